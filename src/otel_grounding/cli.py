@@ -1,0 +1,114 @@
+"""The `otel-grounding` command: a front over the same pieces the processor uses."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from otel_grounding.config import ConfigError, check_threshold
+from otel_grounding.scoring import GroundingResult, score_run
+
+
+class UsageError(Exception):
+    """Bad input for a command: printed as one line, exit status 2."""
+
+
+def _read_run(path: str) -> dict[str, Any]:
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not UTF-8 text") from None
+    try:
+        run = json.loads(text)
+    except ValueError as exc:
+        raise UsageError(f"{path}: not JSON ({exc})") from None
+    if not isinstance(run, dict):
+        raise UsageError(f"{path}: expected a JSON object with 'output' and 'steps'")
+    if "output" not in run:
+        raise UsageError(f"{path}: missing 'output'")
+    steps = run.get("steps", [])
+    if not isinstance(steps, list):
+        raise UsageError(f"{path}: 'steps' must be a list, got {type(steps).__name__}")
+    try:
+        check_threshold("threshold", run.get("threshold"))
+    except ConfigError as exc:
+        raise UsageError(f"{path}: {exc}") from None
+    return run
+
+
+def _excerpt(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def format_table(result: GroundingResult) -> str:
+    """One row per claim, then the totals: what a person reads in a terminal."""
+    rows = [f"{'#':>3}  {'grounded':8}  {'covered':>7}  {'source':>6}  claim"]
+    for claim in result.claims:
+        source = "-" if claim.best_source is None else str(claim.best_source)
+        rows.append(
+            f"{claim.index:>3}  {'yes' if claim.grounded else 'NO':8}  "
+            f"{claim.tokens_covered:>3}/{claim.tokens_distinct:<3}  {source:>6}  "
+            f"{_excerpt(claim.text, 70)}"
+        )
+        if not claim.grounded:
+            rows.append(f"{'':33}unsupported: {', '.join(claim.uncovered_tokens[:12])}")
+    threshold = "none" if result.threshold is None else f"{result.threshold:g}"
+    rows.append("")
+    rows.append(
+        f"rate {result.rate:.4f} ({result.claims_grounded}/{result.claims_checked} claims grounded)"
+        f"  grade {result.grade}  threshold {threshold}"
+        f"  flagged {'yes' if result.below_threshold else 'no'}"
+    )
+    if result.truncated_by:
+        rows.append(f"cut by {result.truncated_by}")
+    for anchor in result.uncovered_anchors:
+        rows.append(f"critical anchor without evidence: {anchor.kind} {anchor.text!r}")
+    return "\n".join(rows)
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    run = _read_run(args.file)
+    result = score_run(run["output"], run.get("steps", []), threshold=run.get("threshold"))
+    if args.format == "table":
+        print(format_table(result))
+    else:
+        print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="otel-grounding",
+        description="Claim grounding rate and coverage grade for AI agent runs.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    score = commands.add_parser("score", help="score one run given as JSON")
+    score.add_argument("file", help="JSON file with output, steps and optional threshold; - for stdin")
+    score.add_argument("--format", choices=("json", "table"), default="json")
+    score.set_defaults(func=_cmd_score)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except (UsageError, ConfigError) as exc:
+        print(f"otel-grounding {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,307 @@
+"""Validated configuration: every knob, its default and its check live here, nowhere else.
+
+Configuration is checked once, when it is built (constructor, environment, settings file); a bad
+value raises `ConfigError` naming the key and the value, never later inside a span's end.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from otel_grounding.anchors import AnchorMatcher
+
+# --- scoring bounds -------------------------------------------------------------------------
+DEFAULT_MAX_OUTPUT_CHARS = 200_000
+DEFAULT_MAX_CLAIMS = 5_000
+DEFAULT_MAX_EVIDENCE_CHARS = 4_000_000
+
+# --- per-trace buffering (modelled on the Collector's groupbytrace) ---------------------------
+DEFAULT_WAIT_DURATION_S = 30.0
+DEFAULT_NUM_TRACES = 10_000
+DEFAULT_MAX_SPANS_PER_TRACE = 1_000
+DEFAULT_MAX_BUFFER_BYTES = 64 * 1024 * 1024
+
+# --- span output ------------------------------------------------------------------------------
+DEFAULT_MAX_CLAIM_EVENTS = 10
+DEFAULT_PROJECT_ATTRIBUTE = "service.name"
+DEFAULT_MAX_PROJECT_LABELS = 100
+
+#: The key of a project's settings document, shared with the reference platform.
+THRESHOLD_KEY = "min_claim_grounding_rate"
+PROJECT_SETTINGS_KEYS = frozenset({THRESHOLD_KEY})
+
+#: Environment variables use the package's own prefix (OTEL_* belongs to the OTel spec).
+ENV_PREFIX = "OTEL_GROUNDING_"
+ENV_SETTINGS_FILE = ENV_PREFIX + "SETTINGS_FILE"
+
+
+class ConfigError(ValueError):
+    """Invalid configuration; the message names the key and the value."""
+
+
+def check_threshold(key: str, value: Any) -> float | None:
+    """A grounding threshold in [0, 1], or None when none is set."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ConfigError(f"{key}: {value!r} is not a number in [0, 1]")
+    number = float(value)
+    if math.isnan(number) or not 0.0 <= number <= 1.0:
+        raise ConfigError(f"{key}: {value!r} is not a number in [0, 1]")
+    return number
+
+
+def check_int(key: str, value: Any, minimum: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ConfigError(f"{key}: {value!r} is not an integer >= {minimum}")
+    return value
+
+
+def check_seconds(key: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ConfigError(f"{key}: {value!r} is not a number of seconds > 0")
+    number = float(value)
+    if math.isnan(number) or math.isinf(number) or number <= 0:
+        raise ConfigError(f"{key}: {value!r} is not a number of seconds > 0")
+    return number
+
+
+def check_bool(key: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{key}: {value!r} is not true or false")
+    return value
+
+
+def check_str(key: str, value: Any) -> str:
+    if not isinstance(value, str) or not value:
+        raise ConfigError(f"{key}: {value!r} is not a non-empty string")
+    return value
+
+
+def check_str_list(key: str, value: Any) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise ConfigError(f"{key}: {value!r} is not a list of strings")
+    items = tuple(value)
+    for item in items:
+        if not isinstance(item, str):
+            raise ConfigError(f"{key}: {item!r} is not a string")
+    return items
+
+
+def check_project_settings(key: str, value: Any) -> dict[str, float | None]:
+    """{project id: settings document} -> {project id: threshold}; every document is checked."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{key}: {value!r} is not a mapping of project id to settings")
+    thresholds: dict[str, float | None] = {}
+    for project, document in value.items():
+        if not isinstance(project, str):
+            raise ConfigError(f"{key}: project id {project!r} is not a string")
+        if not isinstance(document, Mapping):
+            raise ConfigError(f"{key}[{project!r}]: {document!r} is not a settings document")
+        unknown = set(document) - PROJECT_SETTINGS_KEYS
+        if unknown:
+            raise ConfigError(f"{key}[{project!r}]: unknown key {sorted(unknown)[0]!r}")
+        thresholds[project] = check_threshold(
+            f"{key}[{project!r}].{THRESHOLD_KEY}", document.get(THRESHOLD_KEY)
+        )
+    return thresholds
+
+
+@dataclass(frozen=True)
+class ScoringOptions:
+    """Bounds, anchors and coverage target for one scoring pass."""
+
+    max_output_chars: int = DEFAULT_MAX_OUTPUT_CHARS
+    max_claims: int = DEFAULT_MAX_CLAIMS
+    max_evidence_chars: int = DEFAULT_MAX_EVIDENCE_CHARS
+    full_coverage_target: bool = False
+    anchors: AnchorMatcher = field(default_factory=AnchorMatcher)
+
+    @classmethod
+    def build(
+        cls,
+        *,
+        max_output_chars: int = DEFAULT_MAX_OUTPUT_CHARS,
+        max_claims: int = DEFAULT_MAX_CLAIMS,
+        max_evidence_chars: int = DEFAULT_MAX_EVIDENCE_CHARS,
+        full_coverage_target: bool = False,
+        critical_anchors: Iterable[str] = (),
+        anchor_patterns: Iterable[str] = (),
+    ) -> ScoringOptions:
+        try:
+            anchors = AnchorMatcher.build(
+                check_str_list("critical_anchors", critical_anchors),
+                check_str_list("anchor_patterns", anchor_patterns),
+            )
+        except ConfigError:
+            raise
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+        return cls(
+            max_output_chars=check_int("max_output_chars", max_output_chars),
+            max_claims=check_int("max_claims", max_claims),
+            max_evidence_chars=check_int("max_evidence_chars", max_evidence_chars),
+            full_coverage_target=check_bool("full_coverage_target", full_coverage_target),
+            anchors=anchors,
+        )
+
+
+DEFAULT_SCORING = ScoringOptions()
+
+
+@dataclass(frozen=True)
+class GroundingSettings:
+    """Everything the processor, the exporter and the relay are configured with, validated."""
+
+    min_claim_grounding_rate: float | None = None
+    project_thresholds: Mapping[str, float | None] = field(default_factory=dict)
+    scoring: ScoringOptions = DEFAULT_SCORING
+    wait_duration: float = DEFAULT_WAIT_DURATION_S
+    num_traces: int = DEFAULT_NUM_TRACES
+    max_spans_per_trace: int = DEFAULT_MAX_SPANS_PER_TRACE
+    max_buffer_bytes: int = DEFAULT_MAX_BUFFER_BYTES
+    claim_events: bool = True
+    max_claim_events: int = DEFAULT_MAX_CLAIM_EVENTS
+    strip_content: bool = False
+    project_attribute: str = DEFAULT_PROJECT_ATTRIBUTE
+    max_project_labels: int = DEFAULT_MAX_PROJECT_LABELS
+
+    def threshold_for(self, project: str | None) -> float | None:
+        """The project's own threshold when its settings document has one, else the default."""
+        if project is not None and project in self.project_thresholds:
+            own = self.project_thresholds[project]
+            if own is not None:
+                return own
+        return self.min_claim_grounding_rate
+
+
+#: Every key a user may set, in code, in a settings file or (upper-cased, prefixed) in the env.
+SETTING_KEYS: tuple[str, ...] = (
+    "min_claim_grounding_rate",
+    "project_settings",
+    "max_output_chars",
+    "max_claims",
+    "max_evidence_chars",
+    "full_coverage_target",
+    "critical_anchors",
+    "anchor_patterns",
+    "wait_duration",
+    "num_traces",
+    "max_spans_per_trace",
+    "max_buffer_bytes",
+    "claim_events",
+    "max_claim_events",
+    "strip_content",
+    "project_attribute",
+    "max_project_labels",
+)
+_SCORING_KEYS = (
+    "max_output_chars",
+    "max_claims",
+    "max_evidence_chars",
+    "full_coverage_target",
+    "critical_anchors",
+    "anchor_patterns",
+)
+
+
+def build_settings(values: Mapping[str, Any]) -> GroundingSettings:
+    """Validate a flat mapping of setting keys (unknown keys are an error) into settings."""
+    unknown = set(values) - set(SETTING_KEYS)
+    if unknown:
+        key = sorted(unknown)[0]
+        raise ConfigError(f"{key}: unknown setting (value {values[key]!r})")
+    scoring = ScoringOptions.build(**{k: values[k] for k in _SCORING_KEYS if k in values})
+    checks: dict[str, Any] = {
+        "min_claim_grounding_rate": check_threshold,
+        "wait_duration": check_seconds,
+        "num_traces": check_int,
+        "max_spans_per_trace": check_int,
+        "max_buffer_bytes": check_int,
+        "claim_events": check_bool,
+        "max_claim_events": lambda k, v: check_int(k, v, minimum=0),
+        "strip_content": check_bool,
+        "project_attribute": check_str,
+        "max_project_labels": check_int,
+    }
+    kwargs = {k: check(k, values[k]) for k, check in checks.items() if k in values}
+    return GroundingSettings(
+        project_thresholds=check_project_settings(
+            "project_settings", values.get("project_settings")
+        ),
+        scoring=scoring,
+        **kwargs,
+    )
+
+
+def _parse_env_value(key: str, raw: str) -> Any:
+    """Env values are JSON when they parse as JSON (numbers, true/false, lists), else text."""
+    if key in ("project_attribute",):
+        return raw
+    try:
+        return json.loads(raw)
+    except ValueError:
+        if key in ("critical_anchors", "anchor_patterns"):
+            return [part.strip() for part in raw.split(",") if part.strip()]
+        return raw
+
+
+def env_values(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The settings given as OTEL_GROUNDING_<KEY> environment variables."""
+    environ = os.environ if environ is None else environ
+    values: dict[str, Any] = {}
+    for key in SETTING_KEYS:
+        raw = environ.get(ENV_PREFIX + key.upper())
+        if raw is not None and raw != "":
+            values[key] = _parse_env_value(key, raw)
+    return values
+
+
+def file_values(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The settings held in a JSON settings file (a flat object of setting keys)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"settings file: cannot read {str(path)!r}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise ConfigError(f"settings file: {str(path)!r} is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"settings file: {str(path)!r} does not hold a JSON object")
+    return data
+
+
+def load_settings(
+    overrides: Mapping[str, Any] | None = None,
+    *,
+    settings_file: str | os.PathLike[str] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> GroundingSettings:
+    """Settings from, weakest first: the settings file, the environment, explicit arguments.
+
+    The file is `settings_file` or, when not given, `$OTEL_GROUNDING_SETTINGS_FILE`.
+    """
+    env = os.environ if environ is None else environ
+    values: dict[str, Any] = {}
+    path = settings_file if settings_file is not None else env.get(ENV_SETTINGS_FILE) or None
+    if path is not None:
+        values.update(file_values(path))
+    values.update(env_values(env))
+    values.update({k: v for k, v in (overrides or {}).items()})
+    return build_settings(values)
+
+
+__all__ = [
+    "ConfigError",
+    "GroundingSettings",
+    "ScoringOptions",
+    "build_settings",
+    "load_settings",
+]

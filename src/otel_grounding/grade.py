@@ -1,0 +1,113 @@
+"""The claim coverage grade: one closed vocabulary saying how much of the output a check covered.
+
+A pure, total function over a small record (SPEC section 3). It accepts records written by older
+versions (missing fields mean "not applicable"), ignores unknown fields and never raises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+FULL = "full"
+VACUOUS = "vacuous"
+PARTIAL = "partial"
+COVERAGE_CAPPED = "coverage-capped"
+CRITICAL_UNCOVERED = "critical-uncovered"
+JUDGE_DECLINED = "judge-declined"
+JUDGE_FAILED = "judge-failed"
+
+#: The seven grades in precedence order, strongest last.
+GRADES: tuple[str, ...] = (
+    FULL,
+    VACUOUS,
+    PARTIAL,
+    COVERAGE_CAPPED,
+    CRITICAL_UNCOVERED,
+    JUDGE_DECLINED,
+    JUDGE_FAILED,
+)
+
+JUDGE_OK = "ok"
+JUDGE_DECLINED_OUTCOME = "declined"
+JUDGE_FAILED_OUTCOME = "failed"
+
+
+@dataclass(frozen=True)
+class GradeMeta:
+    """The record the grade is computed from; every field has a "not applicable" default."""
+
+    claims_total: int = 0
+    claims_checked: int | None = None
+    truncated_by: str | None = None
+    evidence_incomplete: bool = False
+    coverage_target_declared: bool = False
+    critical_uncovered: int = 0
+    judge: str | None = None
+
+
+_MISSING = object()
+
+
+def _field(meta: Any, name: str) -> Any:
+    if isinstance(meta, Mapping):
+        return meta.get(name, _MISSING)
+    return getattr(meta, name, _MISSING)
+
+
+def _count(value: Any) -> int | None:
+    """A well-formed counter, or None when the value is not a non-negative integer."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        return None
+    return value
+
+
+def coverage_grade(meta: Any) -> str:
+    """Grade a record (mapping or object with the `GradeMeta` fields); never raises.
+
+    Malformed counters (negative, non-integer, checked > total) grade `partial`: a record
+    we cannot read must never read as `full` or `vacuous`.
+    """
+    try:
+        return _grade(meta)
+    except Exception:  # a hostile mapping or attribute access: still a grade, never an exception
+        return PARTIAL
+
+
+def _grade(meta: Any) -> str:
+    judge = _field(meta, "judge")
+    if judge is not _MISSING and judge is not None and judge != JUDGE_OK:
+        return JUDGE_DECLINED if judge == JUDGE_DECLINED_OUTCOME else JUDGE_FAILED
+
+    malformed = False
+    raw_critical = _field(meta, "critical_uncovered")
+    critical = 0 if raw_critical is _MISSING or raw_critical is None else _count(raw_critical)
+    if critical is None:
+        malformed = True
+    elif critical > 0:
+        return CRITICAL_UNCOVERED
+
+    truncated_by = _field(meta, "truncated_by")
+    cut = truncated_by is not _MISSING and bool(truncated_by)
+    target = _field(meta, "coverage_target_declared")
+    if cut and target is not _MISSING and bool(target):
+        return COVERAGE_CAPPED
+
+    raw_total = _field(meta, "claims_total")
+    total = 0 if raw_total is _MISSING or raw_total is None else _count(raw_total)
+    raw_checked = _field(meta, "claims_checked")
+    checked = total if raw_checked is _MISSING or raw_checked is None else _count(raw_checked)
+    if total is None or checked is None or checked > total:
+        malformed = True
+    incomplete = _field(meta, "evidence_incomplete")
+    if (
+        cut
+        or malformed
+        or (incomplete is not _MISSING and bool(incomplete))
+        or checked < total  # type: ignore[operator]
+    ):
+        return PARTIAL
+    if total == 0:
+        return VACUOUS
+    return FULL
