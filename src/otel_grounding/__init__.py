@@ -13,6 +13,8 @@ from otel_grounding.grade import (
     GradeMeta,
     coverage_grade,
 )
+from otel_grounding.exporter import GroundingOTLPSpanExporter, GroundingSpanExporter
+from otel_grounding.processor import GroundingSpanProcessor
 from otel_grounding.scoring import ClaimVerdict, GroundingResult, score_run, score_texts
 
 __all__ = [
@@ -27,7 +29,10 @@ __all__ = [
     "ClaimVerdict",
     "ConfigError",
     "GradeMeta",
+    "GroundingOTLPSpanExporter",
     "GroundingResult",
+    "GroundingSpanExporter",
+    "GroundingSpanProcessor",
     "GroundingSettings",
     "ScoringOptions",
     "coverage_grade",

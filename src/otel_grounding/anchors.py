@@ -31,7 +31,9 @@ _MONTH = r"(?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?
 _NUMBER_RE = re.compile(_NOT_AFTER_WORD + _NUM)
 _MONEY_RE = re.compile(
     r"[$€£¥]\s?(?P<a>" + _NUM + r")"
-    r"|" + _NOT_AFTER_WORD + r"(?P<b>" + _NUM + r")\s?(?:USD|EUR|GBP|JPY|dollars?|euros?)\b"
+    # Not after "1," either: a failed attempt may not restart inside a digit-group chain
+    # ("1,000,000,..." with no unit), which made the suffix form quadratic.
+    r"|" + _NOT_AFTER_WORD + r"(?<![0-9],)(?P<b>" + _NUM + r")\s?(?:USD|EUR|GBP|JPY|dollars?|euros?)\b"
 )
 _PERCENT_RE = re.compile(_NOT_AFTER_WORD + r"(?P<n>\d+(?:\.\d+)?)\s?(?:%|percent\b)")
 _DATE_RE = re.compile(

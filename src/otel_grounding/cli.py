@@ -86,6 +86,15 @@ def _cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from otel_grounding.demo import run_demo
+
+    if args.serve_seconds < 0:
+        raise UsageError(f"--serve-seconds: {args.serve_seconds} is negative")
+    run_demo(prometheus_port=args.prometheus_port, serve_seconds=args.serve_seconds)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="otel-grounding",
@@ -96,6 +105,14 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("file", help="JSON file with output, steps and optional threshold; - for stdin")
     score.add_argument("--format", choices=("json", "table"), default="json")
     score.set_defaults(func=_cmd_score)
+    demo = commands.add_parser("demo", help="run a scripted agent through a real SDK pipeline")
+    demo.add_argument(
+        "--prometheus-port", type=int, default=None, help="serve metrics on 127.0.0.1:PORT"
+    )
+    demo.add_argument(
+        "--serve-seconds", type=float, default=0.0, help="keep serving metrics this long"
+    )
+    demo.set_defaults(func=_cmd_demo)
     return parser
 
 

@@ -1,0 +1,274 @@
+"""Trace assembly: the only stateful part. Remembers, per trace, what a run will need when it ends.
+
+Tool and LLM outputs wait here for their run; parent links let a run find what lies in its
+subtree. Budgets on traces, spans per trace, bytes and idle age keep memory bounded, modelled
+on the Collector's `groupbytrace` (`num_traces`, `wait_duration`); whatever is evicted is
+counted, and a run whose trace lost state is told so (its grade becomes `partial`).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from otel_grounding.conventions.base import LLM, TOOL, SpanReading
+from otel_grounding.spanview import SpanView
+
+#: Rough bytes a remembered span costs beyond its text (ids, record, dict slot).
+RECORD_OVERHEAD = 160
+
+EVICT_AGE = "age"
+EVICT_COUNT = "count"
+EVICT_BYTES = "bytes"
+EVICT_SPANS = "spans"
+
+
+@dataclass
+class _Output:
+    span_id: int
+    parent_id: int | None
+    text: str | None
+    truncated: bool
+    run_id: str | None
+
+
+@dataclass
+class _Trace:
+    parents: dict[int, int | None] = field(default_factory=dict)
+    tools: list[_Output] = field(default_factory=list)
+    llms: list[_Output] = field(default_factory=list)
+    runs: dict[int, tuple[str | None, bool]] = field(default_factory=dict)  # span -> (agent, scored)
+    size: int = 0
+    overflowed: bool = False
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What a run found in its subtree when it ended."""
+
+    sources: tuple[str, ...] = ()
+    source_span_ids: tuple[int, ...] = ()
+    tool_steps_found: int = 0
+    tool_outputs_missing: int = 0
+    truncated: bool = False
+    lost: bool = False
+    last_llm_text: str | None = None
+    last_llm_truncated: bool = False
+    scored_inner_run: bool = False
+
+
+class TraceAssembly:
+    """Per-trace buffers, thread-safe, within budgets; `on_evict(reason)` counts each eviction."""
+
+    def __init__(
+        self,
+        *,
+        num_traces: int,
+        max_spans_per_trace: int,
+        max_bytes: int,
+        wait_duration: float,
+        on_evict: Callable[[str], None] = lambda reason: None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._num_traces = num_traces
+        self._max_spans = max_spans_per_trace
+        self._max_bytes = max_bytes
+        self._wait = wait_duration
+        self._on_evict = on_evict
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._traces: OrderedDict[int, _Trace] = OrderedDict()
+        self._touched: dict[int, float] = {}
+        self._lost: OrderedDict[int, None] = OrderedDict()
+        self._bytes = 0
+
+    # -- observation --------------------------------------------------------------------------
+    def observe(self, span: SpanView, reading: SpanReading | None) -> None:
+        """Remember a non-run span: its output if it is a tool or LLM step, else its parent link."""
+        if reading is None:
+            if span.trace_id not in self._traces:  # cheap unlocked check: most traces have no state
+                return
+            with self._lock:
+                trace = self._traces.get(span.trace_id)
+                if trace is not None:
+                    self._link(span.trace_id, trace, span, 0)
+                    if span.local_root:
+                        self._drop(span.trace_id)
+            return
+        with self._lock:
+            trace = self._trace_for(span.trace_id)
+            text = reading.text if not reading.redacted else None
+            size = len(text) if text else 0
+            if not self._link(span.trace_id, trace, span, size):
+                return
+            record = _Output(span.span_id, span.parent_id, text, reading.truncated, reading.run_id)
+            if reading.role == TOOL:
+                trace.tools.append(record)
+            elif reading.role == LLM:
+                trace.llms.append(record)
+            self._enforce_budgets()
+
+    def _trace_for(self, trace_id: int) -> _Trace:
+        self._expire()
+        trace = self._traces.get(trace_id)
+        if trace is None:
+            trace = self._traces[trace_id] = _Trace()
+        else:
+            self._traces.move_to_end(trace_id)
+        self._touched[trace_id] = self._clock()
+        return trace
+
+    def _link(self, trace_id: int, trace: _Trace, span: SpanView, text_size: int) -> bool:
+        """Record a parent link (and the text's size); False when the trace is over its span cap."""
+        if len(trace.parents) >= self._max_spans:
+            if not trace.overflowed:
+                trace.overflowed = True
+                self._on_evict(EVICT_SPANS)
+            return False
+        trace.parents[span.span_id] = span.parent_id
+        cost = RECORD_OVERHEAD + text_size
+        trace.size += cost
+        self._bytes += cost
+        return True
+
+    # -- a run ends ---------------------------------------------------------------------------
+    def take(self, span: SpanView, reading: SpanReading) -> Evidence:
+        """The evidence in a run's subtree; registers the run for the runs that enclose it."""
+        with self._lock:
+            lost = span.trace_id in self._lost
+            trace = self._traces.get(span.trace_id)
+            if trace is None:
+                if span.local_root:
+                    return Evidence(lost=lost)
+                trace = self._trace_for(span.trace_id)
+            lost = lost or trace.overflowed
+            owns = _Ownership(trace, span.span_id, reading.agent, reading.run_id)
+            tools = [t for t in trace.tools if owns(t)]
+            llms = [t for t in trace.llms if owns(t) and t.text]
+            scored_inner = any(
+                owns.encloses(run_id) and scored
+                for run_id, (agent, scored) in trace.runs.items()
+                if agent == reading.agent or reading.agent is None
+            )
+            if span.local_root:
+                self._drop(span.trace_id)
+            else:
+                self._link(span.trace_id, trace, span, 0)
+                trace.runs[span.span_id] = (reading.agent, False)
+        with_text = [t for t in tools if t.text is not None]
+        return Evidence(
+            sources=tuple(t.text for t in with_text if t.text is not None),
+            source_span_ids=tuple(t.span_id for t in with_text),
+            tool_steps_found=len(tools),
+            tool_outputs_missing=len(tools) - len(with_text),
+            truncated=any(t.truncated for t in tools),
+            lost=lost,
+            last_llm_text=llms[-1].text if llms else None,
+            last_llm_truncated=llms[-1].truncated if llms else False,
+            scored_inner_run=scored_inner,
+        )
+
+    def mark_scored(self, span: SpanView) -> None:
+        """Note that a run was scored, for the nested-run policy of the runs around it."""
+        with self._lock:
+            trace = self._traces.get(span.trace_id)
+            if trace is not None and span.span_id in trace.runs:
+                agent, _ = trace.runs[span.span_id]
+                trace.runs[span.span_id] = (agent, True)
+
+    # -- budgets ------------------------------------------------------------------------------
+    def _drop(self, trace_id: int) -> None:
+        trace = self._traces.pop(trace_id, None)
+        self._touched.pop(trace_id, None)
+        if trace is not None:
+            self._bytes -= trace.size
+
+    def _evict_oldest(self, reason: str) -> None:
+        trace_id = next(iter(self._traces))
+        self._drop(trace_id)
+        self._lost[trace_id] = None
+        if len(self._lost) > self._num_traces:
+            self._lost.popitem(last=False)
+        self._on_evict(reason)
+
+    def _expire(self) -> None:
+        deadline = self._clock() - self._wait
+        while self._traces:
+            oldest = next(iter(self._traces))
+            if self._touched[oldest] > deadline:
+                break
+            self._evict_oldest(EVICT_AGE)
+
+    def _enforce_budgets(self) -> None:
+        while len(self._traces) > self._num_traces:
+            self._evict_oldest(EVICT_COUNT)
+        while self._bytes > self._max_bytes and len(self._traces) > 1:
+            self._evict_oldest(EVICT_BYTES)
+
+    def expire(self) -> None:
+        """Evict traces idle longer than `wait_duration` (also done on every insert)."""
+        with self._lock:
+            self._expire()
+
+    def clear(self) -> None:
+        with self._lock:
+            self._traces.clear()
+            self._touched.clear()
+            self._bytes = 0
+
+    @property
+    def buffered_bytes(self) -> int:
+        return self._bytes
+
+    @property
+    def buffered_traces(self) -> int:
+        return len(self._traces)
+
+
+class _Ownership:
+    """Which remembered outputs belong to one run: nearest run ancestor, explicit run id first.
+
+    Runs of the same agent nested inside this one are transparent: their outputs are this
+    run's too (one logical run recorded twice, as some instrumentations do).
+    """
+
+    def __init__(self, trace: _Trace, run_span: int, agent: str | None, run_id: str | None):
+        self._trace = trace
+        self._run_span = run_span
+        self._agent = agent
+        self._run_id = run_id
+        self._memo: dict[int | None, bool] = {}
+
+    def __call__(self, output: _Output) -> bool:
+        if output.run_id is not None and self._run_id is not None:
+            return output.run_id == self._run_id
+        return self._reaches(output.parent_id)
+
+    def encloses(self, span_id: int) -> bool:
+        return span_id != self._run_span and self._reaches(self._trace.parents.get(span_id))
+
+    def _reaches(self, node: int | None) -> bool:
+        path: list[int | None] = []
+        result = False
+        seen = 0
+        while node is not None:
+            if node in self._memo:
+                result = self._memo[node]
+                break
+            path.append(node)
+            if node == self._run_span:
+                result = True
+                break
+            inner = self._trace.runs.get(node)
+            if inner is not None and (self._agent is None or inner[0] != self._agent):
+                break
+            node = self._trace.parents.get(node)
+            seen += 1
+            if seen > len(self._trace.parents):  # a cycle in hostile parent links
+                break
+        for visited in path:
+            self._memo[visited] = result
+        return result

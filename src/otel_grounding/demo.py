@@ -1,0 +1,164 @@
+"""`otel-grounding demo`: a scripted agent (no model) whose three runs go through a real SDK pipeline.
+
+One run is well grounded, one partly hallucinated, one makes no claim at all. The processor
+enriches each run span; the table is read back from the exported spans, exactly as a backend
+would see them. With `OTEL_EXPORTER_OTLP_ENDPOINT` set, traces and metrics also go out over
+OTLP; with a Prometheus port, the plugin's metrics are served for scraping.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import dataclass
+from typing import TextIO
+
+from opentelemetry.sdk.metrics import MeterProvider
+from opentelemetry.sdk.metrics.export import MetricReader, PeriodicExportingMetricReader
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import ReadableSpan, SynchronousMultiSpanProcessor, TracerProvider
+from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+from otel_grounding import attributes as attr
+from otel_grounding.conventions import native
+from otel_grounding.exporter import otlp_span_exporter
+from otel_grounding.processor import GroundingSpanProcessor
+
+SERVICE = "otel-grounding-demo"
+PROJECT = "demo"
+THRESHOLD = 0.7
+ENDPOINT_ENV = "OTEL_EXPORTER_OTLP_ENDPOINT"
+
+
+@dataclass(frozen=True)
+class ScriptedRun:
+    name: str
+    question: str
+    tool_outputs: tuple[str, ...]
+    answer: str
+
+
+RUNS: tuple[ScriptedRun, ...] = (
+    ScriptedRun(
+        "grounded",
+        "What is the weather in Paris and what is the capital of France?",
+        (
+            "Weather for Paris: 18 degrees Celsius, light rain, wind from the west at 12 km/h.",
+            "Paris is the capital of France and its largest city.",
+        ),
+        "Paris is the capital of France. The weather in Paris is 18 degrees Celsius "
+        "with light rain. Wind comes from the west at 12 km/h.",
+    ),
+    ScriptedRun(
+        "hallucinated",
+        "Summarise the quarterly report.",
+        ("Quarterly report: revenue grew 12 percent to 4.2 million dollars; churn was stable.",),
+        "Quarterly revenue grew 12 percent to 4.2 million dollars. "
+        "The company opened three offices in Tokyo and Berlin. "
+        "The board approved a generous dividend for every shareholder. "
+        "Churn was stable over the quarter.",
+    ),
+    ScriptedRun(
+        "no-claims",
+        "Please archive the ticket.",
+        ("Ticket 4411 archived.",),
+        "Done!",
+    ),
+)
+
+
+def _agent(tracer_provider: TracerProvider) -> None:
+    """The scripted agent: one run span, an LLM step, then one span per tool call."""
+    tracer = tracer_provider.get_tracer("otel_grounding.demo")
+    for index, run in enumerate(RUNS):
+        with tracer.start_as_current_span(
+            "invoke_agent demo-agent",
+            attributes={
+                native.RUN_ID: f"demo-run-{index + 1}-{run.name}",
+                native.PROJECT_ID: PROJECT,
+                native.RUN_TOOL_STEPS: len(run.tool_outputs),
+            },
+        ) as span:
+            with tracer.start_as_current_span(
+                "chat scripted-model", attributes={native.STEP_TYPE: native.STEP_TYPE_LLM}
+            ):
+                pass
+            for number, output in enumerate(run.tool_outputs):
+                with tracer.start_as_current_span(
+                    f"execute_tool tool_{number}",
+                    attributes={native.STEP_TYPE: native.STEP_TYPE_TOOL, native.STEP_OUTPUT: output},
+                ):
+                    pass
+            span.set_attribute(native.RUN_OUTPUT, run.answer)
+
+
+def _table(spans: list[ReadableSpan]) -> str:
+    rows = [f"{'run':34} {'rate':>6}  {'grade':10} {'flagged':8} ungrounded claims"]
+    for span in spans:
+        attrs = span.attributes or {}
+        if attr.GRADE not in attrs:
+            continue
+        rate = attrs.get(attr.RATE)
+        ungrounded = [
+            str((e.attributes or {}).get(attr.CLAIM_EVENT_EXCERPT, ""))
+            for e in span.events
+            if e.name == attr.CLAIM_EVENT
+        ]
+        rows.append(
+            f"{str(attrs.get(native.RUN_ID, span.name)):34} "
+            f"{'-' if rate is None else format(rate, '.3f'):>6}  "
+            f"{attrs[attr.GRADE]!s:10} {'YES' if attrs.get(attr.BELOW_THRESHOLD) else 'no':8} "
+            f"{' | '.join(ungrounded) if ungrounded else '-'}"
+        )
+    return "\n".join(rows)
+
+
+def run_demo(
+    *, prometheus_port: int | None = None, serve_seconds: float = 0.0, out: TextIO = sys.stdout
+) -> list[ReadableSpan]:
+    """Run the scripted agent through a real pipeline; return the exported run spans."""
+    resource = Resource.create({"service.name": SERVICE})
+    readers: list[MetricReader] = []
+    otlp = bool(os.environ.get(ENDPOINT_ENV) or os.environ.get(ENDPOINT_ENV + "_TRACES"))
+    if prometheus_port is not None:
+        from opentelemetry.exporter.prometheus import PrometheusMetricReader
+        from prometheus_client import start_http_server
+
+        start_http_server(prometheus_port, addr="127.0.0.1")
+        readers.append(PrometheusMetricReader())
+    if otlp:
+        from opentelemetry.exporter.otlp.proto.grpc.metric_exporter import OTLPMetricExporter
+
+        readers.append(PeriodicExportingMetricReader(OTLPMetricExporter()))
+    meter_provider = MeterProvider(resource=resource, metric_readers=readers)
+
+    memory = InMemorySpanExporter()
+    fan_out = SynchronousMultiSpanProcessor()
+    fan_out.add_span_processor(SimpleSpanProcessor(memory))
+    if otlp:
+        fan_out.add_span_processor(BatchSpanProcessor(otlp_span_exporter()))
+    tracer_provider = TracerProvider(resource=resource)
+    tracer_provider.add_span_processor(
+        GroundingSpanProcessor(
+            fan_out, min_claim_grounding_rate=THRESHOLD, meter_provider=meter_provider
+        )
+    )
+    try:
+        _agent(tracer_provider)
+        tracer_provider.force_flush()
+        runs = [s for s in memory.get_finished_spans() if attr.GRADE in (s.attributes or {})]
+        print(f"otel-grounding demo: 3 scripted runs, threshold {THRESHOLD}\n", file=out)
+        print(_table(runs), file=out)
+        if otlp:
+            print(f"\ntraces and metrics exported over OTLP to {os.environ.get(ENDPOINT_ENV)}", file=out)
+        if prometheus_port is not None:
+            print(f"\nmetrics on http://127.0.0.1:{prometheus_port}/metrics", file=out)
+        out.flush()
+        if serve_seconds > 0:
+            time.sleep(serve_seconds)
+        return runs
+    finally:
+        tracer_provider.shutdown()
+        meter_provider.shutdown()

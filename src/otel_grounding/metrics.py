@@ -1,0 +1,102 @@
+"""The plugin's metrics, through the OpenTelemetry metrics API (global or given MeterProvider).
+
+Labels are bounded: project and service (capped at `max_project_labels` distinct values, the
+rest reported as "other"), grade (seven values), flag (two) and eviction reason. Never run ids
+or claim text.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from opentelemetry import metrics
+from opentelemetry.metrics import MeterProvider
+
+METER_NAME = "otel_grounding"
+
+RATE_HISTOGRAM = "ferrumdeck.reliability.claim_grounding_rate"
+RUNS_SCORED = "ferrumdeck.reliability.runs_scored"
+RUNS_FLAGGED = "ferrumdeck.reliability.runs_flagged"
+SPANS_SEEN = "otel_grounding.spans_seen"
+RUNS_SEEN = "otel_grounding.runs_seen"
+TRACES_EVICTED = "otel_grounding.traces_evicted"
+SCORING_ERRORS = "otel_grounding.scoring_errors"
+SCORING_DURATION = "otel_grounding.scoring_duration"
+
+LABEL_PROJECT = "project"
+LABEL_SERVICE = "service"
+LABEL_GRADE = "grade"
+LABEL_BELOW_THRESHOLD = "below_threshold"
+LABEL_REASON = "reason"
+OTHER = "other"
+UNKNOWN = "unknown"
+
+#: Rate histogram buckets: tenths, so alerts and dashboards can read "share of runs below 0.7".
+RATE_BUCKETS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+DURATION_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
+
+
+class _LabelCap:
+    """Keeps at most `limit` distinct label values; later newcomers read as "other"."""
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._seen: set[str] = set()
+        self._lock = threading.Lock()
+
+    def __call__(self, value: str | None) -> str:
+        if not value:
+            return UNKNOWN
+        if value in self._seen:
+            return value
+        with self._lock:
+            if len(self._seen) < self._limit:
+                self._seen.add(value)
+                return value
+        return OTHER
+
+
+class GroundingMetrics:
+    """The instruments, created once per pipeline."""
+
+    def __init__(self, meter_provider: MeterProvider | None = None, max_labels: int = 100) -> None:
+        meter = (
+            meter_provider.get_meter(METER_NAME)
+            if meter_provider is not None
+            else metrics.get_meter(METER_NAME)
+        )
+        self.meter = meter
+        self._projects = _LabelCap(max_labels)
+        self._services = _LabelCap(max_labels)
+        self.rate = meter.create_histogram(
+            RATE_HISTOGRAM,
+            unit="1",
+            description="Claim grounding rate of scored agent runs",
+            explicit_bucket_boundaries_advisory=list(RATE_BUCKETS),
+        )
+        self.runs_scored = meter.create_counter(
+            RUNS_SCORED, unit="{run}", description="Agent runs graded, by coverage grade and flag"
+        )
+        self.runs_flagged = meter.create_counter(
+            RUNS_FLAGGED, unit="{run}", description="Agent runs below their grounding threshold"
+        )
+        self.runs_seen = meter.create_counter(
+            RUNS_SEEN, unit="{run}", description="Run-completion spans recognised"
+        )
+        self.traces_evicted = meter.create_counter(
+            TRACES_EVICTED,
+            unit="{trace}",
+            description="Buffered traces evicted before their run ended, by reason",
+        )
+        self.scoring_errors = meter.create_counter(
+            SCORING_ERRORS, unit="{run}", description="Runs whose scoring raised (graded partial)"
+        )
+        self.scoring_duration = meter.create_histogram(
+            SCORING_DURATION,
+            unit="s",
+            description="Time spent scoring one run",
+            explicit_bucket_boundaries_advisory=list(DURATION_BUCKETS),
+        )
+
+    def labels(self, project: str | None, service: str | None) -> dict[str, str]:
+        return {LABEL_PROJECT: self._projects(project), LABEL_SERVICE: self._services(service)}

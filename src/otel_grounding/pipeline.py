@@ -1,0 +1,191 @@
+"""The one enrichment path every shell uses: span view in, `Enrichment` (or nothing) out.
+
+read the span (conventions) -> remember or collect evidence (assembly) -> score (core) ->
+attributes, events and metrics (enrichment). Never raises: a failure becomes a grade and a
+counter, and the span goes on unchanged.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from opentelemetry.metrics import CallbackOptions, MeterProvider, Observation
+
+from otel_grounding import attributes as attr
+from otel_grounding.assembly import Evidence, TraceAssembly
+from otel_grounding.config import ConfigError, GroundingSettings, load_settings
+from otel_grounding.conventions import DEFAULT_CONVENTIONS, RUN, Convention, SpanReading, read_span
+from otel_grounding.enrichment import Enrichment, RunOutcome, build_enrichment, record_metrics
+from otel_grounding.metrics import LABEL_REASON, SPANS_SEEN, GroundingMetrics
+from otel_grounding.scoring import score
+from otel_grounding.spanview import SpanView
+
+logger = logging.getLogger("otel_grounding")
+
+SERVICE_NAME = "service.name"
+
+
+def _count_value(counter: itertools.count[int]) -> int:
+    """How many times `next()` was called on an itertools.count (its repr is "count(N)")."""
+    return int(repr(counter)[6:-1])
+
+
+class GroundingPipeline:
+    """Conventions, trace assembly, scoring and enrichment, wired once per shell."""
+
+    def __init__(
+        self,
+        settings: GroundingSettings,
+        *,
+        conventions: Sequence[Convention] = DEFAULT_CONVENTIONS,
+        meter_provider: MeterProvider | None = None,
+    ) -> None:
+        self.settings = settings
+        self._conventions = tuple(conventions)
+        self.metrics = GroundingMetrics(meter_provider, settings.max_project_labels)
+        self._seen = itertools.count()  # next() is atomic: no lock on the hot path
+        self.metrics.meter.create_observable_counter(
+            SPANS_SEEN,
+            callbacks=[self._observe_seen],
+            unit="{span}",
+            description="Spans that entered the grounding pipeline",
+        )
+        self.assembly = TraceAssembly(
+            num_traces=settings.num_traces,
+            max_spans_per_trace=settings.max_spans_per_trace,
+            max_bytes=settings.max_buffer_bytes,
+            wait_duration=settings.wait_duration,
+            on_evict=lambda reason: self.metrics.traces_evicted.add(1, {LABEL_REASON: reason}),
+        )
+        self._warned = False
+
+    @classmethod
+    def configure(
+        cls,
+        *,
+        settings: GroundingSettings | None = None,
+        settings_file: str | None = None,
+        meter_provider: MeterProvider | None = None,
+        conventions: Sequence[Convention] = DEFAULT_CONVENTIONS,
+        **options: Any,
+    ) -> GroundingPipeline:
+        """Build from explicit settings, or from options over the environment and settings file.
+
+        Options left at None are not given: the environment or the file may set them.
+        """
+        if settings is None:
+            given = {key: value for key, value in options.items() if value is not None}
+            settings = load_settings(given, settings_file=settings_file)
+        elif options:
+            raise ConfigError(f"{sorted(options)[0]}: give either settings or options, not both")
+        return cls(settings, conventions=conventions, meter_provider=meter_provider)
+
+    def _observe_seen(self, options: CallbackOptions) -> list[Observation]:
+        return [Observation(_count_value(self._seen))]
+
+    def process(self, span: SpanView) -> Enrichment | None:
+        """The enrichment for this span, or None to forward it unchanged. Never raises."""
+        next(self._seen)
+        try:
+            reading = read_span(span, self._conventions)
+            if reading is None or reading.role != RUN:
+                self.assembly.observe(span, reading)
+                if reading is not None and self.settings.strip_content and reading.content_keys:
+                    return Enrichment(remove=frozenset(reading.content_keys))
+                return None
+            return self._run(span, reading)
+        except Exception:
+            self.metrics.scoring_errors.add(1)
+            if not self._warned:
+                self._warned = True
+                logger.exception("otel-grounding: a span could not be read; forwarded unchanged")
+            return None
+
+    def _run(self, span: SpanView, reading: SpanReading) -> Enrichment | None:
+        self.metrics.runs_seen.add(1)
+        evidence = self.assembly.take(span, reading)
+        attached = [s for s in reading.attached_sources if s is not None]
+        own_output = None if reading.redacted else reading.text
+        if own_output is None and not attached and evidence.scored_inner_run:
+            return None  # the same agent's run inside this one was scored: not twice
+        output, output_cut = own_output, reading.truncated
+        if output is None and evidence.last_llm_text is not None:
+            output, output_cut = evidence.last_llm_text, evidence.last_llm_truncated
+
+        reasons = _reasons(reading, evidence, output is None, output_cut)
+        project = self._project(span, reading)
+        threshold = self.settings.threshold_for(project)
+        sources = attached + list(evidence.sources)
+        source_span_ids: tuple[int | None, ...] = (None,) * len(attached) + evidence.source_span_ids
+        result = None
+        if output is not None:
+            started = time.perf_counter()
+            try:
+                result = score(
+                    output,
+                    sources,
+                    threshold=threshold,
+                    options=self.settings.scoring,
+                    evidence_incomplete=bool(reasons),
+                )
+            except Exception:
+                self.metrics.scoring_errors.add(1)
+                logger.exception("otel-grounding: scoring a run failed; graded partial")
+                reasons = (*reasons, attr.REASON_SCORING_ERROR)
+            self.metrics.scoring_duration.record(time.perf_counter() - started)
+        if result is not None:
+            self.assembly.mark_scored(span)
+        outcome = RunOutcome(
+            result=result,
+            reasons=reasons,
+            threshold=threshold,
+            project=project,
+            service=_str(span.resource.get(SERVICE_NAME)),
+            convention=reading.convention,
+            source_span_ids=source_span_ids,
+            content_keys=reading.content_keys,
+        )
+        record_metrics(self.metrics, outcome)
+        return build_enrichment(outcome, self.settings)
+
+    def _project(self, span: SpanView, reading: SpanReading) -> str | None:
+        if reading.project:
+            return reading.project
+        key = self.settings.project_attribute
+        return _str(span.attributes.get(key)) or _str(span.resource.get(key))
+
+    def expire(self) -> None:
+        self.assembly.expire()
+
+    def close(self) -> None:
+        self.assembly.clear()
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _reasons(
+    reading: SpanReading, evidence: Evidence, output_missing: bool, output_cut: bool
+) -> tuple[str, ...]:
+    """Why coverage is short, most telling first; empty when nothing is known to be missing."""
+    reasons = []
+    if output_missing:
+        reasons.append(attr.REASON_OUTPUT_UNAVAILABLE)
+    if output_cut:
+        reasons.append(attr.REASON_OUTPUT_TRUNCATED)
+    missing = evidence.tool_outputs_missing + sum(1 for s in reading.attached_sources if s is None)
+    if missing:
+        reasons.append(attr.REASON_EVIDENCE_UNAVAILABLE)
+    if evidence.truncated or reading.attached_truncated:
+        reasons.append(attr.REASON_EVIDENCE_TRUNCATED)
+    found = evidence.tool_steps_found + len(reading.attached_sources)
+    if reading.declared_tool_steps is not None and reading.declared_tool_steps > found:
+        reasons.append(attr.REASON_TOOL_STEPS_MISSING)
+    if evidence.lost:
+        reasons.append(attr.REASON_EVIDENCE_EVICTED)
+    return tuple(reasons)
