@@ -8,9 +8,10 @@ or claim text.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 from opentelemetry import metrics
-from opentelemetry.metrics import MeterProvider
+from opentelemetry.metrics import CallbackOptions, MeterProvider, Observation
 
 METER_NAME = "otel_grounding"
 
@@ -59,13 +60,17 @@ class _LabelCap:
 class GroundingMetrics:
     """The instruments, created once per pipeline."""
 
-    def __init__(self, meter_provider: MeterProvider | None = None, max_labels: int = 100) -> None:
+    def __init__(
+        self,
+        meter_provider: MeterProvider | None = None,
+        max_labels: int = 100,
+        spans_seen: Callable[[], int] = lambda: 0,
+    ) -> None:
         meter = (
             meter_provider.get_meter(METER_NAME)
             if meter_provider is not None
             else metrics.get_meter(METER_NAME)
         )
-        self.meter = meter
         self._projects = _LabelCap(max_labels)
         self._services = _LabelCap(max_labels)
         self.rate = meter.create_histogram(
@@ -79,6 +84,13 @@ class GroundingMetrics:
         )
         self.runs_flagged = meter.create_counter(
             RUNS_FLAGGED, unit="{run}", description="Agent runs below their grounding threshold"
+        )
+        self._spans_seen = spans_seen
+        meter.create_observable_counter(
+            SPANS_SEEN,
+            callbacks=[self._observe_spans_seen],
+            unit="{span}",
+            description="Spans that entered the grounding pipeline",
         )
         self.runs_seen = meter.create_counter(
             RUNS_SEEN, unit="{run}", description="Run-completion spans recognised"
@@ -97,6 +109,9 @@ class GroundingMetrics:
             description="Time spent scoring one run",
             explicit_bucket_boundaries_advisory=list(DURATION_BUCKETS),
         )
+
+    def _observe_spans_seen(self, options: CallbackOptions) -> list[Observation]:
+        return [Observation(self._spans_seen())]
 
     def labels(self, project: str | None, service: str | None) -> dict[str, str]:
         return {LABEL_PROJECT: self._projects(project), LABEL_SERVICE: self._services(service)}

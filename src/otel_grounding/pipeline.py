@@ -13,25 +13,20 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from opentelemetry.metrics import CallbackOptions, MeterProvider, Observation
+from opentelemetry.metrics import MeterProvider
 
 from otel_grounding import attributes as attr
 from otel_grounding.assembly import Evidence, TraceAssembly
 from otel_grounding.config import ConfigError, GroundingSettings, load_settings
 from otel_grounding.conventions import DEFAULT_CONVENTIONS, RUN, Convention, SpanReading, read_span
 from otel_grounding.enrichment import Enrichment, RunOutcome, build_enrichment, record_metrics
-from otel_grounding.metrics import LABEL_REASON, SPANS_SEEN, GroundingMetrics
+from otel_grounding.metrics import LABEL_REASON, GroundingMetrics
 from otel_grounding.scoring import score
 from otel_grounding.spanview import SpanView
 
 logger = logging.getLogger("otel_grounding")
 
 SERVICE_NAME = "service.name"
-
-
-def _count_value(counter: itertools.count[int]) -> int:
-    """How many times `next()` was called on an itertools.count (its repr is "count(N)")."""
-    return int(repr(counter)[6:-1])
 
 
 class GroundingPipeline:
@@ -46,13 +41,9 @@ class GroundingPipeline:
     ) -> None:
         self.settings = settings
         self._conventions = tuple(conventions)
-        self.metrics = GroundingMetrics(meter_provider, settings.max_project_labels)
         self._seen = itertools.count()  # next() is atomic: no lock on the hot path
-        self.metrics.meter.create_observable_counter(
-            SPANS_SEEN,
-            callbacks=[self._observe_seen],
-            unit="{span}",
-            description="Spans that entered the grounding pipeline",
+        self.metrics = GroundingMetrics(
+            meter_provider, settings.max_project_labels, spans_seen=self.spans_seen
         )
         self.assembly = TraceAssembly(
             num_traces=settings.num_traces,
@@ -84,8 +75,9 @@ class GroundingPipeline:
             raise ConfigError(f"{sorted(options)[0]}: give either settings or options, not both")
         return cls(settings, conventions=conventions, meter_provider=meter_provider)
 
-    def _observe_seen(self, options: CallbackOptions) -> list[Observation]:
-        return [Observation(_count_value(self._seen))]
+    def spans_seen(self) -> int:
+        """How many spans entered this pipeline (read from the lock-free counter's repr)."""
+        return int(repr(self._seen)[6:-1])
 
     def process(self, span: SpanView) -> Enrichment | None:
         """The enrichment for this span, or None to forward it unchanged. Never raises."""
