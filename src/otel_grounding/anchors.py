@@ -23,7 +23,7 @@ EMAIL = "email"
 #: The built-in anchor classes an operator may declare.
 BUILTIN_ANCHOR_CLASSES: tuple[str, ...] = (NUMBER, MONEY, PERCENT, DATE, URL, EMAIL)
 
-_NUM = r"\d+(?:,\d{3})*(?:\.\d+)?"
+_NUM = r"[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?"
 _NOT_AFTER_WORD = r"(?<![A-Za-z0-9_])"
 _MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
 _MONTH = r"(?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?"
@@ -35,15 +35,16 @@ _MONEY_RE = re.compile(
     # ("1,000,000,..." with no unit), which made the suffix form quadratic.
     r"|" + _NOT_AFTER_WORD + r"(?<![0-9],)(?P<b>" + _NUM + r")\s?(?:USD|EUR|GBP|JPY|dollars?|euros?)\b"
 )
-_PERCENT_RE = re.compile(_NOT_AFTER_WORD + r"(?P<n>\d+(?:\.\d+)?)\s?(?:%|percent\b)")
+_PERCENT_RE = re.compile(_NOT_AFTER_WORD + r"(?P<n>[0-9]+(?:\.[0-9]+)?)\s?(?:%|percent\b)")
 _DATE_RE = re.compile(
-    _NOT_AFTER_WORD + r"(?P<iso>\d{4}-\d{2}-\d{2})"
-    r"|" + _MONTH + r"\s{1,3}(?P<d1>\d{1,2})(?:st|nd|rd|th)?,?\s{1,3}(?P<y1>\d{4})"
-    r"|" + _NOT_AFTER_WORD + r"(?P<d2>\d{1,2})\s{1,3}" + _MONTH.replace("mon", "mon2")
-    + r",?\s{1,3}(?P<y2>\d{4})"
-    r"|" + _NOT_AFTER_WORD + r"(?P<slash>\d{1,2}/\d{1,2}/\d{2,4})",
+    _NOT_AFTER_WORD + r"(?P<iso>[0-9]{4}-[0-9]{2}-[0-9]{2})"
+    r"|" + _MONTH + r"\s{1,3}(?P<d1>[0-9]{1,2})(?:st|nd|rd|th)?,?\s{1,3}(?P<y1>[0-9]{4})"
+    r"|" + _NOT_AFTER_WORD + r"(?P<d2>[0-9]{1,2})\s{1,3}" + _MONTH.replace("mon", "mon2")
+    + r",?\s{1,3}(?P<y2>[0-9]{4})"
+    r"|" + _NOT_AFTER_WORD + r"(?P<slash>[0-9]{1,2}/[0-9]{1,2}/[0-9]{2,4})",
     re.IGNORECASE,
 )
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _URL_RE = re.compile(r"https?://[^\s<>\"'()\[\]{}]+", re.IGNORECASE)
 _EMAIL_RE = re.compile(
     r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+"
@@ -71,7 +72,7 @@ def _number_key(text: str) -> str:
     return key
 
 
-def _date_key(m: re.Match[str]) -> str:
+def _date_key(m: re.Match[str]) -> str | None:
     if m.group("iso"):
         return m.group("iso")
     if m.group("slash"):
@@ -80,7 +81,17 @@ def _date_key(m: re.Match[str]) -> str:
         mon, day, year = m.group("mon"), m.group("d1"), m.group("y1")
     else:
         mon, day, year = m.group("mon2"), m.group("d2"), m.group("y2")
-    return f"{year}-{_MONTHS.index(mon.lower()[:3]) + 1:02d}-{int(day):02d}"
+    # IGNORECASE lets a few non-ASCII letters match the month names ("\u017fep", LONG S):
+    # casefold them back, and skip (never crash on) anything that still is not a month.
+    month = mon.casefold()[:3]
+    if month not in _MONTHS:
+        return None
+    return f"{year}-{_MONTHS.index(month) + 1:02d}-{int(day):02d}"
+
+
+def _date(m: re.Match[str]) -> tuple[int, int, str] | None:
+    key = _date_key(m)
+    return None if key is None else (m.start(), m.end(), key)
 
 
 def _url_key(text: str) -> str:
@@ -116,7 +127,7 @@ _BUILTINS: dict[str, tuple[str, re.Pattern[str], _Extract]] = {
     NUMBER: ("num", _NUMBER_RE, _whole(_number_key)),
     MONEY: ("num", _MONEY_RE, _money),
     PERCENT: ("num", _PERCENT_RE, _percent),
-    DATE: ("date", _DATE_RE, lambda m: (m.start(), m.end(), _date_key(m))),
+    DATE: ("date", _DATE_RE, _date),
     URL: ("url", _URL_RE, _url),
     EMAIL: ("email", _EMAIL_RE, _whole(str.lower)),
 }
@@ -183,6 +194,10 @@ class AnchorMatcher:
                 found = extract(m)
                 if found is not None:
                     yield name, space, found[0], found[1], found[2]
+        if self.compiled and not text.isascii():
+            # RE2 matches UTF-8: a lone surrogate cannot be encoded, so it becomes U+FFFD
+            # (one character for one: positions stay those of the original text).
+            text = _SURROGATE.sub("\ufffd", text)
         for i, compiled in enumerate(self.compiled):
             for m in compiled.finditer(text):
                 if m.end() > m.start():

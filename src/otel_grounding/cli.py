@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from otel_grounding.config import ConfigError, check_threshold
@@ -31,6 +31,8 @@ def _read_run(path: str) -> dict[str, Any]:
         run = json.loads(text)
     except ValueError as exc:
         raise UsageError(f"{path}: not JSON ({exc})") from None
+    except RecursionError:
+        raise UsageError(f"{path}: JSON nested too deeply") from None
     if not isinstance(run, dict):
         raise UsageError(f"{path}: expected a JSON object with 'output' and 'steps'")
     if "output" not in run:
@@ -80,10 +82,23 @@ def _cmd_score(args: argparse.Namespace) -> int:
     run = _read_run(args.file)
     result = score_run(run["output"], run.get("steps", []), threshold=run.get("threshold"))
     if args.format == "table":
-        print(format_table(result))
+        table = format_table(result)
+        _emit(table, lambda: table.encode("ascii", "backslashreplace").decode("ascii"))
     else:
-        print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+        data = result.to_dict()
+        _emit(
+            json.dumps(data, indent=2, ensure_ascii=False),
+            lambda: json.dumps(data, indent=2, ensure_ascii=True),
+        )
     return 0
+
+
+def _emit(text: str, ascii_text: Callable[[], str]) -> None:
+    """Print text; when stdout cannot encode it (a lone surrogate, a narrow locale), its ASCII form."""
+    try:
+        print(text)
+    except UnicodeEncodeError:
+        print(ascii_text())
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:

@@ -135,7 +135,11 @@ class ScoringOptions:
         full_coverage_target: bool = False,
         critical_anchors: Iterable[str] = (),
         anchor_patterns: Iterable[str] = (),
+        **unknown: Any,
     ) -> ScoringOptions:
+        if unknown:
+            key = sorted(unknown)[0]
+            raise ConfigError(f"{key}: unknown scoring option (value {unknown[key]!r})")
         try:
             anchors = AnchorMatcher.build(
                 check_str_list("critical_anchors", critical_anchors),

@@ -18,7 +18,7 @@ from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
 from otel_grounding.config import ConfigError, GroundingSettings
 from otel_grounding.conventions import DEFAULT_CONVENTIONS, Convention
 from otel_grounding.pipeline import GroundingPipeline
-from otel_grounding.sdkspan import enrich_sdk_span
+from otel_grounding.sdkspan import configured_value_limit, enrich_sdk_span
 
 PROTOCOL_ENV = "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"
 GENERAL_PROTOCOL_ENV = "OTEL_EXPORTER_OTLP_PROTOCOL"
@@ -49,9 +49,11 @@ class GroundingSpanExporter(SpanExporter):
             project_settings=project_settings,
             **options,
         )
+        self._value_limit = configured_value_limit()
 
     def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
-        return self._next.export([enrich_sdk_span(self.pipeline, span) for span in spans])
+        limit = self._value_limit
+        return self._next.export([enrich_sdk_span(self.pipeline, s, limit) for s in spans])
 
     def shutdown(self) -> None:
         try:

@@ -66,8 +66,9 @@ def _count(value: Any) -> int | None:
 def coverage_grade(meta: Any) -> str:
     """Grade a record (mapping or object with the `GradeMeta` fields); never raises.
 
-    Malformed counters (negative, non-integer, checked > total) grade `partial`: a record
-    we cannot read must never read as `full` or `vacuous`.
+    Malformed counters (negative, non-integer, None where a count is due, checked > total)
+    grade `partial`: a record we cannot read must never read as `full` or `vacuous`.
+    A missing field is "not applicable"; `claims_checked` None means "all of them".
     """
     try:
         return _grade(meta)
@@ -82,7 +83,7 @@ def _grade(meta: Any) -> str:
 
     malformed = False
     raw_critical = _field(meta, "critical_uncovered")
-    critical = 0 if raw_critical is _MISSING or raw_critical is None else _count(raw_critical)
+    critical = 0 if raw_critical is _MISSING else _count(raw_critical)
     if critical is None:
         malformed = True
     elif critical > 0:
@@ -95,7 +96,7 @@ def _grade(meta: Any) -> str:
         return COVERAGE_CAPPED
 
     raw_total = _field(meta, "claims_total")
-    total = 0 if raw_total is _MISSING or raw_total is None else _count(raw_total)
+    total = 0 if raw_total is _MISSING else _count(raw_total)
     raw_checked = _field(meta, "claims_checked")
     checked = total if raw_checked is _MISSING or raw_checked is None else _count(raw_checked)
     if total is None or checked is None or checked > total:

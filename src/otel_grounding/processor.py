@@ -16,7 +16,7 @@ from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor
 from otel_grounding.config import GroundingSettings
 from otel_grounding.conventions import DEFAULT_CONVENTIONS, Convention
 from otel_grounding.pipeline import GroundingPipeline
-from otel_grounding.sdkspan import enrich_sdk_span
+from otel_grounding.sdkspan import configured_value_limit, enrich_sdk_span
 
 
 class GroundingSpanProcessor(SpanProcessor):
@@ -50,8 +50,13 @@ class GroundingSpanProcessor(SpanProcessor):
             project_settings=project_settings,
             **options,
         )
+        self._value_limit = configured_value_limit()
 
     def on_start(self, span: Span, parent_context: Context | None = None) -> None:
+        # The limit the provider really records under (its SpanLimits may differ from the env).
+        limits = getattr(span, "_limits", None)
+        if limits is not None:
+            self._value_limit = limits.max_span_attribute_length
         self._next.on_start(span, parent_context=parent_context)
 
     def _on_ending(self, span: Span) -> None:
@@ -60,7 +65,7 @@ class GroundingSpanProcessor(SpanProcessor):
             on_ending(span)
 
     def on_end(self, span: ReadableSpan) -> None:
-        self._next.on_end(enrich_sdk_span(self.pipeline, span))
+        self._next.on_end(enrich_sdk_span(self.pipeline, span, self._value_limit))
 
     def shutdown(self) -> None:
         try:

@@ -45,11 +45,14 @@ def as_text(value: Any) -> str:
         return ""
     try:
         return json.dumps(value, sort_keys=True, ensure_ascii=False)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         try:
             return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
-        except (TypeError, ValueError):
-            return str(value)
+        except (TypeError, ValueError, RecursionError):
+            try:
+                return str(value)
+            except Exception:  # nested too deep even for repr, or a hostile __str__
+                return ""
 
 
 @dataclass(frozen=True)

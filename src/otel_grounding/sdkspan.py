@@ -7,7 +7,7 @@ times, links, events, attributes and the dropped counts); only the enrichment is
 from __future__ import annotations
 
 from opentelemetry.attributes import BoundedAttributes
-from opentelemetry.sdk.trace import Event, ReadableSpan
+from opentelemetry.sdk.trace import Event, ReadableSpan, SpanLimits
 from opentelemetry.sdk.util import BoundedList
 
 from otel_grounding.enrichment import Enrichment
@@ -17,11 +17,15 @@ from otel_grounding.spanview import SpanView
 _EMPTY: dict[str, object] = {}
 
 
-def to_view(span: ReadableSpan) -> SpanView:
+def configured_value_limit() -> int | None:
+    """The span attribute value-length limit the SDK applies by default (from its env variables)."""
+    return SpanLimits().max_span_attribute_length
+
+
+def to_view(span: ReadableSpan, value_limit: int | None = None) -> SpanView:
     """The span view of an SDK span (no copies: attributes and events are read in place)."""
     context = span.context
     parent = span.parent
-    limits = getattr(span, "_limits", None)
     return SpanView(
         trace_id=context.trace_id if context is not None else 0,
         span_id=context.span_id if context is not None else 0,
@@ -30,7 +34,7 @@ def to_view(span: ReadableSpan) -> SpanView:
         attributes=span.attributes if span.attributes is not None else _EMPTY,
         events=span.events,
         resource=span.resource.attributes,
-        value_limit=getattr(limits, "max_span_attribute_length", None),
+        value_limit=value_limit,
         local_root=parent is None or parent.is_remote,
     )
 
@@ -76,10 +80,12 @@ def enriched_copy(span: ReadableSpan, enrichment: Enrichment) -> ReadableSpan:
     )
 
 
-def enrich_sdk_span(pipeline: GroundingPipeline, span: ReadableSpan) -> ReadableSpan:
+def enrich_sdk_span(
+    pipeline: GroundingPipeline, span: ReadableSpan, value_limit: int | None = None
+) -> ReadableSpan:
     """The span to forward: an enriched copy for a run span, the same object otherwise."""
     try:
-        enrichment = pipeline.process(to_view(span))
+        enrichment = pipeline.process(to_view(span, value_limit))
         return span if enrichment is None else enriched_copy(span, enrichment)
     except Exception:  # never into the application: forward the original
         pipeline.metrics.scoring_errors.add(1)

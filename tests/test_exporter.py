@@ -1,0 +1,105 @@
+"""GroundingSpanExporter and the zero-code route through `opentelemetry-instrument`."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import pytest
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExportResult
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from otlp_sink import OTLPSink, span_attributes
+from sdk_harness import GOLDEN_OUTPUT, GOLDEN_SOURCES
+
+from otel_grounding import ConfigError, GroundingOTLPSpanExporter, GroundingSpanExporter
+from otel_grounding import attributes as A
+from otel_grounding.conventions import native
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class ThreadRecordingExporter(InMemorySpanExporter):
+    def __init__(self) -> None:
+        super().__init__()
+        self.threads: set[str] = set()
+
+    def export(self, spans):  # type: ignore[no-untyped-def]
+        self.threads.add(threading.current_thread().name)
+        return super().export(spans)
+
+
+def test_scoring_runs_on_the_batch_worker_thread() -> None:
+    inner = ThreadRecordingExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(
+        BatchSpanProcessor(GroundingSpanExporter(inner, min_claim_grounding_rate=0.7))
+    )
+    tracer = provider.get_tracer("t")
+    with tracer.start_as_current_span("run") as run:
+        for source in GOLDEN_SOURCES:
+            with tracer.start_as_current_span(
+                "tool", attributes={native.STEP_TYPE: "tool", native.STEP_OUTPUT: source}
+            ):
+                pass
+        run.set_attribute(native.RUN_OUTPUT, GOLDEN_OUTPUT)
+    provider.shutdown()
+    (out,) = [s for s in inner.get_finished_spans() if s.name == "run"]
+    assert out.attributes[A.CLAIMS_GROUNDED] == 2
+    assert out.attributes[A.BELOW_THRESHOLD] is True
+    assert threading.main_thread().name not in inner.threads
+
+
+def test_export_result_of_the_wrapped_exporter_is_returned() -> None:
+    inner = InMemorySpanExporter()
+    exporter = GroundingSpanExporter(inner)
+    inner.shutdown()
+    assert exporter.export([]) is SpanExportResult.FAILURE
+
+
+def test_entry_point_is_registered() -> None:
+    (ep,) = [e for e in entry_points(group="opentelemetry_traces_exporter") if e.name == "grounding"]
+    assert ep.load() is GroundingOTLPSpanExporter
+
+
+def test_unknown_otlp_protocol_is_a_configuration_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "carrier-pigeon")
+    with pytest.raises(ConfigError, match="carrier-pigeon"):
+        GroundingOTLPSpanExporter()
+
+
+@pytest.mark.parametrize("protocol", ["grpc"])
+def test_zero_code_opentelemetry_instrument(protocol: str) -> None:
+    with OTLPSink() as sink:
+        env = {
+            **os.environ,
+            "OTEL_TRACES_EXPORTER": "grounding",
+            "OTEL_METRICS_EXPORTER": "none",
+            "OTEL_LOGS_EXPORTER": "none",
+            "OTEL_SERVICE_NAME": "zero-code-agent",
+            "OTEL_EXPORTER_OTLP_ENDPOINT": sink.endpoint,
+            "OTEL_EXPORTER_OTLP_INSECURE": "true",
+            "OTEL_EXPORTER_OTLP_PROTOCOL": protocol,
+            "OTEL_GROUNDING_MIN_CLAIM_GROUNDING_RATE": "0.7",
+        }
+        instrument = Path(sys.executable).parent / "opentelemetry-instrument"
+        done = subprocess.run(
+            [str(instrument), sys.executable, str(ROOT / "examples" / "zero_code_app.py")],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+        spans = sink.wait_for(lambda s: any(x.name.startswith("invoke_agent") for x in s))
+    (run,) = [s for s in spans if s.name.startswith("invoke_agent")]
+    got = span_attributes(run)
+    assert got[A.CLAIMS_TOTAL] == 2 and got[A.CLAIMS_GROUNDED] == 1
+    assert got[A.RATE] == 0.5
+    assert got[A.BELOW_THRESHOLD] is True
+    assert got[A.THRESHOLD] == 0.7
+    assert A.FLAGGED_EVENT in [e.name for e in run.events]
