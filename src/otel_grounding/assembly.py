@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from otel_grounding.conventions.base import LLM, TOOL, SpanReading
@@ -72,7 +72,15 @@ class TraceAssembly:
         wait_duration: float,
         on_evict: Callable[[str], None] = lambda reason: None,
         clock: Callable[[], float] = time.monotonic,
+        link_all: bool = False,
     ) -> None:
+        """`link_all`: remember the parent link of every span, even in a trace that holds no
+        output yet (for shells that see a trace's spans in any order, like the OTLP relay);
+        by default a span of no interest is linked only into a trace that already has state.
+        With `link_all`, a trace that ages out holding no unclaimed output is not counted as
+        evicted (its state simply ends), though a run arriving later still learns it is lost.
+        """
+        self._link_all = link_all
         self._num_traces = num_traces
         self._max_spans = max_spans_per_trace
         self._max_bytes = max_bytes
@@ -85,10 +93,17 @@ class TraceAssembly:
         self._lost: OrderedDict[int, None] = OrderedDict()
         self._bytes = 0
 
+    def holds(self, trace_id: int) -> bool:
+        """Whether anything is buffered for this trace (an unlocked read: a hint, not a promise)."""
+        return trace_id in self._traces
+
     # -- observation --------------------------------------------------------------------------
     def observe(self, span: SpanView, reading: SpanReading | None) -> None:
         """Remember a non-run span: its output if it is a tool or LLM step, else its parent link."""
         if reading is None:
+            if self._link_all:
+                self.remember_links({span.trace_id: ((span.span_id, span.parent_id),)})
+                return
             if span.trace_id not in self._traces:  # cheap unlocked check: most traces have no state
                 return
             with self._lock:
@@ -111,6 +126,18 @@ class TraceAssembly:
                 trace.llms.append(record)
             self._enforce_budgets()
 
+    def remember_links(self, links: Mapping[int, Iterable[tuple[int, int | None]]]) -> None:
+        """Remember parent links `{trace id: [(span id, parent id), ...]}` of spans of no
+        interest, creating each trace's state: one lock for a whole batch (the relay's request).
+        """
+        with self._lock:
+            for trace_id, pairs in links.items():
+                trace = self._trace_for(trace_id)
+                for span_id, parent_id in pairs:
+                    if not self._link_ids(trace, span_id, parent_id, 0):
+                        break
+            self._enforce_budgets()
+
     def _trace_for(self, trace_id: int) -> _Trace:
         self._expire()
         trace = self._traces.get(trace_id)
@@ -123,12 +150,17 @@ class TraceAssembly:
 
     def _link(self, trace_id: int, trace: _Trace, span: SpanView, text_size: int) -> bool:
         """Record a parent link (and the text's size); False when the trace is over its span cap."""
+        return self._link_ids(trace, span.span_id, span.parent_id, text_size)
+
+    def _link_ids(
+        self, trace: _Trace, span_id: int, parent_id: int | None, text_size: int
+    ) -> bool:
         if len(trace.parents) >= self._max_spans:
             if not trace.overflowed:
                 trace.overflowed = True
                 self._on_evict(EVICT_SPANS)
             return False
-        trace.parents[span.span_id] = span.parent_id
+        trace.parents[span_id] = parent_id
         cost = RECORD_OVERHEAD + text_size
         trace.size += cost
         self._bytes += cost
@@ -186,13 +218,14 @@ class TraceAssembly:
         if trace is not None:
             self._bytes -= trace.size
 
-    def _evict_oldest(self, reason: str) -> None:
+    def _evict_oldest(self, reason: str, *, count: bool = True) -> None:
         trace_id = next(iter(self._traces))
         self._drop(trace_id)
         self._lost[trace_id] = None
         if len(self._lost) > self._num_traces:
             self._lost.popitem(last=False)
-        self._on_evict(reason)
+        if count:
+            self._on_evict(reason)
 
     def _expire(self) -> None:
         deadline = self._clock() - self._wait
@@ -200,7 +233,11 @@ class TraceAssembly:
             oldest = next(iter(self._traces))
             if self._touched[oldest] > deadline:
                 break
-            self._evict_oldest(EVICT_AGE)
+            # With `link_all` no shell knows when a trace is complete: a trace ageing out is
+            # the normal end of its state unless it still holds outputs no run has claimed.
+            trace = self._traces[oldest]
+            quiet = self._link_all and (bool(trace.runs) or not (trace.tools or trace.llms))
+            self._evict_oldest(EVICT_AGE, count=not quiet)
 
     def _enforce_budgets(self) -> None:
         while len(self._traces) > self._num_traces:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from opentelemetry.metrics import MeterProvider
@@ -28,6 +28,9 @@ logger = logging.getLogger("otel_grounding")
 
 SERVICE_NAME = "service.name"
 
+#: `process()` without a reading reads the span itself.
+_UNREAD: Any = object()
+
 
 class GroundingPipeline:
     """Conventions, trace assembly, scoring and enrichment, wired once per shell."""
@@ -38,9 +41,16 @@ class GroundingPipeline:
         *,
         conventions: Sequence[Convention] = DEFAULT_CONVENTIONS,
         meter_provider: MeterProvider | None = None,
+        trace_retention: float | None = None,
+        link_all: bool = False,
     ) -> None:
+        """`trace_retention` is how long an idle trace's state is kept (default: the settings'
+        `wait_duration`); `link_all` remembers every span's parent link, even before the trace
+        holds any output. A shell that sees spans out of order (the relay) sets both.
+        """
         self.settings = settings
         self._conventions = tuple(conventions)
+        self._markers = frozenset().union(*(c.markers for c in self._conventions))
         self._seen = itertools.count()  # next() is atomic: no lock on the hot path
         self.metrics = GroundingMetrics(
             meter_provider, settings.max_project_labels, spans_seen=self.spans_seen
@@ -49,8 +59,9 @@ class GroundingPipeline:
             num_traces=settings.num_traces,
             max_spans_per_trace=settings.max_spans_per_trace,
             max_bytes=settings.max_buffer_bytes,
-            wait_duration=settings.wait_duration,
+            wait_duration=settings.wait_duration if trace_retention is None else trace_retention,
             on_evict=lambda reason: self.metrics.traces_evicted.add(1, {LABEL_REASON: reason}),
+            link_all=link_all,
         )
         self._warned = False
 
@@ -79,11 +90,31 @@ class GroundingPipeline:
         """How many spans entered this pipeline (read from the lock-free counter's repr)."""
         return int(repr(self._seen)[6:-1])
 
-    def process(self, span: SpanView) -> Enrichment | None:
+    @property
+    def conventions(self) -> tuple[Convention, ...]:
+        return self._conventions
+
+    def read(self, span: SpanView) -> SpanReading | None:
+        """What the conventions read of this span (None: of no interest). Never raises.
+
+        Lets a shell decide before processing (the relay holds run spans back); hand the
+        reading to `process(span, reading=...)` so that the span is not read twice.
+        """
+        try:
+            return read_span(span, self._conventions)
+        except Exception:
+            self.metrics.scoring_errors.add(1)
+            if not self._warned:
+                self._warned = True
+                logger.exception("otel-grounding: a span could not be read; forwarded unchanged")
+            return None
+
+    def process(self, span: SpanView, *, reading: Any = _UNREAD) -> Enrichment | None:
         """The enrichment for this span, or None to forward it unchanged. Never raises."""
         next(self._seen)
         try:
-            reading = read_span(span, self._conventions)
+            if reading is _UNREAD:
+                reading = read_span(span, self._conventions)
             if reading is None or reading.role != RUN:
                 self.assembly.observe(span, reading)
                 if reading is not None and self.settings.strip_content and reading.content_keys:

@@ -51,18 +51,21 @@ class GroundingSpanProcessor(SpanProcessor):
             **options,
         )
         self._value_limit = configured_value_limit()
+        self._limit_read = False
+        self._next_on_ending = getattr(next_processor, "_on_ending", None)
 
     def on_start(self, span: Span, parent_context: Context | None = None) -> None:
-        # The limit the provider really records under (its SpanLimits may differ from the env).
-        limits = getattr(span, "_limits", None)
-        if limits is not None:
-            self._value_limit = limits.max_span_attribute_length
+        if not self._limit_read:
+            # The limit the provider really records under (its SpanLimits may differ from env).
+            limits = getattr(span, "_limits", None)
+            if limits is not None:
+                self._value_limit = limits.max_span_attribute_length
+                self._limit_read = True
         self._next.on_start(span, parent_context=parent_context)
 
     def _on_ending(self, span: Span) -> None:
-        on_ending = getattr(self._next, "_on_ending", None)
-        if on_ending is not None:
-            on_ending(span)
+        if self._next_on_ending is not None:
+            self._next_on_ending(span)
 
     def on_end(self, span: ReadableSpan) -> None:
         self._next.on_end(enrich_sdk_span(self.pipeline, span, self._value_limit))

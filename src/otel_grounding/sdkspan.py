@@ -85,6 +85,9 @@ def enrich_sdk_span(
 ) -> ReadableSpan:
     """The span to forward: an enriched copy for a run span, the same object otherwise."""
     try:
+        context = span.context
+        if pipeline.skips(context.trace_id if context else 0, span.attributes or ()):
+            return span
         enrichment = pipeline.process(to_view(span, value_limit))
         return span if enrichment is None else enriched_copy(span, enrichment)
     except Exception:  # never into the application: forward the original

@@ -41,6 +41,9 @@ class Convention(Protocol):
     """A telemetry dialect: reads a span from its attributes and events alone."""
 
     name: str
+    #: Attribute keys of which a span must carry at least one for this convention to read it:
+    #: spans with none of any convention's markers skip the adapters entirely.
+    markers: frozenset[str]
 
     def read(self, span: SpanView) -> SpanReading | None:
         """A reading when the span is a run, a tool step or an LLM step of this convention."""

@@ -111,6 +111,7 @@ class GenAIConvention:
     """OpenTelemetry GenAI semantic conventions: `gen_ai.operation.name` says what a span is."""
 
     name = "genai"
+    markers = frozenset({OPERATION})
 
     def read(self, span: SpanView) -> SpanReading | None:
         operation = span.attributes.get(OPERATION)

@@ -32,6 +32,7 @@ class NativeConvention:
     """Runs carry `ferrumdeck.run.output` (or a run id and no step type); steps carry a type."""
 
     name = "native"
+    markers = frozenset({RUN_OUTPUT, RUN_ID, STEP_TYPE})
 
     def read(self, span: SpanView) -> SpanReading | None:
         attrs = span.attributes

@@ -68,6 +68,7 @@ class OpenInferenceConvention:
     """OpenInference spans (Arize Phoenix and every `openinference-instrumentation-*`)."""
 
     name = "openinference"
+    markers = frozenset({SPAN_KIND})
 
     def read(self, span: SpanView) -> SpanReading | None:
         kind = span.attributes.get(SPAN_KIND)

@@ -52,6 +52,7 @@ class OpenLLMetryConvention:
     """OpenLLMetry / Traceloop SDK spans."""
 
     name = "openllmetry"
+    markers = frozenset({SPAN_KIND})
 
     def read(self, span: SpanView) -> SpanReading | None:
         kind = span.attributes.get(SPAN_KIND)

@@ -84,10 +84,18 @@ _MAX_DEPTH = 8
 
 
 class Message(NamedTuple):
-    """One chat message: its normalised role and its text (None when it carries none)."""
+    """One chat message: its normalised role and its text (None when it carries none).
+
+    An empty or blank text counts as none: that is what a message holding only tool calls
+    carries in most shapes.
+    """
 
     role: str
     text: str | None
+
+
+def _message(role: str, text: str | None) -> Message:
+    return Message(role, text if text is not None and text.strip() else None)
 
 
 class _NotMessages:
@@ -158,22 +166,22 @@ def as_message(obj: Any) -> Message | None:
         role = _role(kwargs.get("type")) or (
             _role(ids[-1]) if isinstance(ids, list) and ids else None
         )
-        return Message(role, content_text(kwargs.get("content"))) if role else None
+        return _message(role, content_text(kwargs.get("content"))) if role else None
     data = obj.get("data")
     if isinstance(data, Mapping) and "content" in data:  # LangChain message_to_dict
         role = _role(obj.get("type")) or _role(data.get("type"))
-        return Message(role, content_text(data.get("content"))) if role else None
+        return _message(role, content_text(data.get("content"))) if role else None
     role = _role(obj.get("role"))
     if role is not None:
         parts = obj.get("parts")
         if isinstance(parts, list):  # OpenTelemetry GenAI
-            return Message(role, _parts_text(parts))
+            return _message(role, _parts_text(parts))
         if "content" in obj or "text" in obj:  # OpenAI, Langfuse
-            return Message(role, content_text(obj.get("content", obj.get("text"))))
+            return _message(role, content_text(obj.get("content", obj.get("text"))))
         return None
     role = _role(obj.get("type"))
     if role is not None and "content" in obj:  # LangChain model_dump
-        return Message(role, content_text(obj.get("content")))
+        return _message(role, content_text(obj.get("content")))
     return None
 
 
@@ -198,7 +206,7 @@ def _messages(obj: Any, depth: int = 0) -> list[Message] | None:
                     continue
                 inner = as_message(gen.get("message"))
                 if inner is None and isinstance(gen.get("text"), str):
-                    inner = Message(ASSISTANT, gen["text"])
+                    inner = _message(ASSISTANT, gen["text"])
                 if inner is not None:
                     found.append(inner)
         return found or None
@@ -326,7 +334,7 @@ def indexed_messages(attributes: Mapping[str, Any], prefix: str) -> list[Message
     for index in sorted(seen):
         parts = texts.get(index)
         text = "\n".join(parts[k] for k in sorted(parts)) if parts else None
-        messages.append(Message(_role(roles.get(index)) or ASSISTANT, text))
+        messages.append(_message(_role(roles.get(index)) or ASSISTANT, text))
     return messages
 
 
