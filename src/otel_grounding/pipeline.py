@@ -109,6 +109,16 @@ class GroundingPipeline:
                 logger.exception("otel-grounding: a span could not be read; forwarded unchanged")
             return None
 
+    def skips(self, trace_id: int, attribute_keys: Iterable[str]) -> bool:
+        """True for a span no convention can read, in a trace with nothing buffered.
+
+        The shells ask this first, so that ordinary spans cost a set test and a dict look-up.
+        """
+        if self._markers.isdisjoint(attribute_keys) and not self.assembly.holds(trace_id):
+            next(self._seen)
+            return True
+        return False
+
     def process(self, span: SpanView, *, reading: Any = _UNREAD) -> Enrichment | None:
         """The enrichment for this span, or None to forward it unchanged. Never raises."""
         next(self._seen)
