@@ -1,0 +1,37 @@
+"""The demo and the examples run as a user runs them, and say what the README says."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CLI = Path(sys.executable).parent / "otel-grounding"
+
+
+def test_demo_prints_three_scored_runs() -> None:
+    done = subprocess.run([str(CLI), "demo"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    rows = {line.split()[0]: line.split() for line in done.stdout.splitlines() if line.startswith("demo-run-")}
+    assert set(rows) == {"demo-run-1-grounded", "demo-run-2-hallucinated", "demo-run-3-no-claims"}
+    assert rows["demo-run-1-grounded"][1:4] == ["1.000", "full", "no"]
+    assert rows["demo-run-2-hallucinated"][2:4] == ["full", "YES"]
+    assert float(rows["demo-run-2-hallucinated"][1]) < 0.7
+    assert rows["demo-run-3-no-claims"][1:4] == ["1.000", "vacuous", "no"]
+    assert "The company opened three offices in Tokyo and Berlin" in done.stdout
+
+
+def test_demo_rejects_bad_flags_in_one_line() -> None:
+    done = subprocess.run([str(CLI), "demo", "--serve-seconds", "-1"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_quickstart_example_prints_an_enriched_run_span() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "quickstart.py")], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert '"ferrumdeck.reliability.claim_grounding_rate": 0.5' in done.stdout
+    assert '"ferrumdeck.reliability.claim_grounding_below_threshold": true' in done.stdout
