@@ -162,8 +162,9 @@ class GroundingRelay:
             self._cond.notify_all()
         if self._thread.is_alive():
             self._thread.join(timeout)
-        else:  # never started: release in this thread
-            self._release(self._pop_due(flush=True))
+        with self._cond:  # anything a request still in flight added, or never started
+            due = self._pop_due(flush=True)
+        self._release(due)
 
     # -- intake -----------------------------------------------------------------------------
     def ingest(
@@ -204,9 +205,13 @@ class GroundingRelay:
             self.queue.put(Chunk(data, forwarded))
         if held:
             with self._cond:
-                for item in held:
-                    heapq.heappush(self._heap, item)
-                self._cond.notify()
+                late = self._stopped  # drained already: release now rather than never
+                if not late:
+                    for item in held:
+                        heapq.heappush(self._heap, item)
+                    self._cond.notify()
+            if late:
+                self._release(held)
         if self.metrics is not None:
             self.metrics.spans_received.add(spans, {LABEL_TRANSPORT: transport})
             self.metrics.request_duration.record(time.perf_counter() - started)
@@ -309,25 +314,23 @@ class GroundingRelay:
         return due
 
     def _hold_loop(self) -> None:
-        last_expire = self._clock()
+        next_expire = self._clock() + 1.0
         while True:
             with self._cond:
-                while True:
+                while not self._flush and not self._stopped:
                     now = self._clock()
-                    if self._flush or (self._heap and self._heap[0].deadline <= now):
+                    wake = next_expire
+                    if self._heap:
+                        wake = min(wake, self._heap[0].deadline)
+                    if wake <= now:
                         break
-                    if self._stopped:
-                        return
-                    wait = 1.0 if not self._heap else min(1.0, self._heap[0].deadline - now)
-                    self._cond.wait(max(wait, 0.001))
-                    if self._clock() - last_expire >= 1.0:
-                        break
+                    self._cond.wait(wake - now)
                 due = self._pop_due(self._flush)
-                stop = self._stopped and not self._heap
+                stop = self._stopped
             if due:
                 self._release(due)
-            if self._clock() - last_expire >= 1.0:
-                last_expire = self._clock()
+            if self._clock() >= next_expire:
+                next_expire = self._clock() + 1.0
                 self.pipeline.expire()
             if stop:
                 return

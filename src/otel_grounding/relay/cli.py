@@ -1,0 +1,418 @@
+"""`otel-grounding relay`: flags, wiring, and the lifecycle (start, serve, drain on SIGTERM).
+
+`add_parser(subcommands)` adds the `relay` subcommand to the `otel-grounding` parser;
+`main(argv)` runs it standalone (`python -m otel_grounding.relay ...`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import signal
+import socket
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from otel_grounding.config import ConfigError, SETTING_KEYS, load_settings
+
+logger = logging.getLogger("otel_grounding.relay")
+
+TOKEN_ENV = "OTEL_GROUNDING_RELAY_TOKEN"
+MiB = 1024 * 1024
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not an integer >= 1")
+    return value
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"{text} is not a number of seconds >= 0")
+    return value
+
+
+def _bool_text(text: str) -> bool:
+    lowered = text.lower()
+    if lowered not in ("true", "false"):
+        raise argparse.ArgumentTypeError(f"{text} is not true or false")
+    return lowered == "true"
+
+
+def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The relay's flags on a given parser (the subcommand's or a standalone one)."""
+    recv = parser.add_argument_group("receivers (loopback by default)")
+    recv.add_argument("--grpc-endpoint", default="127.0.0.1:4317",
+                      help="OTLP/gRPC listen address, HOST:PORT or 'none' (default %(default)s)")
+    recv.add_argument("--http-endpoint", default="127.0.0.1:4318",
+                      help="OTLP/HTTP listen address, HOST:PORT or 'none' (default %(default)s)")
+    recv.add_argument("--health-endpoint", default="127.0.0.1:13133",
+                      help="/healthz, /readyz and /debug/metrics, HOST:PORT or 'none' "
+                      "(default %(default)s)")
+    recv.add_argument("--auth-token-file", default=None,
+                      help=f"require 'Authorization: Bearer <token>' (token read from this file; "
+                      f"or set ${TOKEN_ENV})")
+    recv.add_argument("--tls-cert", default=None, help="PEM certificate: TLS on both receivers")
+    recv.add_argument("--tls-key", default=None, help="PEM private key for --tls-cert")
+    recv.add_argument("--max-request-bytes", type=_positive_int, default=4 * MiB,
+                      help="largest request body on the wire (default %(default)s)")
+    recv.add_argument("--max-decompressed-bytes", type=_positive_int, default=16 * MiB,
+                      help="largest request once decompressed (default %(default)s)")
+
+    hop = parser.add_argument_group("next hop (defaults: the OTEL_EXPORTER_OTLP_* variables)")
+    hop.add_argument("--exporter-endpoint", default=None, help="URL of the next OTLP hop")
+    hop.add_argument("--exporter-protocol", choices=("grpc", "http/protobuf", "http/json"),
+                     default=None)
+    hop.add_argument("--exporter-headers", default=None, help="key1=value1,key2=value2")
+    hop.add_argument("--exporter-insecure", type=_bool_text, default=None, metavar="true|false")
+    hop.add_argument("--exporter-certificate", default=None, help="CA bundle for TLS")
+    hop.add_argument("--exporter-compression", choices=("gzip", "none"), default=None)
+    hop.add_argument("--exporter-timeout", type=_seconds, default=None, help="seconds")
+
+    queue = parser.add_argument_group("queue and delivery")
+    queue.add_argument("--queue-max-spans", type=_positive_int, default=100_000)
+    queue.add_argument("--queue-max-bytes", type=_positive_int, default=64 * MiB)
+    queue.add_argument("--export-workers", type=_positive_int, default=2)
+    queue.add_argument("--export-batch-spans", type=_positive_int, default=4096)
+    queue.add_argument("--export-batch-bytes", type=_positive_int, default=3 * MiB)
+    queue.add_argument("--retry-initial", type=_seconds, default=0.5)
+    queue.add_argument("--retry-max-interval", type=_seconds, default=30.0)
+    queue.add_argument("--retry-max-elapsed", type=_seconds, default=300.0,
+                       help="give up a batch after this long (0: retry until shutdown)")
+    queue.add_argument("--retry-after", type=_seconds, default=1.0,
+                       help="seconds a refused client is told to wait (Retry-After / RetryInfo)")
+    queue.add_argument("--drain-timeout", type=_seconds, default=10.0,
+                       help="on SIGTERM, how long to keep delivering accepted spans")
+
+    ground = parser.add_argument_group(
+        "grounding (the processor's settings; also OTEL_GROUNDING_* and the settings file)"
+    )
+    ground.add_argument("--settings-file", default=None)
+    ground.add_argument("--min-claim-grounding-rate", type=float, default=None)
+    ground.add_argument("--wait-duration", type=float, default=None,
+                        help="seconds a run span waits for late evidence after it arrives")
+    ground.add_argument("--num-traces", type=int, default=None)
+    ground.add_argument("--max-buffer-bytes", type=int, default=None)
+    ground.add_argument("--set", action="append", default=[], metavar="KEY=JSON",
+                        help="any setting, e.g. --set 'project_settings={\"p\": "
+                        "{\"min_claim_grounding_rate\": 0.9}}'")
+    ground.add_argument("--trace-retention", type=_seconds, default=None,
+                        help="how long an idle trace's state is kept (default 2 x wait)")
+
+    obs = parser.add_argument_group("self-observability")
+    obs.add_argument("--log-level", default="info",
+                     choices=("debug", "info", "warning", "error"))
+    obs.add_argument("--metrics-exporter", choices=("none", "otlp"), default="none",
+                     help="also push the relay's metrics over OTLP (OTEL_EXPORTER_OTLP_METRICS_*)")
+    obs.add_argument("--prometheus-port", type=int, default=None,
+                     help="serve the metrics on 127.0.0.1:PORT (needs the prometheus extra)")
+    obs.add_argument("--passthrough", action="store_true",
+                     help="benchmark floor: decode and re-encode only, no grounding")
+    return parser
+
+
+def add_parser(subcommands: Any) -> argparse.ArgumentParser:
+    """Add `relay` to the `otel-grounding` subcommands; the handler returns an exit status."""
+    parser = subcommands.add_parser(
+        "relay",
+        help="OTLP relay: enrich agent run spans from any language, forward to the next hop",
+        description="Receive OTLP traces, add the claim grounding rate and coverage grade to "
+        "agent run spans, forward OTLP to the next hop.",
+    )
+    configure_parser(parser)
+    parser.set_defaults(func=run)
+    return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="otel-grounding relay")
+    return configure_parser(parser)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return run(args)
+    except ConfigError as exc:
+        print(f"otel-grounding relay: {exc}", file=sys.stderr)
+        return 2
+
+
+# -- wiring -----------------------------------------------------------------------------------
+def _settings_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    overrides: dict[str, Any] = {}
+    for item in args.set:
+        key, sep, raw = item.partition("=")
+        key = key.strip()
+        if not sep:
+            raise ConfigError(f"--set: {item!r} is not KEY=VALUE")
+        if key not in SETTING_KEYS:
+            raise ConfigError(f"{key}: unknown setting (value {raw!r})")
+        try:
+            overrides[key] = json.loads(raw)
+        except ValueError:
+            overrides[key] = raw
+    for key in ("min_claim_grounding_rate", "wait_duration", "num_traces", "max_buffer_bytes"):
+        value = getattr(args, key)
+        if value is not None:
+            overrides[key] = value
+    return overrides
+
+
+def _token(args: argparse.Namespace) -> str | None:
+    if args.auth_token_file:
+        try:
+            with open(args.auth_token_file, encoding="utf-8") as handle:
+                token = handle.read().strip()
+        except OSError as exc:
+            raise ConfigError(f"--auth-token-file: cannot read it: {exc.strerror}") from None
+        if not token:
+            raise ConfigError("--auth-token-file: the file is empty")
+        return token
+    return os.environ.get(TOKEN_ENV) or None
+
+
+def _enabled(endpoint: str | None) -> bool:
+    return bool(endpoint) and str(endpoint).lower() not in ("none", "off", "")
+
+
+def _same_address(a: tuple[str, int], b: tuple[str, int]) -> bool:
+    if a[1] != b[1]:
+        return False
+    try:
+        left = {info[4][0] for info in socket.getaddrinfo(a[0], a[1])}
+        right = {info[4][0] for info in socket.getaddrinfo(b[0], b[1])}
+    except OSError:
+        return a[0] == b[0]
+    wildcard = {"0.0.0.0", "::"}
+    return bool(left & right) or bool(left & wildcard) or bool(right & wildcard)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the relay and serve until SIGTERM/SIGINT; then drain and return the exit status."""
+    from opentelemetry.sdk.metrics import MeterProvider
+    from opentelemetry.sdk.metrics.export import InMemoryMetricReader, MetricReader
+    from opentelemetry.sdk.resources import Resource
+
+    from otel_grounding.pipeline import GroundingPipeline
+    from otel_grounding.relay.core import GroundingRelay
+    from otel_grounding.relay.forward import (
+        Forwarder,
+        RetryPolicy,
+        hop_address,
+        make_sender,
+        next_hop_from_env,
+    )
+    from otel_grounding.relay.queue import DeliveryQueue
+    from otel_grounding.relay.server import (
+        GrpcReceiver,
+        HealthServer,
+        HttpReceiver,
+        ReceiverOptions,
+        split_endpoint,
+    )
+    from otel_grounding.relay.telemetry import RelayMetrics, configure_logging, metrics_snapshot
+
+    configure_logging(args.log_level)
+    settings = load_settings(_settings_overrides(args), settings_file=args.settings_file)
+    hop = next_hop_from_env(
+        endpoint=args.exporter_endpoint,
+        protocol=args.exporter_protocol,
+        headers=args.exporter_headers,
+        insecure=args.exporter_insecure,
+        certificate=args.exporter_certificate,
+        compression=args.exporter_compression,
+        timeout=args.exporter_timeout,
+    )
+    if bool(args.tls_cert) != bool(args.tls_key):
+        raise ConfigError("--tls-cert and --tls-key go together")
+    for name in ("grpc_endpoint", "http_endpoint"):
+        endpoint = getattr(args, name)
+        if _enabled(endpoint):
+            try:
+                own = split_endpoint(endpoint, 0)
+            except ValueError as exc:
+                raise ConfigError(f"--{name.replace('_', '-')}: {exc}") from None
+            if own[1] and _same_address(own, hop_address(hop)):
+                raise ConfigError(
+                    f"the next hop {hop.endpoint} is this relay's own --{name.replace('_', '-')} "
+                    f"({endpoint}); set OTEL_EXPORTER_OTLP_ENDPOINT or --exporter-endpoint"
+                )
+    if not (_enabled(args.grpc_endpoint) or _enabled(args.http_endpoint)):
+        raise ConfigError("at least one of --grpc-endpoint and --http-endpoint must be enabled")
+    token = _token(args)
+    retention = args.trace_retention or max(2 * settings.wait_duration, 1.0)
+
+    readers: list[MetricReader] = []
+    memory = InMemoryMetricReader()
+    readers.append(memory)
+    if args.metrics_exporter == "otlp":
+        from opentelemetry.exporter.otlp.proto.grpc.metric_exporter import OTLPMetricExporter
+        from opentelemetry.sdk.metrics.export import PeriodicExportingMetricReader
+
+        readers.append(PeriodicExportingMetricReader(OTLPMetricExporter()))
+    if args.prometheus_port is not None:
+        try:
+            from opentelemetry.exporter.prometheus import PrometheusMetricReader
+            from prometheus_client import start_http_server
+        except ImportError:
+            raise ConfigError("--prometheus-port needs otel-grounding[prometheus]") from None
+        start_http_server(args.prometheus_port, addr="127.0.0.1")
+        readers.append(PrometheusMetricReader())
+    meter_provider = MeterProvider(
+        resource=Resource.create({"service.name": "otel-grounding-relay"}),
+        metric_readers=readers,
+    )
+
+    pipeline = GroundingPipeline(
+        settings, meter_provider=meter_provider, trace_retention=retention, link_all=True
+    )
+    queue = DeliveryQueue(args.queue_max_spans, args.queue_max_bytes)
+    relay = GroundingRelay(
+        pipeline,
+        queue,
+        wait_duration=settings.wait_duration,
+        passthrough=args.passthrough,
+        retry_after=args.retry_after or 1.0,
+    )
+    metrics = RelayMetrics(
+        meter_provider,
+        queue_spans=lambda: queue.spans,
+        queue_bytes=lambda: queue.nbytes,
+        runs_held=lambda: relay.runs_held,
+    )
+    relay.metrics = metrics
+    forwarder = Forwarder(
+        queue,
+        make_sender(hop),
+        metrics,
+        workers=args.export_workers,
+        batch_spans=args.export_batch_spans,
+        batch_bytes=args.export_batch_bytes,
+        retry=RetryPolicy(
+            initial=max(args.retry_initial, 0.01),
+            max_interval=max(args.retry_max_interval, 0.01),
+            max_elapsed=args.retry_max_elapsed,
+        ),
+        describe=hop.describe(),
+    )
+    options = ReceiverOptions(
+        max_request_bytes=args.max_request_bytes,
+        max_decompressed_bytes=max(args.max_decompressed_bytes, 1),
+        token=token,
+        tls_cert=args.tls_cert,
+        tls_key=args.tls_key,
+    )
+    try:
+        grpc_receiver = (
+            GrpcReceiver(relay, args.grpc_endpoint, options)
+            if _enabled(args.grpc_endpoint) else None
+        )
+        http_receiver = (
+            HttpReceiver(relay, args.http_endpoint, options)
+            if _enabled(args.http_endpoint) else None
+        )
+    except OSError as exc:
+        raise ConfigError(f"cannot listen: {exc}") from None
+
+    started = threading.Event()
+    stop = threading.Event()
+
+    def status() -> dict[str, Any]:
+        return {
+            "ready": started.is_set() and not relay.draining and not queue.full,
+            "draining": relay.draining,
+            "queue_spans": queue.spans,
+            "queue_bytes": queue.nbytes,
+            "runs_held": relay.runs_held,
+            "traces_buffered": pipeline.assembly.buffered_traces,
+            "exported": forwarder.stats.exported,
+            "rejected": forwarder.stats.rejected,
+            "dropped": forwarder.stats.dropped,
+        }
+
+    health = (
+        HealthServer(args.health_endpoint, status, lambda: metrics_snapshot(memory))
+        if _enabled(args.health_endpoint) else None
+    )
+
+    def on_signal(signum: int, frame: Any) -> None:
+        stop.set()
+
+    previous = {
+        sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)
+    }
+    try:
+        relay.start()
+        forwarder.start()
+        for server in (grpc_receiver, http_receiver, health):
+            if server is not None:
+                server.start()
+        started.set()
+        logger.info(
+            "relay: listening",
+            extra={
+                "grpc": grpc_receiver.address if grpc_receiver else None,
+                "http": http_receiver.address if http_receiver else None,
+                "health": health.address if health else None,
+                "next_hop": hop.describe(),
+                "tls": bool(args.tls_cert),
+                "auth": token is not None,
+                "wait_duration_s": settings.wait_duration,
+                "trace_retention_s": retention,
+                "queue_max_spans": args.queue_max_spans,
+                "queue_max_bytes": args.queue_max_bytes,
+                "passthrough": args.passthrough,
+            },
+        )
+        while not stop.wait(0.5):
+            pass
+        return _shutdown(args, relay, forwarder, grpc_receiver, http_receiver, health, pipeline)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        meter_provider.shutdown()
+
+
+def _shutdown(
+    args: argparse.Namespace,
+    relay: Any,
+    forwarder: Any,
+    grpc_receiver: Any,
+    http_receiver: Any,
+    health: Any,
+    pipeline: Any,
+) -> int:
+    """Stop accepting, score held runs, deliver what was accepted within the drain timeout."""
+    deadline = time.monotonic() + args.drain_timeout
+    queued = relay.queue.spans
+    logger.info(
+        "relay: draining",
+        extra={"queue_spans": queued, "runs_held": relay.runs_held,
+               "drain_timeout_s": args.drain_timeout},
+    )
+    relay.stop_accepting()
+    grace = min(2.0, max(args.drain_timeout / 4, 0.1))
+    if grpc_receiver is not None:
+        grpc_receiver.stop(grace)
+    if http_receiver is not None:
+        http_receiver.stop()
+    relay.drain(timeout=max(deadline - time.monotonic(), 1.0))
+    dropped = forwarder.drain(deadline)
+    if health is not None:
+        health.stop()
+    pipeline.close()
+    stats = forwarder.stats
+    logger.info(
+        "relay: stopped",
+        extra={"exported": stats.exported, "rejected": stats.rejected, "dropped": dropped},
+    )
+    return 0 if dropped == 0 else 1

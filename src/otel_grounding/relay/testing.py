@@ -1,0 +1,412 @@
+"""Test and benchmark helpers for the relay: an OTLP sink, a relay subprocess, a trace-id router.
+
+Loopback only. Used by tests/test_relay*.py and benchmarks/bench_relay.py; handy for trying
+the relay by hand too (`python -m otel_grounding.relay.testing sink` prints spans it receives).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent import futures
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+from opentelemetry.proto.collector.trace.v1 import trace_service_pb2_grpc
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+    ExportTraceServiceRequest,
+    ExportTraceServiceResponse,
+)
+from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
+from opentelemetry.proto.trace.v1.trace_pb2 import Span
+
+from otel_grounding.relay.otlp import from_any
+
+EXPORT_METHOD = "/opentelemetry.proto.collector.trace.v1.TraceService/Export"
+
+
+# -- sink -------------------------------------------------------------------------------------
+@dataclass
+class ReceivedSpan:
+    span: Span
+    resource: dict[str, Any]
+
+    @property
+    def attributes(self) -> dict[str, Any]:
+        return {kv.key: from_any(kv.value) for kv in self.span.attributes}
+
+    @property
+    def events(self) -> list[tuple[str, dict[str, Any], int]]:
+        return [
+            (e.name, {kv.key: from_any(kv.value) for kv in e.attributes}, e.time_unix_nano)
+            for e in self.span.events
+        ]
+
+
+@dataclass
+class SinkBehaviour:
+    """What the sink answers: fail the first `fail_first` calls with `fail_code`, reject
+    `reject_spans` spans of each accepted request in a partial success, or stall."""
+
+    fail_first: int = 0
+    fail_code: grpc.StatusCode = grpc.StatusCode.UNAVAILABLE
+    reject_spans: int = 0
+    reject_message: str = ""
+    delay: float = 0.0
+    count_only: bool = False
+
+
+class OtlpSink(trace_service_pb2_grpc.TraceServiceServicer):
+    """An OTLP/gRPC sink (the opentelemetry-proto TraceServiceServicer) on 127.0.0.1."""
+
+    def __init__(self, port: int = 0, behaviour: SinkBehaviour | None = None) -> None:
+        self.behaviour = behaviour or SinkBehaviour()
+        self.requests: list[ExportTraceServiceRequest] = []
+        self.calls = 0
+        self.span_count = 0
+        self._lock = threading.Condition()
+        self._server = grpc.server(
+            futures.ThreadPoolExecutor(8, thread_name_prefix="sink"),
+            options=[("grpc.max_receive_message_length", 64 * 1024 * 1024)],
+        )
+        trace_service_pb2_grpc.add_TraceServiceServicer_to_server(self, self._server)
+        self.port = self._server.add_insecure_port(f"127.0.0.1:{port}")
+        if not self.port:
+            raise OSError(f"sink cannot listen on 127.0.0.1:{port}")
+        self.endpoint = f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> OtlpSink:
+        self._server.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.stop(0).wait(2)
+
+    def __enter__(self) -> OtlpSink:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def Export(self, request: ExportTraceServiceRequest, context: Any) -> Any:  # noqa: N802
+        b = self.behaviour
+        with self._lock:
+            self.calls += 1
+            fail = self.calls <= b.fail_first
+        if b.delay:
+            time.sleep(b.delay)
+        if fail:
+            context.abort(b.fail_code, "sink told to fail")
+        spans = sum(len(ss.spans) for rs in request.resource_spans for ss in rs.scope_spans)
+        with self._lock:
+            if not b.count_only:
+                self.requests.append(request)
+            self.span_count += spans
+            self._lock.notify_all()
+        response = ExportTraceServiceResponse()
+        if b.reject_spans:
+            response.partial_success.rejected_spans = min(b.reject_spans, spans)
+            response.partial_success.error_message = b.reject_message
+        return response
+
+    def spans(self) -> list[ReceivedSpan]:
+        with self._lock:
+            requests = list(self.requests)
+        out = []
+        for request in requests:
+            for rs in request.resource_spans:
+                resource = {kv.key: from_any(kv.value) for kv in rs.resource.attributes}
+                for ss in rs.scope_spans:
+                    out.extend(ReceivedSpan(span, resource) for span in ss.spans)
+        return out
+
+    def wait_for_spans(self, count: int, timeout: float = 10.0) -> bool:
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while self.span_count < count:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._lock.wait(left)
+            return True
+
+    def wait_until(self, predicate: Callable[[], bool], timeout: float = 10.0) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if predicate():
+                return True
+            with self._lock:
+                self._lock.wait(0.05)
+        return predicate()
+
+
+# -- relay subprocess -------------------------------------------------------------------------
+@dataclass
+class RelayProcess:
+    """A relay started as `python -m otel_grounding.relay` with ephemeral ports."""
+
+    process: subprocess.Popen[bytes]
+    log_path: str
+    grpc: str | None
+    http: str | None
+    health: str | None
+    _closed: bool = field(default=False)
+
+    @property
+    def grpc_target(self) -> str:
+        assert self.grpc is not None
+        return self.grpc
+
+    @property
+    def http_url(self) -> str:
+        return f"http://{self.http}/v1/traces"
+
+    def logs(self) -> list[dict[str, Any]]:
+        entries = []
+        with open(self.log_path, encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                try:
+                    entries.append(json.loads(line))
+                except ValueError:
+                    entries.append({"raw": line.rstrip("\n")})
+        return entries
+
+    def log_text(self) -> str:
+        with open(self.log_path, encoding="utf-8", errors="replace") as handle:
+            return handle.read()
+
+    def health_get(self, path: str) -> tuple[int, dict[str, Any]]:
+        import urllib.error
+        import urllib.request
+
+        try:
+            with urllib.request.urlopen(f"http://{self.health}{path}", timeout=5) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"{}")
+
+    def metric(self, name: str) -> float:
+        _, data = self.health_get("/debug/metrics")
+        entry = data.get(name)
+        return float(entry["total"]) if entry else 0.0
+
+    def terminate(self, timeout: float = 20.0) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        try:
+            return self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(5)
+            raise
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(5)
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self.kill()
+            try:
+                os.unlink(self.log_path)
+            except OSError:
+                pass
+
+    def __enter__(self) -> RelayProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def start_relay(
+    next_hop: str | None,
+    *args: str,
+    protocol: str = "grpc",
+    env: dict[str, str] | None = None,
+    timeout: float = 15.0,
+    python: str = sys.executable,
+) -> RelayProcess:
+    """Start a relay forwarding to `next_hop`, on ephemeral loopback ports; wait until it listens.
+
+    With `next_hop=None` the next hop comes from `env` (OTEL_EXPORTER_OTLP_*) alone.
+    """
+    handle, log_path = tempfile.mkstemp(prefix="relay-", suffix=".log")
+    os.close(handle)
+    command = [
+        python, "-m", "otel_grounding.relay",
+        "--grpc-endpoint", "127.0.0.1:0",
+        "--http-endpoint", "127.0.0.1:0",
+        "--health-endpoint", "127.0.0.1:0",
+    ]
+    if next_hop is not None:
+        command += ["--exporter-endpoint", next_hop, "--exporter-protocol", protocol]
+    command += list(args)
+    environment = {
+        k: v for k, v in os.environ.items()
+        if not k.startswith(("OTEL_EXPORTER_OTLP", "OTEL_GROUNDING_"))
+    }
+    environment.update(env or {})
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=log, env=environment,
+            stdin=subprocess.DEVNULL,
+        )
+    relay = RelayProcess(process, log_path, None, None, None)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for entry in relay.logs():
+            if entry.get("msg") == "relay: listening":
+                relay.grpc, relay.http, relay.health = entry["grpc"], entry["http"], entry["health"]
+                return relay
+        if process.poll() is not None:
+            text = relay.log_text()
+            relay.close()
+            raise RuntimeError(f"relay exited with {process.returncode}: {text}")
+        time.sleep(0.05)
+    text = relay.log_text()
+    relay.close()
+    raise RuntimeError(f"relay did not start within {timeout}s: {text}")
+
+
+# -- trace-id router (test-only stand-in for the Collector's loadbalancing exporter) -----------
+class TraceIdRouter:
+    """An OTLP/gRPC front that sends every span of a trace to the same backend.
+
+    Like the Collector's `loadbalancing` exporter with `routing_key: traceID` and a static
+    resolver: each incoming request is split by trace id, each part forwarded to
+    `backends[hash(trace id) % N]`; the request is acknowledged once every part was.
+    """
+
+    def __init__(self, backends: Sequence[str], port: int = 0) -> None:
+        self.backends = list(backends)
+        self._channels = [grpc.insecure_channel(b) for b in self.backends]
+        self._calls = [
+            c.unary_unary(EXPORT_METHOD, request_serializer=None,
+                          response_deserializer=ExportTraceServiceResponse.FromString)
+            for c in self._channels
+        ]
+        self.routed = [0] * len(self.backends)
+        self._server = grpc.server(futures.ThreadPoolExecutor(4, thread_name_prefix="router"))
+        handler = grpc.unary_unary_rpc_method_handler(
+            self._export, request_deserializer=ExportTraceServiceRequest.FromString,
+            response_serializer=ExportTraceServiceResponse.SerializeToString,
+        )
+        self._server.add_generic_rpc_handlers([grpc.method_handlers_generic_handler(
+            "opentelemetry.proto.collector.trace.v1.TraceService", {"Export": handler})])
+        self.port = self._server.add_insecure_port(f"127.0.0.1:{port}")
+        self.endpoint = f"127.0.0.1:{self.port}"
+
+    def backend_for(self, trace_id: bytes) -> int:
+        return int.from_bytes(trace_id, "big") % len(self.backends)
+
+    def _export(self, request: ExportTraceServiceRequest, context: Any) -> Any:
+        parts: dict[int, ExportTraceServiceRequest] = {}
+        for rs in request.resource_spans:
+            for ss in rs.scope_spans:
+                for span in ss.spans:
+                    index = self.backend_for(span.trace_id)
+                    part = parts.setdefault(index, ExportTraceServiceRequest())
+                    if not part.resource_spans or part.resource_spans[-1].resource != rs.resource:
+                        out_rs = part.resource_spans.add(schema_url=rs.schema_url)
+                        out_rs.resource.CopyFrom(rs.resource)
+                    out_rs = part.resource_spans[-1]
+                    if not out_rs.scope_spans or out_rs.scope_spans[-1].scope != ss.scope:
+                        out_ss = out_rs.scope_spans.add(schema_url=ss.schema_url)
+                        out_ss.scope.CopyFrom(ss.scope)
+                    out_rs.scope_spans[-1].spans.append(span)
+        for index, part in parts.items():
+            try:
+                self._calls[index](part.SerializeToString(), timeout=10)
+            except grpc.RpcError as error:
+                context.abort(error.code(), f"backend {self.backends[index]}: {error.details()}")
+            self.routed[index] += sum(len(ss.spans) for rs in part.resource_spans
+                                      for ss in rs.scope_spans)
+        return ExportTraceServiceResponse()
+
+    def start(self) -> TraceIdRouter:
+        self._server.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.stop(0).wait(2)
+        for channel in self._channels:
+            channel.close()
+
+
+# -- building OTLP by hand --------------------------------------------------------------------
+def kv(key: str, value: Any) -> KeyValue:
+    from otel_grounding.relay.otlp import to_any
+
+    return KeyValue(key=key, value=to_any(value))
+
+
+def make_span(
+    trace_id: bytes,
+    span_id: bytes,
+    parent_id: bytes | None,
+    name: str,
+    attributes: dict[str, Any] | None = None,
+    start: int = 1_700_000_000_000_000_000,
+    end: int = 1_700_000_001_000_000_000,
+) -> Span:
+    span = Span(
+        trace_id=trace_id, span_id=span_id, parent_span_id=parent_id or b"", name=name,
+        kind=Span.SPAN_KIND_INTERNAL, start_time_unix_nano=start, end_time_unix_nano=end,
+    )
+    span.attributes.extend(kv(k, v) for k, v in (attributes or {}).items())
+    return span
+
+
+def make_request(
+    spans: Iterable[Span], service: str = "agent", scope: str = "agent"
+) -> ExportTraceServiceRequest:
+    request = ExportTraceServiceRequest()
+    rs = request.resource_spans.add()
+    rs.resource.attributes.append(KeyValue(key="service.name", value=AnyValue(string_value=service)))
+    ss = rs.scope_spans.add()
+    ss.scope.name = scope
+    ss.spans.extend(spans)
+    return request
+
+
+def grpc_export(target: str, data: bytes, timeout: float = 10.0,
+                metadata: Sequence[tuple[str, str]] | None = None,
+                credentials: grpc.ChannelCredentials | None = None,
+                options: Sequence[tuple[str, Any]] = ()) -> ExportTraceServiceResponse:
+    """One raw Export call (bytes in); raises grpc.RpcError."""
+    channel = (grpc.secure_channel(target, credentials, options=options) if credentials
+               else grpc.insecure_channel(target, options=options))
+    try:
+        call = channel.unary_unary(EXPORT_METHOD, request_serializer=None,
+                                   response_deserializer=ExportTraceServiceResponse.FromString)
+        return call(data, timeout=timeout, metadata=metadata)
+    finally:
+        channel.close()
+
+
+if __name__ == "__main__":  # a sink printing what it receives, for trying the relay by hand
+    port = int(sys.argv[2]) if len(sys.argv) > 2 else 4319
+    with OtlpSink(port) as sink:
+        print(f"sink on 127.0.0.1:{sink.port}", flush=True)
+        seen = 0
+        try:
+            while True:
+                time.sleep(0.5)
+                spans = sink.spans()
+                for received in spans[seen:]:
+                    print(received.span.name, json.dumps(received.attributes, default=str),
+                          flush=True)
+                seen = len(spans)
+        except KeyboardInterrupt:
+            pass
