@@ -4,15 +4,19 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo bench clean
+.PHONY: test demo bench clean system-deps
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,frameworks]'
 	touch $(STAMP)
 
-test: $(STAMP)
+# Prometheus + promtool for the end-to-end tests (Debian's package; root or sudo).
+system-deps:
+	.ci/install-system-deps
+
+test: $(STAMP) system-deps
 	$(BIN)/python -m pytest
 
 demo: $(STAMP)

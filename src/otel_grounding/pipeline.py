@@ -170,8 +170,7 @@ class GroundingPipeline:
                 logger.exception("otel-grounding: scoring a run failed; graded partial")
                 reasons = (*reasons, attr.REASON_SCORING_ERROR)
             self.metrics.scoring_duration.record(time.perf_counter() - started)
-        if result is not None:
-            self.assembly.mark_scored(span)
+        self.assembly.mark_scored(span)
         outcome = RunOutcome(
             result=result,
             reasons=reasons,

@@ -66,18 +66,31 @@ def content_keys(span: SpanView) -> tuple[str, ...]:
     )
 
 
+#: Attributes that always hold JSON: a value that does not parse is broken, not plain text.
+JSON_KEYS = frozenset(
+    {
+        OUTPUT_MESSAGES,
+        PYDANTIC_ALL_MESSAGES,
+        "traceloop.entity.output",
+    }
+)
+
+
 def read_answer(span: SpanView, keys: tuple[str, ...]) -> tuple[str | None, bool, bool]:
-    """(text, redacted, truncated) from the first of `keys` the span carries."""
+    """(text, redacted, truncated) from the first of `keys` that yields an answer."""
+    truncated = False
     for key in keys:
         value = span.attributes.get(key)
         if value is None:
             continue
         if payloads.is_redacted(value):
             return None, True, False
-        text = payloads.answer_text(value)
+        cut = value_cut(span, value)
+        text = payloads.answer_text(value, structured=key in JSON_KEYS, cut=cut)
         if text is not None:
-            return text, False, value_cut(span, value)
-    return None, False, False
+            return text, False, cut
+        truncated = truncated or cut
+    return None, False, truncated
 
 
 def read_tool_result(span: SpanView, value: Any) -> tuple[str | None, bool, bool]:
@@ -89,7 +102,12 @@ def read_tool_result(span: SpanView, value: Any) -> tuple[str | None, bool, bool
 
 
 def pseudo_tool(
-    convention: str, span: SpanView, name: Any, value: Any, keys: tuple[str, ...], run_id: str | None
+    convention: str,
+    span: SpanView,
+    name: Any,
+    value: Any,
+    keys: tuple[str, ...],
+    run_id: str | None,
 ) -> SpanReading | None:
     """A tool span that is no evidence: the answer itself (an LLM reading) or a handoff (None)."""
     kind = payloads.tool_kind(name)

@@ -18,7 +18,12 @@ from __future__ import annotations
 
 from otel_grounding.conventions import payloads
 from otel_grounding.conventions.base import LLM, RUN, TOOL, SpanReading
-from otel_grounding.conventions.genai import pseudo_tool, read_answer, read_tool_result, str_attr
+from otel_grounding.conventions.genai import (
+    pseudo_tool,
+    read_answer,
+    read_tool_result,
+    str_attr,
+)
 from otel_grounding.spanview import SpanView
 
 OBSERVATION_TYPE = "langfuse.observation.type"

@@ -33,7 +33,6 @@ AGENT_NAME = "agent.name"
 TOOL_NAME = "tool.name"
 METADATA = "metadata"
 OUTPUT_MESSAGES = "llm.output_messages."
-SESSION_ID = "session.id"
 PROJECT_ID = "ferrumdeck.project.id"
 LANGCHAIN_AGENT_GRAPH = "langchain_create_agent"
 
@@ -61,7 +60,7 @@ def _metadata(span: SpanView) -> dict[str, Any]:
 
 def _is_json(span: SpanView, value: str) -> bool:
     mime = span.attributes.get(OUTPUT_MIME_TYPE)
-    return mime == "application/json" or (mime is None and value.lstrip()[:1] in ("{", "["))
+    return mime == "application/json" or (mime is None and payloads.looks_like_json(value))
 
 
 class OpenInferenceConvention:
@@ -107,8 +106,9 @@ class OpenInferenceConvention:
         cut = value_cut(span, value)
         if isinstance(value, str) and not _is_json(span, value):
             return value, False, cut
-        text = payloads.tool_text(value) if tool else payloads.answer_text(value)
-        return text, False, cut
+        if tool:
+            return payloads.tool_text(value), False, cut
+        return payloads.answer_text(value, structured=True, cut=cut), False, cut
 
     def _run(self, span: SpanView, agent: str | None) -> SpanReading:
         text, redacted, cut = self._output(span, tool=False)

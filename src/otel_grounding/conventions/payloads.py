@@ -241,8 +241,17 @@ def _answer(obj: Any, depth: int = 0) -> str | None | _NotMessages:
     return _NOT
 
 
-def answer_text(value: Any) -> str | None:
-    """A run's or LLM step's final answer text (see the module docstring); None: not captured."""
+def looks_like_json(value: str) -> bool:
+    return value.lstrip()[:1] in ("{", "[")
+
+
+def answer_text(value: Any, *, structured: bool = False, cut: bool = False) -> str | None:
+    """A run's or LLM step's final answer text (see the module docstring); None: not captured.
+
+    `structured`: the attribute always holds JSON (the convention says so), `cut`: the value
+    arrived cut at the span's length limit. Either way, JSON that does not parse cannot be
+    unwrapped, and is no answer rather than an envelope scored whole.
+    """
     if value is None:
         return None
     if isinstance(value, tuple):
@@ -250,6 +259,8 @@ def answer_text(value: Any) -> str | None:
     if isinstance(value, str):
         ok, parsed = parse_json(value)
         if not ok:
+            if (structured or cut) and looks_like_json(value):
+                return None
             return value
     else:
         parsed = value
@@ -320,8 +331,7 @@ def indexed_messages(attributes: Mapping[str, Any], prefix: str) -> list[Message
             continue
         index = int(index_text)
         seen.add(index)
-        if rest.startswith("message."):
-            rest = rest[len("message.") :]
+        rest = rest.removeprefix("message.")
         if rest == "role" and isinstance(value, str):
             roles[index] = value
         elif rest == "content" and isinstance(value, str):
@@ -368,15 +378,23 @@ def present_prefixed(attributes: Mapping[str, Any], prefixes: tuple[str, ...]) -
 
 #: Tool names whose "output" is the agent's answer itself, not evidence (SPEC: sources are the
 #: outputs of real tool steps). Compared lowercased.
-ANSWER_TOOLS = frozenset({"final_answer", "finalanswer", "final_answer_tool", "finalanswertool",
-                          "final_result", "final_output"})
+ANSWER_TOOLS = frozenset(
+    {
+        "final_answer",
+        "finalanswer",
+        "final_answer_tool",
+        "finalanswertool",
+        "final_result",
+        "final_output",
+    }
+)
 
 #: Tool-name prefixes of agent handoffs: control transfers, not evidence.
 HANDOFF_PREFIXES = ("transfer_to_", "transfer_back_to_", "handoff to ", "handoff_to_")
 
 
 def tool_kind(name: Any) -> str:
-    """"answer" for pseudo-tools that carry the answer, "handoff" for handoffs, else "tool"."""
+    """ "answer" for pseudo-tools that carry the answer, "handoff" for handoffs, else "tool"."""
     if not isinstance(name, str):
         return "tool"
     lowered = name.strip().lower()
