@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+JS := tests/relay_js
+JS_STAMP := $(JS)/node_modules/.installed
 
 .PHONY: test demo bench clean system-deps
 
@@ -12,11 +14,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test,frameworks]'
 	touch $(STAMP)
 
-# Prometheus + promtool for the end-to-end tests (Debian's package; root or sudo).
+# The relay's JavaScript client test: official OpenTelemetry JS packages, pinned by the lock file.
+$(JS_STAMP): $(JS)/package.json $(JS)/package-lock.json | system-deps
+	npm ci --prefix $(JS) --no-audit --no-fund --loglevel=error
+	touch $(JS_STAMP)
+
+# Prometheus + promtool for the end-to-end tests, node/npm if absent (Debian's packages).
 system-deps:
 	.ci/install-system-deps
 
-test: $(STAMP) system-deps
+test: $(STAMP) system-deps $(JS_STAMP)
 	$(BIN)/python -m pytest
 
 demo: $(STAMP)

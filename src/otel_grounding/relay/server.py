@@ -181,23 +181,29 @@ class _TooLarge(Exception):
 
 
 def _inflate(body: bytes, encoding: str, limit: int) -> bytes:
-    """Decompress at most `limit` bytes; raises _TooLarge beyond, InvalidRequest on bad data."""
+    """Decompress, producing at most `limit` bytes: beyond that raises _TooLarge without
+    inflating further (a gzip bomb costs at most `limit` bytes). Concatenated gzip members
+    are read in turn; bad data raises InvalidRequest."""
     wbits = 16 + zlib.MAX_WBITS if encoding in ("gzip", "x-gzip") else zlib.MAX_WBITS
-    inflater = zlib.decompressobj(wbits)
+    out: list[bytes] = []
+    produced = 0
+    data = body
     try:
-        out = inflater.decompress(body, limit + 1)
-        if len(out) > limit:
-            raise _TooLarge(f"decompressed body exceeds {limit} bytes")
-        if inflater.unconsumed_tail:
-            raise _TooLarge(f"decompressed body exceeds {limit} bytes")
-        out += inflater.flush()
+        while True:
+            inflater = zlib.decompressobj(wbits)
+            chunk = inflater.decompress(data, limit - produced + 1)
+            produced += len(chunk)
+            out.append(chunk)
+            if produced > limit or inflater.unconsumed_tail:
+                raise _TooLarge(f"decompressed body exceeds {limit} bytes")
+            if not inflater.eof:
+                raise InvalidRequest(f"body is truncated {encoding} data")
+            data = inflater.unused_data
+            if not data or wbits == zlib.MAX_WBITS:
+                break
     except zlib.error as exc:
         raise InvalidRequest(f"body is not valid {encoding} data: {exc}") from None
-    if len(out) > limit:
-        raise _TooLarge(f"decompressed body exceeds {limit} bytes")
-    if not inflater.eof:
-        raise InvalidRequest(f"body is truncated {encoding} data")
-    return out
+    return b"".join(out)
 
 
 class _HttpServer(ThreadingHTTPServer):
