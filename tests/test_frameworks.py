@@ -1,7 +1,7 @@
 """The real agent frameworks, offline, through the processor: what lands on the exported run span.
 
 Each scenario runs in its own process (instrumentations patch globally) from
-tests/frameworks/scenarios.py: a fake model that calls one tool (get_weather) and then answers,
+tests/frameworks/scenarios.py (over `otel_grounding.frameworks`): a fake model that calls one tool (get_weather) and then answers,
 the framework's own instrumentation, and a real TracerProvider whose processor is
 `GroundingSpanProcessor(SimpleSpanProcessor(InMemorySpanExporter()), min_claim_grounding_rate=0.7)`.
 The frameworks come from the pinned `frameworks` extra that `make test` installs: a missing
@@ -22,17 +22,12 @@ from typing import Any
 import pytest
 
 from otel_grounding import attributes as attr
+from otel_grounding.frameworks import CONTENT_CAPTURE
 
 SCRIPT = Path(__file__).parent / "frameworks" / "scenarios.py"
 THRESHOLD = 0.7
 #: Switches that must not leak from the developer's shell into a scenario.
-CONTENT_SWITCHES = (
-    "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT",
-    "OPENINFERENCE_HIDE_OUTPUTS",
-    "OPENINFERENCE_HIDE_OUTPUT_MESSAGES",
-    "OPENINFERENCE_HIDE_OUTPUT_TEXT",
-    "TRACELOOP_TRACE_CONTENT",
-)
+CONTENT_SWITCHES = tuple(CONTENT_CAPTURE)
 
 
 @dataclass(frozen=True)

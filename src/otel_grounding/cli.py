@@ -103,11 +103,20 @@ def _emit(text: str, ascii_text: Callable[[], str]) -> None:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from otel_grounding.demo import run_demo
+    from otel_grounding.demo import run_demo, run_framework_demo
+    from otel_grounding.frameworks import FrameworkMissing
 
     if args.serve_seconds < 0:
         raise UsageError(f"--serve-seconds: {args.serve_seconds} is negative")
-    run_demo(prometheus_port=args.prometheus_port, serve_seconds=args.serve_seconds)
+    if args.framework is None:
+        run_demo(prometheus_port=args.prometheus_port, serve_seconds=args.serve_seconds)
+        return 0
+    try:
+        run_framework_demo(
+            args.framework, prometheus_port=args.prometheus_port, serve_seconds=args.serve_seconds
+        )
+    except FrameworkMissing as exc:
+        raise UsageError(str(exc)) from None
     return 0
 
 
@@ -121,7 +130,27 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("file", help="JSON file with output, steps and optional threshold; - for stdin")
     score.add_argument("--format", choices=("json", "table"), default="json")
     score.set_defaults(func=_cmd_score)
-    demo = commands.add_parser("demo", help="run a scripted agent through a real SDK pipeline")
+    from otel_grounding.frameworks import INSTALL, SCENARIOS
+
+    frameworks = "\n".join(f"  {name:28} {scenario.about}" for name, scenario in SCENARIOS.items())
+    demo = commands.add_parser(
+        "demo",
+        help="run a scripted agent (or a real framework) through a real SDK pipeline",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Agent runs through a real SDK pipeline with GroundingSpanProcessor\n"
+        "(threshold 0.7): prints each run's rate, grade and ungrounded claims. With\n"
+        "OTEL_EXPORTER_OTLP_ENDPOINT set, traces and metrics also go out over OTLP.",
+        epilog=f"--framework NAME (offline: a fake model, one tool; needs {INSTALL}):\n"
+        + frameworks,
+    )
+    demo.add_argument(
+        "--framework",
+        choices=list(SCENARIOS),
+        metavar="NAME",
+        default=None,
+        help="run a real agent framework (below) for a grounded and a hallucinating answer, "
+        "instead of the scripted agent",
+    )
     demo.add_argument(
         "--prometheus-port", type=int, default=None, help="serve metrics on 127.0.0.1:PORT"
     )

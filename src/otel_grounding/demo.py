@@ -4,6 +4,10 @@ One run is well grounded, one partly hallucinated, one makes no claim at all. Th
 enriches each run span; the table is read back from the exported spans, exactly as a backend
 would see them. With `OTEL_EXPORTER_OTLP_ENDPOINT` set, traces and metrics also go out over
 OTLP; with a Prometheus port, the plugin's metrics are served for scraping.
+
+`otel-grounding demo --framework NAME` runs a real agent framework instead (see `frameworks`:
+offline, a fake model, one tool), once with a grounded and once with a hallucinating answer,
+through the same pipeline.
 """
 
 from __future__ import annotations
@@ -94,9 +98,15 @@ def _agent(tracer_provider: TracerProvider) -> None:
             span.set_attribute(native.RUN_OUTPUT, run.answer)
 
 
-def _table(spans: list[ReadableSpan]) -> str:
-    rows = [f"{'run':34} {'rate':>6}  {'grade':10} {'flagged':8} ungrounded claims"]
-    for span in spans:
+def _run_name(span: ReadableSpan) -> str:
+    return str((span.attributes or {}).get(native.RUN_ID, span.name))
+
+
+def _table(runs: list[tuple[str, ReadableSpan]]) -> str:
+    """One row per graded run span, named by the first of each pair."""
+    width = max([34, *(len(name) + 1 for name, _ in runs)])
+    rows = [f"{'run':{width}} {'rate':>6}  {'grade':10} {'flagged':8} ungrounded claims"]
+    for name, span in runs:
         attrs = span.attributes or {}
         if attr.GRADE not in attrs:
             continue
@@ -107,7 +117,7 @@ def _table(spans: list[ReadableSpan]) -> str:
             if e.name == attr.CLAIM_EVENT
         ]
         rows.append(
-            f"{str(attrs.get(native.RUN_ID, span.name)):34} "
+            f"{name:{width}} "
             f"{'-' if rate is None else format(rate, '.3f'):>6}  "
             f"{attrs[attr.GRADE]!s:10} {'YES' if attrs.get(attr.BELOW_THRESHOLD) else 'no':8} "
             f"{' | '.join(ungrounded) if ungrounded else '-'}"
@@ -115,50 +125,114 @@ def _table(spans: list[ReadableSpan]) -> str:
     return "\n".join(rows)
 
 
+class _Pipeline:
+    """The processor in front of an in-memory exporter (and OTLP when configured)."""
+
+    def __init__(self, tracer_provider: TracerProvider, prometheus_port: int | None) -> None:
+        self.tracer_provider = tracer_provider
+        self.prometheus_port = prometheus_port
+        self.otlp = bool(os.environ.get(ENDPOINT_ENV) or os.environ.get(ENDPOINT_ENV + "_TRACES"))
+        readers: list[MetricReader] = []
+        if prometheus_port is not None:
+            from opentelemetry.exporter.prometheus import PrometheusMetricReader
+            from prometheus_client import start_http_server
+
+            start_http_server(prometheus_port, addr="127.0.0.1")
+            readers.append(PrometheusMetricReader())
+        if self.otlp:
+            from opentelemetry.exporter.otlp.proto.grpc.metric_exporter import OTLPMetricExporter
+
+            readers.append(PeriodicExportingMetricReader(OTLPMetricExporter()))
+        self.meter_provider = MeterProvider(
+            resource=tracer_provider.resource, metric_readers=readers
+        )
+        self.memory = InMemorySpanExporter()
+        fan_out = SynchronousMultiSpanProcessor()
+        fan_out.add_span_processor(SimpleSpanProcessor(self.memory))
+        if self.otlp:
+            fan_out.add_span_processor(BatchSpanProcessor(otlp_span_exporter()))
+        tracer_provider.add_span_processor(
+            GroundingSpanProcessor(
+                fan_out, min_claim_grounding_rate=THRESHOLD, meter_provider=self.meter_provider
+            )
+        )
+
+    def graded(self) -> list[ReadableSpan]:
+        """The run spans exported since the last call."""
+        self.tracer_provider.force_flush()
+        spans = self.memory.get_finished_spans()
+        self.memory.clear()
+        return [s for s in spans if attr.GRADE in (s.attributes or {})]
+
+    def finish(self, out: TextIO, serve_seconds: float) -> None:
+        if self.otlp:
+            endpoint = os.environ.get(ENDPOINT_ENV)
+            print(f"\ntraces and metrics exported over OTLP to {endpoint}", file=out)
+        if self.prometheus_port is not None:
+            print(f"\nmetrics on http://127.0.0.1:{self.prometheus_port}/metrics", file=out)
+        out.flush()
+        if serve_seconds > 0:
+            time.sleep(serve_seconds)
+
+    def shutdown(self) -> None:
+        self.tracer_provider.shutdown()
+        self.meter_provider.shutdown()
+
+
+def _resource() -> Resource:
+    return Resource.create({"service.name": SERVICE})
+
+
 def run_demo(
     *, prometheus_port: int | None = None, serve_seconds: float = 0.0, out: TextIO = sys.stdout
 ) -> list[ReadableSpan]:
     """Run the scripted agent through a real pipeline; return the exported run spans."""
-    resource = Resource.create({"service.name": SERVICE})
-    readers: list[MetricReader] = []
-    otlp = bool(os.environ.get(ENDPOINT_ENV) or os.environ.get(ENDPOINT_ENV + "_TRACES"))
-    if prometheus_port is not None:
-        from opentelemetry.exporter.prometheus import PrometheusMetricReader
-        from prometheus_client import start_http_server
-
-        start_http_server(prometheus_port, addr="127.0.0.1")
-        readers.append(PrometheusMetricReader())
-    if otlp:
-        from opentelemetry.exporter.otlp.proto.grpc.metric_exporter import OTLPMetricExporter
-
-        readers.append(PeriodicExportingMetricReader(OTLPMetricExporter()))
-    meter_provider = MeterProvider(resource=resource, metric_readers=readers)
-
-    memory = InMemorySpanExporter()
-    fan_out = SynchronousMultiSpanProcessor()
-    fan_out.add_span_processor(SimpleSpanProcessor(memory))
-    if otlp:
-        fan_out.add_span_processor(BatchSpanProcessor(otlp_span_exporter()))
-    tracer_provider = TracerProvider(resource=resource)
-    tracer_provider.add_span_processor(
-        GroundingSpanProcessor(
-            fan_out, min_claim_grounding_rate=THRESHOLD, meter_provider=meter_provider
-        )
-    )
+    pipeline = _Pipeline(TracerProvider(resource=_resource()), prometheus_port)
     try:
-        _agent(tracer_provider)
-        tracer_provider.force_flush()
-        runs = [s for s in memory.get_finished_spans() if attr.GRADE in (s.attributes or {})]
+        _agent(pipeline.tracer_provider)
+        runs = pipeline.graded()
         print(f"otel-grounding demo: 3 scripted runs, threshold {THRESHOLD}\n", file=out)
-        print(_table(runs), file=out)
-        if otlp:
-            print(f"\ntraces and metrics exported over OTLP to {os.environ.get(ENDPOINT_ENV)}", file=out)
-        if prometheus_port is not None:
-            print(f"\nmetrics on http://127.0.0.1:{prometheus_port}/metrics", file=out)
-        out.flush()
-        if serve_seconds > 0:
-            time.sleep(serve_seconds)
+        print(_table([(_run_name(s), s) for s in runs]), file=out)
+        pipeline.finish(out, serve_seconds)
         return runs
     finally:
-        tracer_provider.shutdown()
-        meter_provider.shutdown()
+        pipeline.shutdown()
+
+
+def run_framework_demo(
+    name: str,
+    *,
+    prometheus_port: int | None = None,
+    serve_seconds: float = 0.0,
+    out: TextIO = sys.stdout,
+) -> list[ReadableSpan]:
+    """Run a real framework (offline: a fake model, one tool) for a grounded and a hallucinating
+    answer through a real pipeline; return the exported run spans.
+
+    Raises `frameworks.FrameworkMissing` (before anything is started) when its packages are not
+    installed. Turns every instrumentation's content capture on, for this process.
+    """
+    from otel_grounding import frameworks
+
+    frameworks.offline_env()
+    frameworks.capture_content()  # before the instrumentations are imported: some read it then
+    tracer_provider = TracerProvider(resource=_resource())
+    run = frameworks.start(name, tracer_provider)
+    pipeline = _Pipeline(tracer_provider, prometheus_port)
+    try:
+        runs: list[tuple[str, ReadableSpan]] = []
+        for label, answer in frameworks.ANSWERS.items():
+            with frameworks.missing_as(name):
+                run(answer)
+            runs += [(f"{name}/{label}", span) for span in pipeline.graded()]
+        print(
+            f"otel-grounding demo --framework {name}: {frameworks.SCENARIOS[name].about}\n"
+            f"a fake model calls get_weather ({frameworks.WEATHER!r}) and answers;"
+            f" threshold {THRESHOLD}\n",
+            file=out,
+        )
+        print(_table(runs), file=out)
+        pipeline.finish(out, serve_seconds)
+        return [span for _, span in runs]
+    finally:
+        pipeline.shutdown()

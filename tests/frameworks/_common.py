@@ -1,42 +1,14 @@
-"""Shared by the framework scenarios: the one tool, the two answers, offline set-up, span dumps."""
+"""Shared by the framework scenarios: span dumps as JSON.
+
+The scenarios themselves (the one tool, the two answers, offline set-up, the fake models) live
+in `otel_grounding.frameworks`, which `otel-grounding demo --framework` runs too.
+"""
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable
 from typing import Any
-
-WEATHER = "Paris: 18 degrees Celsius, light rain"
-QUESTION = "What is the weather in Paris?"
-#: Every claim's tokens are in the tool output (the, weather, paris, degrees, celsius, light, rain).
-GROUNDED = "The weather in Paris is 18 degrees Celsius with light rain."
-#: The first claim is grounded, the second invented: rate 1/2, flagged at 0.7.
-HALLUCINATED = (
-    "The weather in Paris is 18 degrees Celsius with light rain. "
-    "Tomorrow a violent thunderstorm will flood the Louvre museum basement."
-)
-ANSWERS = {"grounded": GROUNDED, "hallucinated": HALLUCINATED}
-AGENT_NAME = "weather_agent"
-
-
-def offline_env() -> None:
-    """Dummy keys and no phoning home: every model here is fake, nothing may leave the machine."""
-    os.environ.setdefault("OPENAI_API_KEY", "sk-offline-test")
-    os.environ["TRACELOOP_TELEMETRY"] = "false"
-    os.environ["LANGSMITH_TRACING"] = "false"
-    os.environ["LANGCHAIN_TRACING_V2"] = "false"
-    os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "0"
-    os.environ.setdefault("LANGFUSE_PUBLIC_KEY", "pk-lf-offline")
-    os.environ.setdefault("LANGFUSE_SECRET_KEY", "sk-lf-offline")
-    # A closed loopback port: should anything try to reach Langfuse, it goes nowhere.
-    os.environ["LANGFUSE_BASE_URL"] = "http://127.0.0.1:9"
-    os.environ["LANGFUSE_HOST"] = "http://127.0.0.1:9"
-
-
-def get_weather(city: str) -> str:
-    """Get the current weather for a city."""
-    return WEATHER if "paris" in city.lower() else f"{city}: no data"
 
 
 def _plain(value: Any) -> Any:
