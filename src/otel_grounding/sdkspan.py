@@ -85,8 +85,13 @@ def enrich_sdk_span(
 ) -> ReadableSpan:
     """The span to forward: an enriched copy for a run span, the same object otherwise."""
     try:
-        context = span.context
-        if pipeline.skips(context.trace_id if context else 0, span.attributes or ()):
+        # Hot path for ordinary spans: the public properties build a new mappingproxy per call,
+        # so read the SDK's own fields when they are there (public properties otherwise).
+        context = getattr(span, "_context", None) or span.context
+        attributes = getattr(span, "_attributes", None)
+        if attributes is None:
+            attributes = span.attributes
+        if pipeline.skips(context.trace_id if context else 0, attributes or ()):
             return span
         enrichment = pipeline.process(to_view(span, value_limit))
         return span if enrichment is None else enriched_copy(span, enrichment)
