@@ -317,6 +317,19 @@ def test_partial_success_is_honoured_and_reported():
         assert relay.terminate() == 0
 
 
+def test_a_permanent_export_error_drops_the_batch_counted_and_logged():
+    behaviour = SinkBehaviour(fail_first=1, fail_code=grpc.StatusCode.INVALID_ARGUMENT)
+    with OtlpSink(behaviour=behaviour) as sink, start_relay(sink.endpoint) as relay:
+        trace_id, ids = _ids(3)
+        data = make_request([make_span(trace_id, s, None, "op") for s in ids]).SerializeToString()
+        grpc_export(relay.grpc_target, data)
+        assert sink.wait_until(lambda: relay.metric("otel_grounding.relay.spans_dropped") == 3, 5)
+        assert sink.calls == 1 and sink.span_count == 0  # not retried: it would never succeed
+        (entry,) = [e for e in relay.logs() if e.get("msg") == "relay: accepted spans given up"]
+        assert entry["reason"] == "permanent_error" and entry["code"] == "INVALID_ARGUMENT"
+        assert relay.terminate() == 0  # nothing left at shutdown
+
+
 def test_sigterm_keeps_retrying_within_the_drain_timeout_then_gives_up_counted():
     port = free_port()
     relay = start_relay(f"http://127.0.0.1:{port}", "--drain-timeout", "1.5",
@@ -334,7 +347,8 @@ def test_sigterm_keeps_retrying_within_the_drain_timeout_then_gives_up_counted()
         assert given_up and given_up[0]["reason"] == "shutdown"
 
 
-def test_next_hop_from_standard_variables_over_http_with_headers(tmp_path):
+@pytest.mark.parametrize("protocol", ["http/protobuf", "http/json"])
+def test_next_hop_from_standard_variables_over_http_with_headers(tmp_path, protocol):
     """Two relays in a chain. The outer one is configured by OTEL_EXPORTER_OTLP_* only:
     OTLP/HTTP, gzip, and an authorization header the inner relay requires. The run is enriched
     once: the inner relay forwards an already enriched run span as it is."""
@@ -345,14 +359,14 @@ def test_next_hop_from_standard_variables_over_http_with_headers(tmp_path):
     ) as inner:
         env = {
             "OTEL_EXPORTER_OTLP_ENDPOINT": f"http://{inner.http}",
-            "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf",
+            "OTEL_EXPORTER_OTLP_PROTOCOL": protocol,
             "OTEL_EXPORTER_OTLP_HEADERS": "authorization=Bearer%20s3cret,x-tenant=acme",
             "OTEL_EXPORTER_OTLP_COMPRESSION": "gzip",
         }
         with start_relay(None, "--wait-duration", "0.3", "--min-claim-grounding-rate", "0.7",
                          env=env) as outer:
             listening = [e for e in outer.logs() if e.get("msg") == "relay: listening"][0]
-            assert listening["next_hop"] == f"http/protobuf http://{inner.http}/v1/traces"
+            assert listening["next_hop"] == f"{protocol} http://{inner.http}/v1/traces"
             trace_id = agent_app(GrpcExporter(endpoint=outer.grpc_target, insecure=True),
                                  "chained", GOLDEN_SOURCES, GOLDEN_OUTPUT)
             spans = wait_trace(sink, trace_id, 4)
@@ -365,3 +379,67 @@ def test_next_hop_from_standard_variables_over_http_with_headers(tmp_path):
             assert outer.terminate() == 0
         assert inner.metric("otel_grounding.relay.requests_refused") == 0
         assert inner.terminate() == 0
+
+
+def test_any_field_order_and_embedded_span_copies_are_handled(sink, relay):
+    """Marker attribution assumes encoders write a span's ids first; a span encoded with its
+    attributes first, and a span carrying a copy of a run's encoding in a bytes attribute, are
+    still read correctly (the attribution check falls back to searching every span)."""
+    from opentelemetry.proto.trace.v1.trace_pb2 import Span
+
+    from otel_grounding.relay.otlp import wrap_spans
+
+    trace_id, (run_id, tool_id, other_id) = _ids(3)
+    run = make_span(trace_id, run_id, None, "invoke_agent", {
+        native.RUN_ID: "field-order", native.RUN_OUTPUT: GOLDEN_OUTPUT})
+    tool = make_span(trace_id, tool_id, run_id, "tool", {
+        native.STEP_TYPE: "tool", native.STEP_OUTPUT: " ".join(GOLDEN_SOURCES)})
+    # the tool's attributes encoded before its ids (valid protobuf: fields in any order)
+    attributes_only = Span()
+    attributes_only.attributes.extend(tool.attributes)
+    ids_only = Span()
+    ids_only.CopyFrom(tool)
+    del ids_only.attributes[:]
+    tool_bytes = attributes_only.SerializeToString() + ids_only.SerializeToString()
+    assert tool_bytes != tool.SerializeToString() and Span.FromString(tool_bytes) == tool
+    # a plain span carrying an exact copy of the run's encoding as a bytes value
+    other = make_span(trace_id, other_id, run_id, "cache put", {"payload": run.SerializeToString()})
+    data = wrap_spans(b"", "", b"", "", [tool_bytes, other.SerializeToString(),
+                                         run.SerializeToString()])
+    grpc_export(relay.grpc_target, data)
+    spans = wait_trace(sink, trace_id, 3)
+    time.sleep(0.2)
+    spans = by_trace(sink, trace_id)
+    assert sorted(s.span.name for s in spans) == ["cache put", "invoke_agent", "tool"]
+    scored = [s for s in spans if A.GRADE in s.attributes]
+    assert len(scored) == 1 and scored[0].span.span_id == run_id
+    assert scored[0].attributes[A.GRADE] == "full" and scored[0].attributes[A.EVIDENCE_SOURCES] == 1
+    (cache,) = [s for s in spans if s.span.name == "cache put"]
+    assert cache.attributes["payload"] == run.SerializeToString()  # untouched
+
+
+def test_other_conventions_and_content_stripping_go_through_the_same_pipeline():
+    """A GenAI-semantic-conventions run, with `strip_content` set through --set: the run is
+    scored by the same pipeline, then the raw content is removed from the tool and run spans."""
+    answer = json.dumps([{"role": "assistant", "parts": [
+        {"type": "text", "content": "The capital of France is Paris. The Eiffel Tower is in Paris."}]}])
+    with OtlpSink() as sink, start_relay(
+        sink.endpoint, "--wait-duration", "0.3", "--set", "strip_content=true"
+    ) as relay:
+        trace_id, (run_id, tool_id) = _ids(2)
+        tool = make_span(trace_id, tool_id, run_id, "execute_tool lookup", {
+            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "lookup",
+            "gen_ai.tool.call.result": " ".join(GOLDEN_SOURCES), "app.keep": 1})
+        run = make_span(trace_id, run_id, None, "invoke_agent support", {
+            "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "support",
+            "gen_ai.output.messages": answer, "app.keep": 2})
+        grpc_export(relay.grpc_target, make_request([tool]).SerializeToString())
+        post(relay.http_url, make_request([run]).SerializeToString())
+        spans = {s.span.span_id: s for s in wait_trace(sink, trace_id, 2)}
+        scored = spans[run_id].attributes
+        assert scored[A.CONVENTION] == "genai" and scored[A.GRADE] == "full"
+        assert scored[A.CLAIMS_GROUNDED] == 2 and scored[A.EVIDENCE_SOURCES] == 1
+        assert "gen_ai.output.messages" not in scored and scored["app.keep"] == 2
+        assert "gen_ai.tool.call.result" not in spans[tool_id].attributes
+        assert spans[tool_id].attributes["app.keep"] == 1
+        assert relay.terminate() == 0

@@ -340,6 +340,15 @@ def test_bearer_token_and_tls_on_both_receivers(tmp_path, certificate):
         grpc_export(relay.grpc_target, valid_request("grpc-ok")[1],
                     metadata=(("authorization", "Bearer t0ken-value"),), credentials=credentials)
         assert sink.wait_for_spans(2, timeout=5)
+        # a relay in front, reaching this one over gRPC with TLS and the token, configured by
+        # the standard variables (CA file, headers)
+        env = {"OTEL_EXPORTER_OTLP_ENDPOINT": f"https://{relay.grpc}",
+               "OTEL_EXPORTER_OTLP_CERTIFICATE": cert,
+               "OTEL_EXPORTER_OTLP_HEADERS": "authorization=Bearer%20t0ken-value"}
+        with start_relay(None, env=env) as front:
+            grpc_export(front.grpc_target, valid_request("via-tls-hop")[1])
+            assert sink.wait_for_spans(3, timeout=8)
+            assert front.terminate() == 0
         assert relay.terminate() == 0
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from otel_grounding.conventions.base import LLM, TOOL, SpanReading
@@ -126,16 +126,24 @@ class TraceAssembly:
                 trace.llms.append(record)
             self._enforce_budgets()
 
-    def remember_links(self, links: Mapping[int, Iterable[tuple[int, int | None]]]) -> None:
+    def remember_links(self, links: Mapping[int, Sequence[tuple[int, int | None]]]) -> None:
         """Remember parent links `{trace id: [(span id, parent id), ...]}` of spans of no
         interest, creating each trace's state: one lock for a whole batch (the relay's request).
+        A parent id of 0 or None means no parent.
         """
         with self._lock:
             for trace_id, pairs in links.items():
                 trace = self._trace_for(trace_id)
-                for span_id, parent_id in pairs:
-                    if not self._link_ids(trace, span_id, parent_id, 0):
-                        break
+                room = self._max_spans - len(trace.parents)
+                if len(pairs) > room:
+                    pairs = pairs[: max(room, 0)]
+                    if not trace.overflowed:
+                        trace.overflowed = True
+                        self._on_evict(EVICT_SPANS)
+                trace.parents.update(pairs)
+                cost = RECORD_OVERHEAD * len(pairs)
+                trace.size += cost
+                self._bytes += cost
             self._enforce_budgets()
 
     def _trace_for(self, trace_id: int) -> _Trace:

@@ -158,6 +158,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--serve-seconds", type=float, default=0.0, help="keep serving metrics this long"
     )
     demo.set_defaults(func=_cmd_demo)
+    from otel_grounding.relay import add_parser as add_relay_parser
+
+    add_relay_parser(commands)
     return parser
 
 

@@ -22,7 +22,10 @@ DEFAULT_MAX_CLAIMS = 5_000
 DEFAULT_MAX_EVIDENCE_CHARS = 4_000_000
 
 # --- per-trace buffering (modelled on the Collector's groupbytrace) ---------------------------
-DEFAULT_WAIT_DURATION_S = 30.0
+#: In-process: how long a trace's buffered tool outputs may sit idle waiting for their run.
+DEFAULT_PROCESSOR_WAIT_S = 300.0
+#: In the relay: how long a run span is held after it arrives, for late tool spans.
+DEFAULT_RELAY_WAIT_S = 5.0
 DEFAULT_NUM_TRACES = 10_000
 DEFAULT_MAX_SPANS_PER_TRACE = 1_000
 DEFAULT_MAX_BUFFER_BYTES = 64 * 1024 * 1024
@@ -168,7 +171,7 @@ class GroundingSettings:
     min_claim_grounding_rate: float | None = None
     project_thresholds: Mapping[str, float | None] = field(default_factory=dict)
     scoring: ScoringOptions = DEFAULT_SCORING
-    wait_duration: float = DEFAULT_WAIT_DURATION_S
+    wait_duration: float | None = None  # None: the shell's own default (see DEFAULT_*_WAIT_S)
     num_traces: int = DEFAULT_NUM_TRACES
     max_spans_per_trace: int = DEFAULT_MAX_SPANS_PER_TRACE
     max_buffer_bytes: int = DEFAULT_MAX_BUFFER_BYTES

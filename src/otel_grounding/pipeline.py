@@ -17,7 +17,7 @@ from opentelemetry.metrics import MeterProvider
 
 from otel_grounding import attributes as attr
 from otel_grounding.assembly import Evidence, TraceAssembly
-from otel_grounding.config import ConfigError, GroundingSettings, load_settings
+from otel_grounding.config import DEFAULT_PROCESSOR_WAIT_S, ConfigError, GroundingSettings, load_settings
 from otel_grounding.conventions import DEFAULT_CONVENTIONS, RUN, Convention, SpanReading, read_span
 from otel_grounding.enrichment import Enrichment, RunOutcome, build_enrichment, record_metrics
 from otel_grounding.metrics import LABEL_REASON, GroundingMetrics
@@ -59,7 +59,11 @@ class GroundingPipeline:
             num_traces=settings.num_traces,
             max_spans_per_trace=settings.max_spans_per_trace,
             max_bytes=settings.max_buffer_bytes,
-            wait_duration=settings.wait_duration if trace_retention is None else trace_retention,
+            wait_duration=(
+                trace_retention
+                if trace_retention is not None
+                else settings.wait_duration or DEFAULT_PROCESSOR_WAIT_S
+            ),
             on_evict=lambda reason: self.metrics.traces_evicted.add(1, {LABEL_REASON: reason}),
             link_all=link_all,
         )

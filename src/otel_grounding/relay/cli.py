@@ -18,7 +18,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from otel_grounding.config import ConfigError, SETTING_KEYS, load_settings
+from otel_grounding.config import DEFAULT_RELAY_WAIT_S, SETTING_KEYS, ConfigError, load_settings
 
 logger = logging.getLogger("otel_grounding.relay")
 
@@ -98,7 +98,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     ground.add_argument("--settings-file", default=None)
     ground.add_argument("--min-claim-grounding-rate", type=float, default=None)
     ground.add_argument("--wait-duration", type=float, default=None,
-                        help="seconds a run span waits for late evidence after it arrives")
+                        help="seconds a run span waits for late evidence after it arrives"
+                        f" (default {DEFAULT_RELAY_WAIT_S:g})")
     ground.add_argument("--num-traces", type=int, default=None)
     ground.add_argument("--max-buffer-bytes", type=int, default=None)
     ground.add_argument("--set", action="append", default=[], metavar="KEY=JSON",
@@ -234,6 +235,9 @@ def run(args: argparse.Namespace) -> int:
     )
     if bool(args.tls_cert) != bool(args.tls_key):
         raise ConfigError("--tls-cert and --tls-key go together")
+    for flag, path in (("--tls-cert", args.tls_cert), ("--tls-key", args.tls_key)):
+        if path and not os.access(path, os.R_OK):
+            raise ConfigError(f"{flag}: cannot read {path!r}")
     for name in ("grpc_endpoint", "http_endpoint"):
         endpoint = getattr(args, name)
         if _enabled(endpoint):
@@ -249,7 +253,8 @@ def run(args: argparse.Namespace) -> int:
     if not (_enabled(args.grpc_endpoint) or _enabled(args.http_endpoint)):
         raise ConfigError("at least one of --grpc-endpoint and --http-endpoint must be enabled")
     token = _token(args)
-    retention = args.trace_retention or max(2 * settings.wait_duration, 1.0)
+    wait = settings.wait_duration or DEFAULT_RELAY_WAIT_S
+    retention = args.trace_retention or max(2 * wait, 1.0)
 
     readers: list[MetricReader] = []
     memory = InMemoryMetricReader()
@@ -279,7 +284,7 @@ def run(args: argparse.Namespace) -> int:
     relay = GroundingRelay(
         pipeline,
         queue,
-        wait_duration=settings.wait_duration,
+        wait_duration=wait,
         passthrough=args.passthrough,
         retry_after=args.retry_after or 1.0,
     )
@@ -366,7 +371,7 @@ def run(args: argparse.Namespace) -> int:
                 "next_hop": hop.describe(),
                 "tls": bool(args.tls_cert),
                 "auth": token is not None,
-                "wait_duration_s": settings.wait_duration,
+                "wait_duration_s": wait,
                 "trace_retention_s": retention,
                 "queue_max_spans": args.queue_max_spans,
                 "queue_max_bytes": args.queue_max_bytes,

@@ -484,6 +484,9 @@ class Forwarder:
         leftover = self.queue.drain_ready()
         if leftover:
             self._drop(leftover, DROPPED_SHUTDOWN, "drain deadline passed")
+        stuck = self.queue.spans  # batches still being sent when the deadline passed
+        if stuck > 0:
+            self._drop([Chunk(b"", stuck)], DROPPED_SHUTDOWN, "export still in flight at exit")
         try:
             self.sender.close()
         except Exception:

@@ -60,32 +60,60 @@ def from_any(value: AnyValue, depth: int = 0) -> Any:
     return None
 
 
-def to_any(value: Any, depth: int = 0) -> AnyValue:
-    """An OTLP AnyValue for a Python value (bool before int; sequences as arrays)."""
-    if isinstance(value, bool):
-        return AnyValue(bool_value=value)
-    if isinstance(value, int):
+def set_any(target: AnyValue, value: Any, depth: int = 0) -> None:
+    """Write a Python value into an (empty) AnyValue in place (bool before int; sequences as
+    arrays, mappings as key-value lists; anything else as its string)."""
+    kind = type(value)
+    if kind is str:
+        target.string_value = value
+    elif kind is bool:
+        target.bool_value = value
+    elif kind is float:
+        target.double_value = value
+    elif kind is int:
         if -(2**63) <= value < 2**63:
-            return AnyValue(int_value=value)
-        return AnyValue(string_value=str(value))
-    if isinstance(value, float):
-        return AnyValue(double_value=value)
-    if isinstance(value, str):
-        return AnyValue(string_value=value)
-    if isinstance(value, (bytes, bytearray)):
-        return AnyValue(bytes_value=bytes(value))
-    if value is None or depth >= MAX_VALUE_DEPTH:
-        return AnyValue()
+            target.int_value = value
+        else:
+            target.string_value = str(value)
+    elif value is None or depth >= MAX_VALUE_DEPTH:
+        return
+    elif isinstance(value, (list, tuple)):
+        values = target.array_value.values
+        if not value:
+            target.array_value.SetInParent()
+        for item in value:
+            set_any(values.add(), item, depth + 1)
+    elif isinstance(value, (bytes, bytearray)):
+        target.bytes_value = bytes(value)
+    elif isinstance(value, Mapping):
+        values = target.kvlist_value.values
+        if not value:
+            target.kvlist_value.SetInParent()
+        for key, item in value.items():
+            set_any(values.add(key=str(key)).value, item, depth + 1)
+    elif isinstance(value, bool):
+        target.bool_value = bool(value)
+    elif isinstance(value, int):
+        set_any(target, int(value), depth)
+    elif isinstance(value, float):
+        target.double_value = float(value)
+    elif isinstance(value, str):
+        target.string_value = str(value)
+    else:
+        target.string_value = str(value)
+
+
+def to_any(value: Any) -> AnyValue:
+    """An OTLP AnyValue for a Python value."""
     result = AnyValue()
-    if isinstance(value, Mapping):
-        result.kvlist_value.values.extend(
-            KeyValue(key=str(k), value=to_any(v, depth + 1)) for k, v in value.items()
-        )
-        return result
-    if isinstance(value, (list, tuple)):
-        result.array_value.values.extend(to_any(v, depth + 1) for v in value)
-        return result
-    return AnyValue(string_value=str(value))
+    set_any(result, value)
+    return result
+
+
+def add_attributes(target: Any, attributes: Mapping[str, Any]) -> None:
+    """Append KeyValues for a mapping to a repeated KeyValue field."""
+    for key, value in attributes.items():
+        set_any(target.add(key=key).value, value)
 
 
 class AttributeMap(Mapping[str, Any]):
@@ -202,12 +230,10 @@ def apply_enrichment(span: Span, enrichment: Enrichment) -> None:
         ]
         del span.attributes[:]
         span.attributes.extend(kept)
-    span.attributes.extend(KeyValue(key=key, value=to_any(value)) for key, value in values.items())
+    add_attributes(span.attributes, values)
     for spec in enrichment.events:
         event = span.events.add(time_unix_nano=span.end_time_unix_nano, name=spec.name)
-        event.attributes.extend(
-            KeyValue(key=key, value=to_any(value)) for key, value in spec.attributes.items()
-        )
+        add_attributes(event.attributes, spec.attributes)
 
 
 # -- request decoding -------------------------------------------------------------------------
@@ -309,3 +335,44 @@ def response_json(response: ExportTraceServiceResponse) -> bytes:
 
 def count_spans(request: ExportTraceServiceRequest) -> int:
     return sum(len(ss.spans) for rs in request.resource_spans for ss in rs.scope_spans)
+
+
+# -- wire-level helpers ----------------------------------------------------------------------
+def varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, value = value & 0x7F, value >> 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def field(number: int, payload: bytes) -> bytes:
+    """A length-delimited protobuf field: tag, length, payload."""
+    return varint(number << 3 | 2) + varint(len(payload)) + payload
+
+
+def wrap_spans(resource: bytes, resource_schema: str, scope: bytes, scope_schema: str,
+               spans: Sequence[bytes]) -> bytes:
+    """The bytes of an ExportTraceServiceRequest holding `spans` (each a serialized Span)
+    under one resource and scope (given serialized): built without decoding anything."""
+    group = (field(1, scope) if scope else b"") + b"".join(field(2, s) for s in spans)
+    if scope_schema:
+        group += field(3, scope_schema.encode())
+    resource_group = (field(1, resource) if resource else b"") + field(2, group)
+    if resource_schema:
+        resource_group += field(3, resource_schema.encode())
+    return field(1, resource_group)
+
+
+def enrichment_suffix(enrichment: Enrichment, end_time_unix_nano: int) -> bytes:
+    """Bytes that, appended to a serialized Span, add the enrichment's attributes and events
+    (repeated fields concatenate). Only valid when nothing is removed or replaced."""
+    extra = Span()
+    add_attributes(extra.attributes, enrichment.attributes)
+    for spec in enrichment.events:
+        event = extra.events.add(time_unix_nano=end_time_unix_nano, name=spec.name)
+        add_attributes(event.attributes, spec.attributes)
+    return extra.SerializeToString()

@@ -119,12 +119,15 @@ class GrpcReceiver:
         )
         host, port = split_endpoint(endpoint, 4317)
         address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-        if options.tls_cert:
-            with open(options.tls_cert, "rb") as cert, open(options.tls_key or "", "rb") as key:
-                credentials = grpc.ssl_server_credentials([(key.read(), cert.read())])
-            self.port = self._server.add_secure_port(address, credentials)
-        else:
-            self.port = self._server.add_insecure_port(address)
+        try:
+            if options.tls_cert:
+                with open(options.tls_cert, "rb") as cert, open(options.tls_key or "", "rb") as key:
+                    credentials = grpc.ssl_server_credentials([(key.read(), cert.read())])
+                self.port = self._server.add_secure_port(address, credentials)
+            else:
+                self.port = self._server.add_insecure_port(address)
+        except RuntimeError as exc:  # grpcio raises RuntimeError when it cannot bind
+            raise OSError(f"cannot listen on {address} (gRPC): {exc}") from None
         if not self.port:
             raise OSError(f"cannot listen on {address} (gRPC)")
         self.address = f"{host}:{self.port}"
