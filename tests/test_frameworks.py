@@ -64,6 +64,10 @@ NOT_CAPTURED = {
     "langchain-openinference-hidden": Case(
         "langchain-openinference", "weather_agent", {"OPENINFERENCE_HIDE_OUTPUTS": "true"}
     ),
+    # two nested runs of one agent (workflow + invoke_agent), neither with content: graded once
+    "langchain-openllmetry-no-content": Case(
+        "langchain-openllmetry", "weather_agent.workflow", {"TRACELOOP_TRACE_CONTENT": "false"}
+    ),
 }
 
 
