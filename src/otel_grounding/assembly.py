@@ -40,7 +40,7 @@ class _Trace:
     parents: dict[int, int | None] = field(default_factory=dict)
     tools: list[_Output] = field(default_factory=list)
     llms: list[_Output] = field(default_factory=list)
-    runs: dict[int, tuple[str | None, bool]] = field(default_factory=dict)  # span -> (agent, scored)
+    runs: dict[int, tuple[str | None, bool]] = field(default_factory=dict)  # span -> (agent, graded)
     size: int = 0
     overflowed: bool = False
 
@@ -57,7 +57,7 @@ class Evidence:
     lost: bool = False
     last_llm_text: str | None = None
     last_llm_truncated: bool = False
-    scored_inner_run: bool = False
+    graded_inner_run: bool = False
 
 
 class TraceAssembly:
@@ -188,9 +188,9 @@ class TraceAssembly:
             owns = _Ownership(trace, span.span_id, reading.agent, reading.run_id)
             tools = [t for t in trace.tools if owns(t)]
             llms = [t for t in trace.llms if owns(t) and t.text]
-            scored_inner = any(
-                owns.encloses(run_id) and scored
-                for run_id, (agent, scored) in trace.runs.items()
+            graded_inner = any(
+                owns.encloses(run_id) and graded
+                for run_id, (agent, graded) in trace.runs.items()
                 if agent == reading.agent or reading.agent is None
             )
             if span.local_root:
@@ -208,11 +208,11 @@ class TraceAssembly:
             lost=lost,
             last_llm_text=llms[-1].text if llms else None,
             last_llm_truncated=llms[-1].truncated if llms else False,
-            scored_inner_run=scored_inner,
+            graded_inner_run=graded_inner,
         )
 
-    def mark_scored(self, span: SpanView) -> None:
-        """Note that a run was scored, for the nested-run policy of the runs around it."""
+    def mark_graded(self, span: SpanView) -> None:
+        """Note that a run was graded, for the nested-run policy of the runs around it."""
         with self._lock:
             trace = self._traces.get(span.trace_id)
             if trace is not None and span.span_id in trace.runs:

@@ -147,8 +147,8 @@ class GroundingPipeline:
         evidence = self.assembly.take(span, reading)
         attached = [s for s in reading.attached_sources if s is not None]
         own_output = None if reading.redacted else reading.text
-        if own_output is None and not attached and evidence.scored_inner_run:
-            return None  # the same agent's run inside this one was scored: not twice
+        if own_output is None and not attached and evidence.graded_inner_run:
+            return None  # the same agent's run inside this one was graded: not twice
         output, output_cut = own_output, reading.truncated
         if output is None and evidence.last_llm_text is not None:
             output, output_cut = evidence.last_llm_text, evidence.last_llm_truncated
@@ -174,7 +174,7 @@ class GroundingPipeline:
                 logger.exception("otel-grounding: scoring a run failed; graded partial")
                 reasons = (*reasons, attr.REASON_SCORING_ERROR)
             self.metrics.scoring_duration.record(time.perf_counter() - started)
-        self.assembly.mark_scored(span)
+        self.assembly.mark_graded(span)
         outcome = RunOutcome(
             result=result,
             reasons=reasons,
