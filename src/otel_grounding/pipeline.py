@@ -45,7 +45,7 @@ class GroundingPipeline:
         link_all: bool = False,
     ) -> None:
         """`trace_retention` is how long an idle trace's state is kept (default: the settings'
-        `wait_duration`); `link_all` remembers every span's parent link, even before the trace
+        `wait_duration`, else `DEFAULT_PROCESSOR_WAIT_S`); `link_all` remembers every span's parent link, even before the trace
         holds any output. A shell that sees spans out of order (the relay) sets both.
         """
         self.settings = settings
