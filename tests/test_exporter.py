@@ -13,7 +13,7 @@ import pytest
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-from otlp_sink import OTLPSink, span_attributes
+from e2e_support import attributes, otlp_receiver, wait_until
 from sdk_harness import GOLDEN_OUTPUT, GOLDEN_SOURCES
 
 from otel_grounding import ConfigError, GroundingOTLPSpanExporter, GroundingSpanExporter
@@ -74,7 +74,7 @@ def test_unknown_otlp_protocol_is_a_configuration_error(monkeypatch: pytest.Monk
 
 @pytest.mark.parametrize("protocol", ["grpc"])
 def test_zero_code_opentelemetry_instrument(protocol: str) -> None:
-    with OTLPSink() as sink:
+    with otlp_receiver() as sink:
         env = {
             **os.environ,
             "OTEL_TRACES_EXPORTER": "grounding",
@@ -95,9 +95,13 @@ def test_zero_code_opentelemetry_instrument(protocol: str) -> None:
             timeout=60,
         )
         assert done.returncode == 0, done.stderr
-        spans = sink.wait_for(lambda s: any(x.name.startswith("invoke_agent") for x in s))
-    (run,) = [s for s in spans if s.name.startswith("invoke_agent")]
-    got = span_attributes(run)
+        runs = wait_until(
+            lambda: [s for s in sink.spans() if s.name.startswith("invoke_agent")] or None,
+            timeout=20,
+            what="the enriched run span at the OTLP receiver",
+        )
+    (run,) = runs
+    got = attributes(run.attributes)
     assert got[A.CLAIMS_TOTAL] == 2 and got[A.CLAIMS_GROUNDED] == 1
     assert got[A.RATE] == 0.5
     assert got[A.BELOW_THRESHOLD] is True

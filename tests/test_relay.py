@@ -24,6 +24,8 @@ from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter
 
+from sdk_harness import GOLDEN_OUTPUT, GOLDEN_SOURCES
+
 from otel_grounding import attributes as A
 from otel_grounding.conventions import native
 from otel_grounding.relay.otlp import encode_json
@@ -37,18 +39,7 @@ from otel_grounding.relay.testing import (
     start_relay,
 )
 
-GOLDEN_OUTPUT = (
-    "The capital of France is Paris. The Eiffel Tower is in Paris. "
-    "Bananas are purple and fly to the distant moon."
-)
-GOLDEN_SOURCES = ("Paris is the capital of France.", "The Eiffel Tower stands in Paris, France.")
 WAIT = 0.6
-
-
-@pytest.fixture(scope="module")
-def sink() -> Iterator[OtlpSink]:
-    with OtlpSink() as server:
-        yield server
 
 
 @pytest.fixture(scope="module")

@@ -35,12 +35,6 @@ OUTPUT = "The capital of France is Paris. The Eiffel Tower is in Paris."
 
 
 @pytest.fixture(scope="module")
-def sink() -> Iterator[OtlpSink]:
-    with OtlpSink() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
 def relay(sink: OtlpSink) -> Iterator[Any]:
     process = start_relay(
         sink.endpoint, "--wait-duration", "0.3", "--max-request-bytes", str(256 * 1024),

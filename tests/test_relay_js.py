@@ -34,12 +34,6 @@ def node() -> str:
 
 
 @pytest.fixture(scope="module")
-def sink() -> Iterator[OtlpSink]:
-    with OtlpSink() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
 def relay(sink: OtlpSink) -> Iterator[Any]:
     with start_relay(sink.endpoint, "--wait-duration", "0.5",
                      "--min-claim-grounding-rate", "0.7") as process:

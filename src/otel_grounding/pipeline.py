@@ -107,10 +107,7 @@ class GroundingPipeline:
         try:
             return read_span(span, self._conventions)
         except Exception:
-            self.metrics.scoring_errors.add(1)
-            if not self._warned:
-                self._warned = True
-                logger.exception("otel-grounding: a span could not be read; forwarded unchanged")
+            self._unreadable()
             return None
 
     def skips(self, trace_id: int, attribute_keys: Iterable[str]) -> bool:
@@ -136,11 +133,15 @@ class GroundingPipeline:
                 return None
             return self._run(span, reading)
         except Exception:
-            self.metrics.scoring_errors.add(1)
-            if not self._warned:
-                self._warned = True
-                logger.exception("otel-grounding: a span could not be read; forwarded unchanged")
+            self._unreadable()
             return None
+
+    def _unreadable(self) -> None:
+        """Count a span the pipeline could not handle; log the first one with its traceback."""
+        self.metrics.scoring_errors.add(1)
+        if not self._warned:
+            self._warned = True
+            logger.exception("otel-grounding: a span could not be read; forwarded unchanged")
 
     def _run(self, span: SpanView, reading: SpanReading) -> Enrichment | None:
         self.metrics.runs_seen.add(1)
