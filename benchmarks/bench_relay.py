@@ -254,6 +254,7 @@ def stages(template: bytes, repeats: int = 5) -> dict[str, float]:
     from otel_grounding.config import load_settings
     from otel_grounding.pipeline import GroundingPipeline
     from otel_grounding.relay.core import GroundingRelay, _find_all
+    from otel_grounding.relay.wire import Layout, LinkRecords
     from otel_grounding.relay.otlp import decode_protobuf
     from otel_grounding.relay.queue import DeliveryQueue
 
@@ -281,7 +282,8 @@ def stages(template: bytes, repeats: int = 5) -> dict[str, float]:
     measure("decode (both)", lambda r, d, q: decode_protobuf(d))
     measure("re-encode (pass-through)", lambda r, d, q: q.SerializeToString())
     measure("marker search", lambda r, d, q: _find_all(d, r._markers))
-    measure("markers + parent links", lambda r, d, q: r._candidates(q, d))
+    measure("span layout (wire walk)", lambda r, d, q: Layout(d))
+    measure("layout + parent links", lambda r, d, q: LinkRecords.of(Layout(d)))
     measure("all intake work", lambda r, d, q: r._split(q, d, spans_per_request))
     best = float("inf")
     for _ in range(3):

@@ -378,7 +378,7 @@ def test_any_field_order_and_embedded_span_copies_are_handled(sink, relay):
     still read correctly (the attribution check falls back to searching every span)."""
     from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
-    from otel_grounding.relay.otlp import wrap_spans
+    from otel_grounding.relay.wire import wrap_spans
 
     trace_id, (run_id, tool_id, other_id) = _ids(3)
     run = make_span(trace_id, run_id, None, "invoke_agent", {

@@ -11,8 +11,9 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from otel_grounding.conventions.base import LLM, TOOL, SpanReading
 from otel_grounding.spanview import SpanView
@@ -35,14 +36,45 @@ class _Output:
     run_id: str | None
 
 
+class LinkBatch(Protocol):
+    """Parent links of many spans, kept in a shell's own compact form and read per trace only
+    when a run's subtree cannot be told from the links already known."""
+
+    record_bytes: int
+
+    def links_of(self, trace_id: int) -> Iterable[tuple[int, int | None]]: ...
+
+
 @dataclass
 class _Trace:
+    trace_id: int
     parents: dict[int, int | None] = field(default_factory=dict)
+    pending: list[LinkBatch] = field(default_factory=list)
+    pending_links: int = 0
     tools: list[_Output] = field(default_factory=list)
     llms: list[_Output] = field(default_factory=list)
     runs: dict[int, tuple[str | None, bool]] = field(default_factory=dict)  # span -> (agent, graded)
     size: int = 0
     overflowed: bool = False
+
+    @property
+    def linked(self) -> int:
+        return len(self.parents) + self.pending_links
+
+    def parent(self, span_id: int) -> int | None:
+        """The span's parent id (None when unknown or a root); reads pending batches once."""
+        try:
+            return self.parents[span_id]
+        except KeyError:
+            pass
+        if self.pending:
+            for batch in self.pending:
+                for child, parent in batch.links_of(self.trace_id):
+                    self.parents.setdefault(child, parent)
+            self.pending.clear()
+            self.pending_links = 0
+            return self.parents.get(span_id)
+        return None
 
 
 @dataclass(frozen=True)
@@ -102,7 +134,9 @@ class TraceAssembly:
         """Remember a non-run span: its output if it is a tool or LLM step, else its parent link."""
         if reading is None:
             if self._link_all:
-                self.remember_links({span.trace_id: ((span.span_id, span.parent_id),)})
+                with self._lock:
+                    self._link(span.trace_id, self._trace_for(span.trace_id), span, 0)
+                    self._enforce_budgets()
                 return
             if span.trace_id not in self._traces:  # cheap unlocked check: most traces have no state
                 return
@@ -126,31 +160,31 @@ class TraceAssembly:
                 trace.llms.append(record)
             self._enforce_budgets()
 
-    def remember_links(self, links: Mapping[int, Sequence[tuple[int, int | None]]]) -> None:
-        """Remember parent links `{trace id: [(span id, parent id), ...]}` of spans of no
-        interest, creating each trace's state: one lock for a whole batch (the relay's request).
-        A parent id of 0 or None means no parent.
-        """
+    def remember_batch(self, batch: LinkBatch, counts: Mapping[int, int]) -> None:
+        """Remember a batch of parent links holding `counts[trace id]` spans of each trace,
+        creating each trace's state; the links are read only if a run needs them."""
         with self._lock:
-            for trace_id, pairs in links.items():
-                trace = self._trace_for(trace_id)
-                room = self._max_spans - len(trace.parents)
-                if len(pairs) > room:
-                    pairs = pairs[: max(room, 0)]
+            self._expire()
+            for trace_id, count in counts.items():
+                trace = self._trace_for(trace_id, expire=False)
+                if trace.linked + count > self._max_spans:
                     if not trace.overflowed:
                         trace.overflowed = True
                         self._on_evict(EVICT_SPANS)
-                trace.parents.update(pairs)
-                cost = RECORD_OVERHEAD * len(pairs)
+                    continue
+                trace.pending.append(batch)
+                trace.pending_links += count
+                cost = batch.record_bytes * count
                 trace.size += cost
                 self._bytes += cost
             self._enforce_budgets()
 
-    def _trace_for(self, trace_id: int) -> _Trace:
-        self._expire()
+    def _trace_for(self, trace_id: int, expire: bool = True) -> _Trace:
+        if expire:
+            self._expire()
         trace = self._traces.get(trace_id)
         if trace is None:
-            trace = self._traces[trace_id] = _Trace()
+            trace = self._traces[trace_id] = _Trace(trace_id)
         else:
             self._traces.move_to_end(trace_id)
         self._touched[trace_id] = self._clock()
@@ -163,7 +197,7 @@ class TraceAssembly:
     def _link_ids(
         self, trace: _Trace, span_id: int, parent_id: int | None, text_size: int
     ) -> bool:
-        if len(trace.parents) >= self._max_spans:
+        if trace.linked >= self._max_spans:
             if not trace.overflowed:
                 trace.overflowed = True
                 self._on_evict(EVICT_SPANS)
@@ -293,7 +327,7 @@ class _Ownership:
         return self._reaches(output.parent_id)
 
     def encloses(self, span_id: int) -> bool:
-        return span_id != self._run_span and self._reaches(self._trace.parents.get(span_id))
+        return span_id != self._run_span and self._reaches(self._trace.parent(span_id))
 
     def _reaches(self, node: int | None) -> bool:
         path: list[int | None] = []
@@ -310,9 +344,9 @@ class _Ownership:
             inner = self._trace.runs.get(node)
             if inner is not None and (self._agent is None or inner[0] != self._agent):
                 break
-            node = self._trace.parents.get(node)
+            node = self._trace.parent(node)
             seen += 1
-            if seen > len(self._trace.parents):  # a cycle in hostile parent links
+            if seen > self._trace.linked:  # a cycle in hostile parent links
                 break
         for visited in path:
             self._memo[visited] = result

@@ -1,9 +1,10 @@
 """The relay's shell: a decoded OTLP request in, spans queued (run spans held back) out.
 
-For each accepted request:
+For each accepted request (worked on as bytes, see `wire`; decoding it was its validation):
 
 - every span's parent link is remembered (a trace's spans arrive in any order, in different
-  requests, from different services: an intermediate span may come before any tool span);
+  requests, from different services: an intermediate span may come before any tool span),
+  as bytes read only when a run needs them;
 - spans of no interest are forwarded at once;
 - tool and LLM steps go through the pipeline at once (their outputs wait for their run) and
   are forwarded at once;
@@ -13,23 +14,22 @@ For each accepted request:
   while declared tool steps are still missing is graded `partial` (`tool-steps-missing`).
 
 Conventions declare marker attribute keys; the request's raw bytes are searched for them
-(bytes.find) and only the spans holding one are decoded further. A request without a run span
-(and without content to strip) is forwarded as received, byte for byte: no re-encoding.
+(bytes.find) and only the spans holding one are decoded. A request without a run span (and
+without content to strip) is forwarded as received, byte for byte; otherwise the spans that
+change are spliced out or replaced in the received bytes: nothing is re-encoded whole.
 """
 
 from __future__ import annotations
 
-import functools
+import bisect
 import heapq
 import itertools
 import logging
-import operator
-import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.resource.v1.resource_pb2 import Resource
@@ -44,7 +44,6 @@ from otel_grounding.relay.otlp import (
     count_spans,
     enrichment_suffix,
     span_view,
-    wrap_spans,
 )
 from otel_grounding.relay.queue import Chunk, DeliveryQueue
 from otel_grounding.relay.telemetry import (
@@ -54,6 +53,14 @@ from otel_grounding.relay.telemetry import (
     REFUSED_QUEUE_FULL,
     REFUSED_TOO_LARGE,
     RelayMetrics,
+)
+from otel_grounding.relay.wire import (
+    Layout,
+    LinkRecords,
+    ScopeGroup,
+    WireError,
+    splice,
+    wrap_spans,
 )
 from otel_grounding.spanview import SpanView
 
@@ -66,22 +73,42 @@ KNOWN_MARKERS: dict[type, tuple[bytes, ...]] = {NativeConvention: (b"ferrumdeck.
 
 
 def convention_markers(conventions: Sequence[Convention]) -> tuple[bytes, ...] | None:
-    """The byte strings to search a request for: every convention's marker keys, those of
-    one namespace merged into their shared prefix (`ferrumdeck.` for the three native keys:
-    fewer passes over the bytes, a few more candidates). None when a convention has none."""
-    markers: list[bytes] = []
+    """The byte strings to search a request for: every convention's marker keys, keys of one
+    namespace merged into their shared prefix (`ferrumdeck.` for the three native keys) and
+    keys ending alike into their shared ending (`.span.kind`): fewer passes over the bytes,
+    a few more candidates. None when a convention has none."""
+    keys: list[bytes] = []
     for convention in conventions:
         own = getattr(convention, "markers", None)
         if own is None:
             own = KNOWN_MARKERS.get(type(convention))
         if own is None:
             return None
-        markers.extend(m.encode() if isinstance(m, str) else bytes(m) for m in own)
-    by_prefix: dict[bytes, list[bytes]] = {}
-    for marker in dict.fromkeys(markers):
-        head, dot, _ = marker.partition(b".")
-        by_prefix.setdefault(head + dot if dot and len(head) >= 4 else marker, []).append(marker)
-    return tuple(prefix if len(group) > 1 else group[0] for prefix, group in by_prefix.items())
+        keys.extend(m.encode() if isinstance(m, str) else bytes(m) for m in own)
+    markers = list(dict.fromkeys(keys))
+    shared: list[bytes] = []
+    for part in (_namespace, _ending):
+        counts = Counter(part(m) for m in markers)
+        for key, count in counts.items():
+            if key is not None and count > 1:
+                shared.append(key)
+                markers = [m for m in markers if part(m) != key]
+    return (*shared, *markers)
+
+
+def _namespace(marker: bytes) -> bytes | None:
+    head, dot, _ = marker.partition(b".")
+    return head + dot if dot and len(head) >= 4 else None
+
+
+def _ending(marker: bytes) -> bytes | None:
+    _, dot, tail = marker.partition(b".")
+    return dot + tail if dot and len(tail) >= 8 else None
+
+
+#: Held runs coming due within this long of each other are scored and queued together (one
+#: export for many runs rather than one per request); a run waits at most this much longer.
+RELEASE_TICK_S = 0.05
 
 
 @dataclass(frozen=True)
@@ -100,16 +127,16 @@ ACCEPTED = Verdict(True)
 class _Group:
     """The resource and scope a held run span came with (serialized, shared per request)."""
 
-    __slots__ = ("resource", "resource_bytes", "resource_schema", "scope_bytes", "scope_schema")
+    __slots__ = ("resource_bytes", "resource_schema", "scope_bytes", "scope_schema")
 
-    def __init__(self, rs: Any, ss: Any) -> None:
-        self.resource = _copy(Resource, rs.resource)
-        self.resource_bytes = rs.resource.SerializeToString()
-        self.resource_schema = rs.schema_url
-        self.scope_bytes = ss.scope.SerializeToString()
-        self.scope_schema = ss.schema_url
+    def __init__(self, layout: Layout, scope: ScopeGroup) -> None:
+        resource = layout.resources[scope.resource]
+        self.resource_bytes = layout.slice(resource.resource)
+        self.resource_schema = layout.slice(resource.schema_url)
+        self.scope_bytes = layout.slice(scope.scope)
+        self.scope_schema = layout.slice(scope.schema_url)
 
-    def key(self) -> tuple[bytes, str, bytes, str]:
+    def key(self) -> tuple[bytes, bytes, bytes, bytes]:
         return (self.resource_bytes, self.resource_schema, self.scope_bytes, self.scope_schema)
 
 
@@ -119,15 +146,16 @@ class _Held:
     __slots__ = ("deadline", "seq", "data", "span", "reading", "group", "view")
 
     def __init__(
-        self, deadline: float, seq: int, data: bytes, reading: SpanReading, group: _Group
+        self, deadline: float, seq: int, data: bytes, span: Span, view: SpanView,
+        reading: SpanReading, group: _Group,
     ) -> None:
         self.deadline = deadline
         self.seq = seq
         self.data = data
-        self.span = Span.FromString(data)
+        self.span = span
+        self.view = view
         self.reading = reading
         self.group = group
-        self.view: SpanView = span_view(self.span, AttributeMap(group.resource.attributes))
 
     @property
     def size(self) -> int:
@@ -159,6 +187,7 @@ class GroundingRelay:
         self.retry_after = retry_after
         self._clock = clock
         self._markers = convention_markers(pipeline.conventions)
+        self._tick = min(RELEASE_TICK_S, wait_duration / 10)
         self._seq = itertools.count()
         self._cond = threading.Condition()
         self._heap: list[_Held] = []
@@ -237,9 +266,11 @@ class GroundingRelay:
             with self._cond:
                 late = self._stopped  # drained already: release now rather than never
                 if not late:
+                    earliest = self._heap[0].deadline if self._heap else None
                     for item in held:
                         heapq.heappush(self._heap, item)
-                    self._cond.notify()
+                    if earliest is None or self._heap[0].deadline < earliest:
+                        self._cond.notify()  # the holder sleeps until the earliest deadline
             if late:
                 self._release(held)
         if self.metrics is not None:
@@ -259,25 +290,36 @@ class GroundingRelay:
     def _split(
         self, request: ExportTraceServiceRequest, raw: bytes | None, spans: int
     ) -> tuple[bytes, int, list[_Held]]:
-        """(bytes to forward now, their span count, run spans to hold)."""
+        """(bytes to forward now, their span count, run spans to hold).
+
+        Works on the request's bytes: every span's parent link is lifted from its first bytes,
+        only the spans holding a convention's marker are decoded, and the spans that change
+        (run spans held back, content stripped) are spliced out of the bytes or replaced.
+        """
         if self.passthrough:
             return request.SerializeToString(), spans, []
-        if raw is None:  # OTLP/JSON: forwarded as protobuf, so encode it once here
-            raw = request.SerializeToString()
-        candidates = self._candidates(request, raw)
+        layout = _layout(request, raw, spans)
+        self.pipeline.assembly.remember_batch(*LinkRecords.of(layout))
+        candidates = self._candidates(layout)
         if not candidates:  # the common case: nothing to read, forward as received
-            return raw, spans, []
+            return layout.raw, spans, []
         pipeline = self.pipeline
         held: list[_Held] = []
-        changed = False
+        edits: dict[int, bytes | None] = {}
         now = self._clock()
-        removals: list[tuple[Any, int]] = []
         resources: dict[int, AttributeMap] = {}
-        groups: dict[tuple[int, int], _Group] = {}
-        for rs, ss, index, span in candidates:
-            resource_map = resources.get(id(rs))
+        groups: dict[int, _Group] = {}
+        for index in candidates:
+            scope_index = layout.scope_of[index]
+            scope = layout.scopes[scope_index]
+            resource_map = resources.get(scope.resource)
             if resource_map is None:
-                resource_map = resources[id(rs)] = AttributeMap(rs.resource.attributes)
+                encoded = layout.slice(layout.resources[scope.resource].resource)
+                resource_map = resources[scope.resource] = AttributeMap(
+                    Resource.FromString(encoded).attributes
+                )
+            data = layout.span(index)
+            span = Span.FromString(data)
             view = span_view(span, resource_map)
             reading = pipeline.read(view)
             if reading is None:
@@ -285,76 +327,34 @@ class GroundingRelay:
             if reading.role == RUN:
                 if attr.GRADE in view.attributes:
                     continue  # enriched by an earlier hop: forwarded as it is
-                group = groups.get((id(rs), id(ss)))
+                group = groups.get(scope_index)
                 if group is None:
-                    group = groups[(id(rs), id(ss))] = _Group(rs, ss)
-                held.append(_Held(now + self.wait_duration, next(self._seq),
-                                  span.SerializeToString(), reading, group))
-                removals.append((ss, index))
+                    group = groups[scope_index] = _Group(layout, scope)
+                held.append(_Held(now + self.wait_duration, next(self._seq), data, span, view,
+                                  reading, group))
+                edits[index] = None
                 continue
             enrichment = pipeline.process(view, reading=reading)
             if enrichment is not None:
                 apply_enrichment(span, enrichment)
-                changed = True
-        if removals:
-            for ss, index in sorted(removals, key=lambda r: (id(r[0]), -r[1])):
-                del ss.spans[index]
-            _prune_empty(request)
-            changed = True
-        if not changed:
-            return raw, spans, held
-        return request.SerializeToString(), spans - len(held), held
+                edits[index] = span.SerializeToString()
+        if not edits:
+            return layout.raw, spans, held
+        return splice(layout, edits), spans - len(held), held
 
-    def _candidates(
-        self, request: ExportTraceServiceRequest, raw: bytes
-    ) -> list[tuple[Any, Any, int, Span]]:
-        """The spans a convention may read; remembers every span's parent link on the way.
-
-        Without markers every span is a candidate. With markers, their occurrences are found
-        in the raw bytes (bytes.find, C speed) and each is attributed to the span whose
-        encoding precedes it (`0a 10 <trace id> 12 08 <span id>`: every OTLP encoder writes
-        fields 1 and 2 first). The attribution is checked: the candidates' own encodings must
-        hold every occurrence, else every span's encoding is searched (correct whatever the
-        encoder, slower).
-        """
+    def _candidates(self, layout: Layout) -> list[int]:
+        """Indexes of the spans a convention may read: those whose bytes hold a marker (every
+        span when a convention declares none)."""
         markers = self._markers
-        positions = _find_all(raw, markers) if markers is not None else []
-        located = _locate(raw, positions) if positions else None
-        everything = markers is None
-        links: dict[bytes, list[tuple[int, int]]] = {}
-        candidates: list[tuple[Any, Any, int, Span]] = []
-        for rs in request.resource_spans:
-            for ss in rs.scope_spans:
-                # Ids are read with C-level map() over the span list (one wrapper per span):
-                # measured about 10% cheaper than one Python loop iteration per span.
-                spans = list(ss.spans)
-                span_ids = list(map(_SPAN_ID, spans))
-                if everything or located:
-                    candidates.extend(
-                        (rs, ss, index, spans[index])
-                        for index, span_id in enumerate(span_ids)
-                        if everything or span_id in located  # type: ignore[operator]
-                    )
-                pairs = list(zip(map(_int, span_ids), map(_int, map(_PARENT_ID, spans))))
-                start = 0
-                for trace_id, run in itertools.groupby(map(_TRACE_ID, spans)):
-                    end = start + len(list(run))  # spans of one trace usually come together
-                    links.setdefault(trace_id, []).extend(pairs[start:end])
-                    start = end
-        self.pipeline.assembly.remember_links(
-            {_int(trace_id): pairs for trace_id, pairs in links.items()}
-        )
-        if positions and markers is not None:
-            found = sum(_count(c[3].SerializeToString(), markers) for c in candidates)
-            if located is None or found != len(positions):  # attribution failed: search all
-                candidates = []
-                for rs in request.resource_spans:
-                    for ss in rs.scope_spans:
-                        for index, span in enumerate(ss.spans):
-                            data = span.SerializeToString()
-                            if any(m in data for m in markers):
-                                candidates.append((rs, ss, index, span))
-        return candidates
+        if markers is None:
+            return list(range(layout.span_count))
+        starts, ends = layout.starts, layout.ends
+        found = set()
+        for position in _find_all(layout.raw, markers):
+            index = bisect.bisect_right(starts, position) - 1
+            if index >= 0 and position < ends[index]:
+                found.add(index)
+        return sorted(found)
 
     # -- held runs --------------------------------------------------------------------------
     def _pop_due(self, flush: bool) -> list[_Held]:
@@ -371,8 +371,8 @@ class GroundingRelay:
                 while not self._flush and not self._stopped:
                     now = self._clock()
                     wake = next_expire
-                    if self._heap:
-                        wake = min(wake, self._heap[0].deadline)
+                    if self._heap:  # runs due within a tick are released together
+                        wake = min(wake, self._heap[0].deadline + self._tick)
                     if wake <= now:
                         break
                     self._cond.wait(wake - now)
@@ -420,16 +420,6 @@ class GroundingRelay:
             self.queue.put(chunk)
 
 
-#: bytes -> int, big-endian (the default byte order from Python 3.11 on: no partial needed).
-_int = int.from_bytes if sys.version_info >= (3, 11) else functools.partial(
-    int.from_bytes, byteorder="big"
-)
-
-_TRACE_ID = operator.attrgetter("trace_id")
-_SPAN_ID = operator.attrgetter("span_id")
-_PARENT_ID = operator.attrgetter("parent_span_id")
-
-
 def _find_all(raw: bytes, markers: tuple[bytes, ...]) -> list[int]:
     """Offsets of every (non-overlapping) occurrence of each marker; bytes.find per marker is
     tens of times faster than one regex alternation."""
@@ -442,42 +432,14 @@ def _find_all(raw: bytes, markers: tuple[bytes, ...]) -> list[int]:
     return positions
 
 
-def _count(data: bytes, markers: tuple[bytes, ...]) -> int:
-    return sum(data.count(marker) for marker in markers)
-
-
-#: A span's encoding starts with its trace id then its span id (fields 1 and 2).
-_SPAN_HEAD = b"\x0a\x10"
-
-
-def _locate(raw: bytes, positions: list[int]) -> dict[bytes, bytes] | None:
-    """{span id: trace id} of the spans whose encodings precede the given offsets; None when
-    an offset cannot be attributed (then every span is searched instead)."""
-    located: dict[bytes, bytes] = {}
-    for position in positions:
-        head = position
-        while True:
-            head = raw.rfind(_SPAN_HEAD, 0, head)
-            if head < 0:
-                return None
-            if raw[head + 18 : head + 20] == b"\x12\x08":
-                break
-        located[raw[head + 20 : head + 28]] = raw[head + 2 : head + 18]
-    return located
-
-
-def _copy(cls: type, message: object) -> object:
-    copy = cls()
-    copy.CopyFrom(message)
-    return copy
-
-
-def _prune_empty(request: ExportTraceServiceRequest) -> None:
-    """Drop scope and resource groups left without spans once run spans were held back."""
-    for rs in request.resource_spans:
-        for j in reversed(range(len(rs.scope_spans))):
-            if not rs.scope_spans[j].spans:
-                del rs.scope_spans[j]
-    for i in reversed(range(len(request.resource_spans))):
-        if not request.resource_spans[i].scope_spans:
-            del request.resource_spans[i]
+def _layout(request: ExportTraceServiceRequest, raw: bytes | None, spans: int) -> Layout:
+    """The layout of the request's bytes as received, or of its canonical encoding when it was
+    JSON or when the received bytes are not laid out as the walk expects."""
+    if raw is not None:
+        try:
+            layout = Layout(raw)
+            if layout.span_count == spans:
+                return layout
+        except WireError:
+            pass
+    return Layout(request.SerializeToString())

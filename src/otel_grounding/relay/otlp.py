@@ -337,36 +337,7 @@ def count_spans(request: ExportTraceServiceRequest) -> int:
     return sum(len(ss.spans) for rs in request.resource_spans for ss in rs.scope_spans)
 
 
-# -- wire-level helpers ----------------------------------------------------------------------
-def varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, value = value & 0x7F, value >> 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-def field(number: int, payload: bytes) -> bytes:
-    """A length-delimited protobuf field: tag, length, payload."""
-    return varint(number << 3 | 2) + varint(len(payload)) + payload
-
-
-def wrap_spans(resource: bytes, resource_schema: str, scope: bytes, scope_schema: str,
-               spans: Sequence[bytes]) -> bytes:
-    """The bytes of an ExportTraceServiceRequest holding `spans` (each a serialized Span)
-    under one resource and scope (given serialized): built without decoding anything."""
-    group = (field(1, scope) if scope else b"") + b"".join(field(2, s) for s in spans)
-    if scope_schema:
-        group += field(3, scope_schema.encode())
-    resource_group = (field(1, resource) if resource else b"") + field(2, group)
-    if resource_schema:
-        resource_group += field(3, resource_schema.encode())
-    return field(1, resource_group)
-
-
+# -- enrichment as bytes ------------------------------------------------------------------
 def enrichment_suffix(enrichment: Enrichment, end_time_unix_nano: int) -> bytes:
     """Bytes that, appended to a serialized Span, add the enrichment's attributes and events
     (repeated fields concatenate). Only valid when nothing is removed or replaced."""

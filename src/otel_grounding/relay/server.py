@@ -59,7 +59,8 @@ class ReceiverOptions:
     token: str | None = None
     tls_cert: str | None = None
     tls_key: str | None = None
-    grpc_workers: int = 8
+    grpc_workers: int = 4  # measured: more handler threads only contend for the GIL
+    grpc_max_concurrent_rpcs: int = 32  # beyond this, RESOURCE_EXHAUSTED; others wait for a worker
     http_max_connections: int = 64
     read_timeout: float = 30.0
 
@@ -109,7 +110,7 @@ class GrpcReceiver:
                 ("grpc.max_send_message_length", 4 * 1024 * 1024),
                 ("grpc.so_reuseport", 0),
             ],
-            maximum_concurrent_rpcs=options.grpc_workers * 4,
+            maximum_concurrent_rpcs=options.grpc_max_concurrent_rpcs,
         )
         handler = grpc.unary_unary_rpc_method_handler(
             self._export, request_deserializer=None, response_serializer=None

@@ -29,6 +29,8 @@ from typing import Any
 
 from opentelemetry.metrics import CallbackOptions, MeterProvider, Observation
 
+from otel_grounding.metrics import Tally
+
 METER_NAME = "otel_grounding.relay"
 PREFIX = "otel_grounding.relay."
 
@@ -61,29 +63,20 @@ class RelayMetrics:
         runs_held: Callable[[], int] = lambda: 0,
     ) -> None:
         meter = meter_provider.get_meter(METER_NAME)
-        self.spans_received = meter.create_counter(
-            PREFIX + "spans_received", unit="{span}", description="Spans in accepted requests"
+        def tally(name: str, unit: str, description: str) -> Tally:
+            return Tally(meter, PREFIX + name, unit=unit, description=description)
+
+        self.spans_received = tally("spans_received", "{span}", "Spans in accepted requests")
+        self.requests_refused = tally(
+            "requests_refused", "{request}", "Requests refused, by reason"
         )
-        self.requests_refused = meter.create_counter(
-            PREFIX + "requests_refused", unit="{request}", description="Requests refused, by reason"
+        self.spans_refused = tally("spans_refused", "{span}", "Spans in refused requests")
+        self.spans_exported = tally("spans_exported", "{span}", "Spans the next hop accepted")
+        self.spans_rejected = tally(
+            "spans_rejected", "{span}", "Spans the next hop rejected in a partial success"
         )
-        self.spans_refused = meter.create_counter(
-            PREFIX + "spans_refused", unit="{span}", description="Spans in refused requests"
-        )
-        self.spans_exported = meter.create_counter(
-            PREFIX + "spans_exported", unit="{span}", description="Spans the next hop accepted"
-        )
-        self.spans_rejected = meter.create_counter(
-            PREFIX + "spans_rejected",
-            unit="{span}",
-            description="Spans the next hop rejected in a partial success",
-        )
-        self.export_failures = meter.create_counter(
-            PREFIX + "export_failures", unit="{attempt}", description="Failed export attempts"
-        )
-        self.spans_dropped = meter.create_counter(
-            PREFIX + "spans_dropped", unit="{span}", description="Accepted spans given up"
-        )
+        self.export_failures = tally("export_failures", "{attempt}", "Failed export attempts")
+        self.spans_dropped = tally("spans_dropped", "{span}", "Accepted spans given up")
         self.request_duration = meter.create_histogram(
             PREFIX + "request_duration",
             unit="s",

@@ -1,0 +1,361 @@
+"""OTLP trace requests at the protobuf wire level: where each span's bytes lie, and edits.
+
+The relay decodes every request once (that is its validation), but reads and rewrites only
+the few spans a convention cares about. `Layout` walks a serialized
+`ExportTraceServiceRequest` down to its spans' byte ranges, without decoding any span;
+`splice` removes or replaces spans in the raw bytes, fixing the length prefixes of the groups
+around them; `LinkRecords` lifts every span's (trace id, span id, parent id) straight from
+its first bytes. An encoding the walk does not expect raises `WireError`: the caller then
+walks the canonical re-encoding instead.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+#: A span's first bytes as every OTLP encoder writes them, fields in number order:
+#: `0a 10 <trace id> 12 08 <span id>` then `22 08 <parent id>` when it has a parent.
+LINK_RECORD = 38
+_ROOT_FILL = b"\x00" * 10
+_TRACE_ID = operator.itemgetter(slice(2, 18))
+_CANONICAL_RECORDS = re.compile(
+    rb"(?:\x0a\x10.{16}\x12\x08.{8}(?:\x22\x08.{8}|[^\x1a\x22].{9}))*", re.DOTALL
+)
+
+_LEN = 2  # wire type of length-delimited fields
+_SPANS_TAG = 0x12  # ScopeSpans.spans: field 2, length-delimited
+
+
+class WireError(ValueError):
+    """Bytes the walk does not handle (a group wire type, a repeated singular field...)."""
+
+
+@dataclass
+class ScopeGroup:
+    """One ScopeSpans: its field's byte range, its scope and schema_url, its spans' indexes."""
+
+    resource: int
+    field_start: int
+    content_start: int
+    end: int
+    scope: tuple[int, int] | None = None
+    schema_url: tuple[int, int] | None = None
+    first_span: int = 0
+    spans: int = 0
+
+
+@dataclass
+class ResourceGroup:
+    """One ResourceSpans: its field's byte range, its resource and schema_url, its scopes."""
+
+    field_start: int
+    content_start: int
+    end: int
+    resource: tuple[int, int] | None = None
+    schema_url: tuple[int, int] | None = None
+    scopes: list[int] = field(default_factory=list)
+
+
+class Layout:
+    """The byte ranges of a serialized request's resource groups, scope groups and spans.
+
+    Spans are numbered in request order; `starts[i]:ends[i]` is span i's encoding (a `Span`
+    message), `tags[i]` where its field (tag and length) begins, `scope_of[i]` its group.
+    """
+
+    __slots__ = ("raw", "resources", "scopes", "starts", "ends", "tags", "scope_of")
+
+    def __init__(self, raw: bytes) -> None:
+        self.raw = raw
+        self.resources: list[ResourceGroup] = []
+        self.scopes: list[ScopeGroup] = []
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self.tags: list[int] = []
+        self.scope_of: list[int] = []
+        try:
+            for number, start, end, tag in _fields(raw, 0, len(raw)):
+                if number == 1:
+                    self._resource(tag, start, end)
+        except IndexError:
+            raise WireError("truncated field") from None
+
+    def _resource(self, tag: int, start: int, end: int) -> None:
+        group = ResourceGroup(tag, start, end)
+        index = len(self.resources)
+        self.resources.append(group)
+        for number, a, b, field_start in _fields(self.raw, start, end):
+            if number == 1:
+                group.resource = _once(group.resource, a, b)
+            elif number == 2:
+                group.scopes.append(self._scope(index, field_start, a, b))
+            elif number == 3:
+                group.schema_url = _once(group.schema_url, a, b)
+
+    def _scope(self, resource: int, tag: int, start: int, end: int) -> int:
+        group = ScopeGroup(resource, tag, start, end, first_span=len(self.starts))
+        index = len(self.scopes)
+        self.scopes.append(group)
+        raw, starts, ends, tags = self.raw, self.starts, self.ends, self.tags
+        pos = start
+        while pos < end:
+            if raw[pos] == _SPANS_TAG:  # the hot loop: one span per turn
+                size = raw[pos + 1]
+                if size < 0x80:
+                    content = pos + 2
+                elif raw[pos + 2] < 0x80:
+                    size = (size & 0x7F) | raw[pos + 2] << 7
+                    content = pos + 3
+                else:
+                    size, content = _varint(raw, pos + 1)
+                tags.append(pos)
+                starts.append(content)
+                pos = content + size
+                ends.append(pos)
+                continue
+            for number, a, b, _ in _fields(raw, pos, end, limit=1):
+                if number == 1:
+                    group.scope = _once(group.scope, a, b)
+                elif number == 3:
+                    group.schema_url = _once(group.schema_url, a, b)
+                pos = b
+        if pos != end:
+            raise WireError("a span runs past its group")
+        group.spans = len(starts) - group.first_span
+        self.scope_of.extend([index] * group.spans)
+        return index
+
+    @property
+    def span_count(self) -> int:
+        return len(self.starts)
+
+    def span(self, index: int) -> bytes:
+        return self.raw[self.starts[index] : self.ends[index]]
+
+    def slice(self, bounds: tuple[int, int] | None) -> bytes:
+        return self.raw[bounds[0] : bounds[1]] if bounds else b""
+
+
+def _once(seen: tuple[int, int] | None, start: int, end: int) -> tuple[int, int]:
+    if seen is not None:  # protobuf would merge the two; the canonical re-encoding has one
+        raise WireError("a singular field appears twice")
+    return (start, end)
+
+
+def _varint(raw: bytes, pos: int) -> tuple[int, int]:
+    """(value, position after it)."""
+    value = shift = 0
+    while True:
+        byte = raw[pos]
+        pos += 1
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return value, pos
+        shift += 7
+        if shift > 63:
+            raise WireError("varint too long")
+
+
+def _fields(raw: bytes, pos: int, end: int, limit: int = -1) -> list[tuple[int, int, int, int]]:
+    """(field number, content start, content end, field start) of the next `limit` fields in
+    raw[pos:end] (all of them by default); fields that are not length-delimited are skipped
+    (reported with an empty range)."""
+    found = []
+    while pos < end and limit != 0:
+        limit -= 1
+        field_start = pos
+        tag, pos = _varint(raw, pos)
+        wire_type = tag & 7
+        if wire_type == _LEN:
+            size, pos = _varint(raw, pos)
+            found.append((tag >> 3, pos, pos + size, field_start))
+            pos += size
+        elif wire_type == 0:
+            pos = _varint(raw, pos)[1]
+            found.append((0, pos, pos, field_start))
+        elif wire_type == 1:
+            pos += 8
+            found.append((0, pos, pos, field_start))
+        elif wire_type == 5:
+            pos += 4
+            found.append((0, pos, pos, field_start))
+        else:
+            raise WireError(f"wire type {wire_type} not handled")
+    if pos > end:
+        raise WireError("a field runs past its message")
+    return found
+
+
+_ONE_BYTE = [bytes([n]) for n in range(0x80)]
+
+
+def varint(value: int) -> bytes:
+    if 0 <= value < 0x80:
+        return _ONE_BYTE[value]
+    out = bytearray()
+    while True:
+        byte, value = value & 0x7F, value >> 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def length_delimited(number: int, payload: bytes) -> bytes:
+    """A length-delimited protobuf field: tag, length, payload."""
+    return _header(number, len(payload)) + payload
+
+
+def _header(number: int, size: int) -> bytes:
+    return varint(number << 3 | _LEN) + varint(size)
+
+
+def splice(layout: Layout, edits: Mapping[int, bytes | None]) -> bytes:
+    """The request with span i replaced by `edits[i]` (a serialized Span), or removed when it
+    is None. Scope and resource groups left without spans are dropped; every other byte is
+    copied as it was, once (the pieces are views into the received bytes)."""
+    raw = memoryview(layout.raw)
+    by_scope: dict[int, list[int]] = {}
+    for index in sorted(edits):
+        by_scope.setdefault(layout.scope_of[index], []).append(index)
+    by_resource: dict[int, dict[int, list[bytes | memoryview] | None]] = {}
+    for scope_index, indexes in by_scope.items():
+        scope = layout.scopes[scope_index]
+        by_resource.setdefault(scope.resource, {})[scope_index] = _scope_parts(
+            layout, raw, scope, indexes, edits
+        )
+    out: list[bytes | memoryview] = []
+    pos = 0
+    for resource_index, scopes in sorted(by_resource.items()):
+        resource = layout.resources[resource_index]
+        out.append(raw[pos : resource.field_start])
+        kept = len(scopes) < len(resource.scopes)
+        parts: list[bytes | memoryview] = []
+        at = resource.content_start
+        for scope_index, scope_parts in sorted(scopes.items()):
+            scope = layout.scopes[scope_index]
+            parts.append(raw[at : scope.field_start])
+            if scope_parts is not None:
+                kept = True
+                parts.append(_header(2, sum(map(len, scope_parts))))
+                parts.extend(scope_parts)
+            at = scope.end
+        parts.append(raw[at : resource.end])
+        if kept:
+            out.append(_header(1, sum(map(len, parts))))
+            out.extend(parts)
+        pos = resource.end
+    out.append(raw[pos:])
+    return b"".join(out)
+
+
+def _scope_parts(
+    layout: Layout,
+    raw: memoryview,
+    scope: ScopeGroup,
+    indexes: Sequence[int],
+    edits: Mapping[int, bytes | None],
+) -> list[bytes | memoryview] | None:
+    """The new content of a scope group, in pieces; None when no span is left in it."""
+    if sum(1 for i in indexes if edits[i] is None) == scope.spans:
+        return None
+    parts: list[bytes | memoryview] = []
+    at = scope.content_start
+    for index in indexes:
+        parts.append(raw[at : layout.tags[index]])
+        replacement = edits[index]
+        if replacement is not None:
+            parts.append(_header(2, len(replacement)))
+            parts.append(replacement)
+        at = layout.ends[index]
+    parts.append(raw[at : scope.end])
+    return parts
+
+
+def wrap_spans(
+    resource: bytes, resource_schema: bytes, scope: bytes, scope_schema: bytes,
+    spans: Sequence[bytes],
+) -> bytes:
+    """The bytes of an ExportTraceServiceRequest holding `spans` (each a serialized Span)
+    under one resource and scope (given serialized): built without decoding anything."""
+    group = (length_delimited(1, scope) if scope else b"") + b"".join(
+        length_delimited(2, s) for s in spans
+    )
+    if scope_schema:
+        group += length_delimited(3, scope_schema)
+    resource_group = (length_delimited(1, resource) if resource else b"") + length_delimited(
+        2, group
+    )
+    if resource_schema:
+        resource_group += length_delimited(3, resource_schema)
+    return length_delimited(1, resource_group)
+
+
+# -- parent links ---------------------------------------------------------------------------
+class LinkRecords:
+    """A request's parent links as bytes: one `LINK_RECORD`-byte record per span, in request
+    order, `0a 10 <trace id> 12 08 <span id>` then `22 08 <parent id>` (10 zero bytes for a
+    root). Read per trace, only when a run's subtree needs them (see assembly.LinkBatch)."""
+
+    __slots__ = ("blob",)
+    record_bytes = LINK_RECORD
+
+    def __init__(self, blob: bytes) -> None:
+        self.blob = blob
+
+    @classmethod
+    def of(cls, layout: Layout) -> tuple[LinkRecords, dict[int, int]]:
+        """The records of a request's spans and how many each trace has. Lifted from each
+        span's first bytes; a span encoded otherwise (fields out of order, a trace_state
+        before the parent) is decoded for its record; one whose ids are not 16 and 8 bytes
+        long gets none."""
+        raw, starts, ends = layout.raw, layout.starts, layout.ends
+        if starts and min(map(operator.sub, ends, starts)) < LINK_RECORD:
+            # a record never reads past its own span
+            records = [raw[a : min(a + LINK_RECORD, b)] for a, b in zip(starts, ends)]
+        else:
+            records = [raw[start : start + LINK_RECORD] for start in starts]
+        blob = b"".join(records)
+        if not _CANONICAL_RECORDS.fullmatch(blob):
+            records = [r for r in (_record(layout, i, r) for i, r in enumerate(records)) if r]
+            blob = b"".join(records)
+        counts = Counter(map(_TRACE_ID, records))
+        return cls(blob), {int.from_bytes(key, "big"): n for key, n in counts.items()}
+
+    def links_of(self, trace_id: int) -> list[tuple[int, int | None]]:
+        """(span id, parent id or None) of the records of one trace."""
+        blob = self.blob
+        links = []
+        needle = b"\x0a\x10" + trace_id.to_bytes(16, "big")
+        at = blob.find(needle)
+        while at >= 0:
+            if at % LINK_RECORD == 0:
+                parent = (
+                    int.from_bytes(blob[at + 30 : at + 38], "big")
+                    if blob[at + 28 : at + 30] == b"\x22\x08"
+                    else None
+                )
+                links.append((int.from_bytes(blob[at + 20 : at + 28], "big"), parent))
+                at = blob.find(needle, at + LINK_RECORD)
+            else:
+                at = blob.find(needle, at + 1)
+        return links
+
+
+def _record(layout: Layout, index: int, record: bytes) -> bytes:
+    if len(record) == LINK_RECORD and _CANONICAL_RECORDS.fullmatch(record):
+        return record
+    from opentelemetry.proto.trace.v1.trace_pb2 import Span
+
+    span = Span.FromString(layout.span(index))
+    if len(span.trace_id) != 16 or len(span.span_id) != 8:
+        return b""
+    head = b"\x0a\x10" + span.trace_id + b"\x12\x08" + span.span_id
+    if len(span.parent_span_id) == 8:
+        return head + b"\x22\x08" + span.parent_span_id
+    return head + _ROOT_FILL

@@ -1,0 +1,238 @@
+"""The relay's wire-level view of a request, checked against the protobuf library's decoding:
+span byte ranges, splicing spans out or in, and parent links lifted from the bytes."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Span
+
+from otel_grounding.relay.wire import Layout, LinkRecords, WireError, splice, varint
+
+TRACE_IDS = [bytes([n]) * 16 for n in (1, 2, 3)]
+
+span_st = st.builds(
+    lambda trace, sid, parent, state, name, values: _span(trace, sid, parent, state, name, values),
+    st.sampled_from(TRACE_IDS),
+    st.binary(min_size=8, max_size=8),
+    st.one_of(st.none(), st.binary(min_size=8, max_size=8)),
+    st.one_of(st.none(), st.text(min_size=1, max_size=20)),
+    st.text(max_size=8),
+    st.lists(st.text(max_size=300), max_size=3),  # 1-, 2- and 3-byte length prefixes
+)
+scope_st = st.tuples(st.text(max_size=5), st.text(max_size=5), st.lists(span_st, max_size=5))
+resource_st = st.tuples(st.text(max_size=5), st.lists(scope_st, max_size=3))
+request_st = st.lists(resource_st, max_size=3)
+
+
+def _span(trace: bytes, sid: bytes, parent: bytes | None, state: str | None, name: str,
+          values: list[str]) -> Span:
+    span = Span(trace_id=trace, span_id=sid, name=name)
+    if parent:
+        span.parent_span_id = parent
+    if state:
+        span.trace_state = state
+    for n, value in enumerate(values):
+        span.attributes.add(key=f"k{n}").value.string_value = value
+    return span
+
+
+def _request(groups: list) -> ExportTraceServiceRequest:
+    request = ExportTraceServiceRequest()
+    for service, scopes in groups:
+        rs = request.resource_spans.add()
+        if service:
+            rs.resource.attributes.add(key="service.name").value.string_value = service
+        for scope_name, schema, spans in scopes:
+            ss = rs.scope_spans.add(schema_url=schema)
+            ss.scope.name = scope_name
+            ss.spans.extend(spans)
+    return request
+
+
+def _spans(request: ExportTraceServiceRequest) -> list[Span]:
+    return [span for rs in request.resource_spans for ss in rs.scope_spans for span in ss.spans]
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(request_st)
+def test_layout_finds_every_span_in_order(groups):
+    request = _request(groups)
+    layout = Layout(request.SerializeToString())
+    assert [Span.FromString(layout.span(i)) for i in range(layout.span_count)] == _spans(request)
+    assert len(layout.scopes) == sum(len(rs.scope_spans) for rs in request.resource_spans)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(request_st, st.randoms(use_true_random=False))
+def test_splice_removes_and_replaces_spans_like_editing_the_message(groups, rng):
+    request = _request(groups)
+    layout = Layout(request.SerializeToString())
+    edits: dict[int, bytes | None] = {}
+    for index in range(layout.span_count):
+        choice = rng.random()
+        if choice < 0.35:
+            edits[index] = None
+        elif choice < 0.5:
+            replacement = Span.FromString(layout.span(index))
+            replacement.name = "replaced " * rng.randint(1, 40)
+            edits[index] = replacement.SerializeToString()
+    if not edits:
+        return
+    expected = ExportTraceServiceRequest()
+    index = 0
+    for rs in request.resource_spans:
+        kept_scopes = []
+        for ss in rs.scope_spans:
+            kept = []
+            for span in ss.spans:
+                if index not in edits:
+                    kept.append(span)
+                elif edits[index] is not None:
+                    kept.append(Span.FromString(edits[index]))
+                index += 1
+            if kept or not ss.spans:  # a group emptied by the edits is dropped
+                copy = ScopeSpans()
+                copy.CopyFrom(ss)
+                del copy.spans[:]
+                copy.spans.extend(kept)
+                kept_scopes.append(copy)
+        if kept_scopes or not rs.scope_spans:
+            copy = ResourceSpans()
+            copy.CopyFrom(rs)
+            del copy.scope_spans[:]
+            copy.scope_spans.extend(kept_scopes)
+            expected.resource_spans.append(copy)
+    assert ExportTraceServiceRequest.FromString(splice(layout, edits)) == expected
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(request_st)
+def test_link_records_give_every_span_its_parent(groups):
+    request = _request(groups)
+    batch, counts = LinkRecords.of(Layout(request.SerializeToString()))
+    spans = _spans(request)
+    for trace_id in TRACE_IDS:
+        key = int.from_bytes(trace_id, "big")
+        expected = [
+            (int.from_bytes(s.span_id, "big"),
+             int.from_bytes(s.parent_span_id, "big") if s.parent_span_id else None)
+            for s in spans if s.trace_id == trace_id
+        ]
+        assert sorted(batch.links_of(key), key=repr) == sorted(expected, key=repr)
+        assert counts.get(key, 0) == len(expected)
+
+
+def test_fields_out_of_order_unknown_fields_and_short_spans():
+    """A span encoded attributes first, unknown fields in the groups, a span of ids only and a
+    span with ids of unusual length: ranges, splice and links still match the decoding."""
+    trace, other = TRACE_IDS[0], TRACE_IDS[1]
+    parent = b"\x07" * 8
+    full = _span(trace, b"\x01" * 8, parent, None, "tool", ["x" * 50])
+    attributes_first = Span()
+    attributes_first.attributes.extend(full.attributes)
+    ids = Span()
+    ids.CopyFrom(full)
+    del ids.attributes[:]
+    scrambled = attributes_first.SerializeToString() + ids.SerializeToString()
+    tiny = Span(trace_id=other, span_id=b"\x02" * 8)  # 28 bytes: shorter than a link record
+    odd = Span(trace_id=b"\x05" * 3, span_id=b"\x03" * 8, name="odd ids")
+    unknown_varint = varint(9 << 3) + varint(300)  # field 9, varint: unknown to OTLP
+    unknown_len4 = varint(4 << 3 | 2) + varint(8) + b"\x09" * 8  # looks like a parent id
+    scope = (b"\x12" + varint(len(scrambled)) + scrambled
+             + b"\x12" + varint(len(tiny.SerializeToString())) + tiny.SerializeToString()
+             + unknown_len4
+             + b"\x12" + varint(len(odd.SerializeToString())) + odd.SerializeToString()
+             + unknown_varint)
+    resource = b"\x12" + varint(len(scope)) + scope + unknown_varint
+    raw = b"\x0a" + varint(len(resource)) + resource
+    request = ExportTraceServiceRequest.FromString(raw)  # valid protobuf
+    layout = Layout(raw)
+    assert [Span.FromString(layout.span(i)) for i in range(3)] == _spans(request)
+    batch, counts = LinkRecords.of(layout)
+    assert batch.links_of(int.from_bytes(trace, "big")) == [(int.from_bytes(b"\x01" * 8, "big"),
+                                                            int.from_bytes(parent, "big"))]
+    assert batch.links_of(int.from_bytes(other, "big")) == [(int.from_bytes(b"\x02" * 8, "big"),
+                                                            None)]
+    assert sum(counts.values()) == 2  # the span with a 3-byte trace id has no record
+    out = splice(layout, {1: None})
+    assert out.count(unknown_len4) == 1 and out.count(unknown_varint) == 2
+    assert _spans(ExportTraceServiceRequest.FromString(out)) == [_spans(request)[0],
+                                                                 _spans(request)[2]]
+
+
+@pytest.mark.parametrize("raw", [
+    # a scope field repeated in one ScopeSpans (protobuf merges them; the walk refuses)
+    b"\x0a\x08\x12\x06\x0a\x00\x0a\x02\x0a\x00",
+    b"\x0a\x05\x12\x03\x0b\x00\x0c",  # a group wire type
+    b"\x0a\x04\x12\x02\x12\x05",  # a span running past its group
+])
+def test_encodings_the_walk_does_not_handle_raise_wire_error(raw):
+    with pytest.raises(WireError):
+        Layout(raw)
+
+
+def test_a_large_request_round_trips_through_splice():
+    rng = random.Random(7)
+    spans = [_span(rng.choice(TRACE_IDS), rng.randbytes(8), rng.randbytes(8), None, "s",
+                   ["v" * rng.randint(0, 20000)]) for _ in range(200)]
+    request = _request([("svc", [("scope", "", spans)])])
+    layout = Layout(request.SerializeToString())
+    out = ExportTraceServiceRequest.FromString(splice(layout, {0: None, 199: None}))
+    assert _spans(out) == spans[1:199]
+
+
+def _assembly(**budgets):
+    from otel_grounding.assembly import TraceAssembly
+
+    options = dict(num_traces=100, max_spans_per_trace=100, max_bytes=10**6, wait_duration=60)
+    options.update(budgets)
+    return TraceAssembly(link_all=True, **options)
+
+
+def _view(trace: bytes, span_id: bytes, parent: bytes | None):
+    from otel_grounding.spanview import SpanView
+
+    return SpanView(int.from_bytes(trace, "big"), int.from_bytes(span_id, "big"),
+                    int.from_bytes(parent, "big") if parent else None, "s", {}, (), {})
+
+
+def _chain_request(trace: bytes) -> bytes:
+    """run <- step <- hop <- tool, with only the two intermediate spans in the request."""
+    step = _span(trace, b"\x0b" * 8, b"\x0a" * 8, None, "step", [])
+    hop = _span(trace, b"\x0c" * 8, b"\x0b" * 8, None, "hop", [])
+    return _request([("svc", [("", "", [step, hop])])]).SerializeToString()
+
+
+def test_a_run_finds_its_tool_through_links_known_only_from_a_batch():
+    """Lazily read link records connect a tool to its run across two intermediate spans."""
+    from otel_grounding.conventions.base import RUN, TOOL, SpanReading
+
+    trace = TRACE_IDS[0]
+    assembly = _assembly()
+    assembly.remember_batch(*LinkRecords.of(Layout(_chain_request(trace))))
+    assembly.observe(_view(trace, b"\x0d" * 8, b"\x0c" * 8),
+                     SpanReading(role=TOOL, convention="native", text="tool output"))
+    evidence = assembly.take(_view(trace, b"\x0a" * 8, None), SpanReading(RUN, "native"))
+    assert evidence.sources == ("tool output",) and not evidence.lost
+
+    elsewhere = _assembly()  # the same spans without the batch: the tool is not the run's
+    elsewhere.observe(_view(trace, b"\x0d" * 8, b"\x0c" * 8),
+                      SpanReading(role=TOOL, convention="native", text="tool output"))
+    assert elsewhere.take(_view(trace, b"\x0a" * 8, None), SpanReading(RUN, "native")).sources == ()
+
+
+def test_a_batch_over_the_span_budget_is_counted_and_the_run_told():
+    from otel_grounding.conventions.base import RUN, SpanReading
+
+    evicted = []
+    assembly = _assembly(max_spans_per_trace=1, on_evict=evicted.append)
+    assembly.remember_batch(*LinkRecords.of(Layout(_chain_request(TRACE_IDS[0]))))
+    assert evicted == ["spans"]
+    run = assembly.take(_view(TRACE_IDS[0], b"\x0a" * 8, None), SpanReading(RUN, "native"))
+    assert run.lost
+
