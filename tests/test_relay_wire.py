@@ -114,7 +114,7 @@ def test_splice_removes_and_replaces_spans_like_editing_the_message(groups, rng)
 @given(request_st)
 def test_link_records_give_every_span_its_parent(groups):
     request = _request(groups)
-    batch, counts = LinkRecords.of(Layout(request.SerializeToString()))
+    batches = LinkRecords.of(Layout(request.SerializeToString()))
     spans = _spans(request)
     for trace_id in TRACE_IDS:
         key = int.from_bytes(trace_id, "big")
@@ -123,8 +123,10 @@ def test_link_records_give_every_span_its_parent(groups):
              int.from_bytes(s.parent_span_id, "big") if s.parent_span_id else None)
             for s in spans if s.trace_id == trace_id
         ]
-        assert sorted(batch.links_of(key), key=repr) == sorted(expected, key=repr)
-        assert counts.get(key, 0) == len(expected)
+        batch = batches.get(key)
+        assert sorted(batch.links() if batch else [], key=repr) == sorted(expected, key=repr)
+        assert (batch.count if batch else 0) == len(expected)
+    assert set(batches) <= {int.from_bytes(t, "big") for t in TRACE_IDS}
 
 
 def test_fields_out_of_order_unknown_fields_and_short_spans():
@@ -153,12 +155,12 @@ def test_fields_out_of_order_unknown_fields_and_short_spans():
     request = ExportTraceServiceRequest.FromString(raw)  # valid protobuf
     layout = Layout(raw)
     assert [Span.FromString(layout.span(i)) for i in range(3)] == _spans(request)
-    batch, counts = LinkRecords.of(layout)
-    assert batch.links_of(int.from_bytes(trace, "big")) == [(int.from_bytes(b"\x01" * 8, "big"),
-                                                            int.from_bytes(parent, "big"))]
-    assert batch.links_of(int.from_bytes(other, "big")) == [(int.from_bytes(b"\x02" * 8, "big"),
-                                                            None)]
-    assert sum(counts.values()) == 2  # the span with a 3-byte trace id has no record
+    batches = LinkRecords.of(layout)
+    assert batches[int.from_bytes(trace, "big")].links() == [(int.from_bytes(b"\x01" * 8, "big"),
+                                                             int.from_bytes(parent, "big"))]
+    assert batches[int.from_bytes(other, "big")].links() == [(int.from_bytes(b"\x02" * 8, "big"),
+                                                             None)]
+    assert len(batches) == 2  # the span with a 3-byte trace id has no record
     out = splice(layout, {1: None})
     assert out.count(unknown_len4) == 1 and out.count(unknown_varint) == 2
     assert _spans(ExportTraceServiceRequest.FromString(out)) == [_spans(request)[0],
@@ -214,7 +216,7 @@ def test_a_run_finds_its_tool_through_links_known_only_from_a_batch():
 
     trace = TRACE_IDS[0]
     assembly = _assembly()
-    assembly.remember_batch(*LinkRecords.of(Layout(_chain_request(trace))))
+    assembly.remember_batches(LinkRecords.of(Layout(_chain_request(trace))))
     assembly.observe(_view(trace, b"\x0d" * 8, b"\x0c" * 8),
                      SpanReading(role=TOOL, convention="native", text="tool output"))
     evidence = assembly.take(_view(trace, b"\x0a" * 8, None), SpanReading(RUN, "native"))
@@ -231,8 +233,24 @@ def test_a_batch_over_the_span_budget_is_counted_and_the_run_told():
 
     evicted = []
     assembly = _assembly(max_spans_per_trace=1, on_evict=evicted.append)
-    assembly.remember_batch(*LinkRecords.of(Layout(_chain_request(TRACE_IDS[0]))))
+    assembly.remember_batches(LinkRecords.of(Layout(_chain_request(TRACE_IDS[0]))))
     assert evicted == ["spans"]
     run = assembly.take(_view(TRACE_IDS[0], b"\x0a" * 8, None), SpanReading(RUN, "native"))
     assert run.lost
 
+
+
+def test_each_trace_holds_and_is_charged_only_its_own_links():
+    """A request's links are split by trace: a trace's state holds (and is charged for) its
+    own records only, so one long-lived trace cannot pin the links of a whole request."""
+    from otel_grounding.assembly import BATCH_OVERHEAD
+    from otel_grounding.relay.wire import LINK_RECORD
+
+    spans = [_span(TRACE_IDS[n % 2], bytes([n + 1]) * 8, None, None, "s", ["x" * 100])
+             for n in range(10)]
+    batches = LinkRecords.of(Layout(_request([("svc", [("", "", spans)])]).SerializeToString()))
+    assert {b.count for b in batches.values()} == {5}
+    assert all(len(b.blob) == 5 * LINK_RECORD for b in batches.values())
+    assembly = _assembly()
+    assembly.remember_batches(batches)
+    assert assembly.buffered_bytes == 2 * (5 * LINK_RECORD + BATCH_OVERHEAD)

@@ -20,6 +20,8 @@ from otel_grounding.spanview import SpanView
 
 #: Rough bytes a remembered span costs beyond its text (ids, record, dict slot).
 RECORD_OVERHEAD = 160
+#: Rough bytes a batch of links costs beyond its own size (object header, list slot).
+BATCH_OVERHEAD = 64
 
 EVICT_AGE = "age"
 EVICT_COUNT = "count"
@@ -37,12 +39,16 @@ class _Output:
 
 
 class LinkBatch(Protocol):
-    """Parent links of many spans, kept in a shell's own compact form and read per trace only
-    when a run's subtree cannot be told from the links already known."""
+    """Parent links of some spans of one trace, kept in a shell's own compact form and decoded
+    only when a run's subtree cannot be told from the links already known."""
 
-    record_bytes: int
+    @property
+    def count(self) -> int: ...
 
-    def links_of(self, trace_id: int) -> Iterable[tuple[int, int | None]]: ...
+    @property
+    def size(self) -> int: ...
+
+    def links(self) -> Iterable[tuple[int, int | None]]: ...
 
 
 @dataclass
@@ -69,7 +75,7 @@ class _Trace:
             pass
         if self.pending:
             for batch in self.pending:
-                for child, parent in batch.links_of(self.trace_id):
+                for child, parent in batch.links():
                     self.parents.setdefault(child, parent)
             self.pending.clear()
             self.pending_links = 0
@@ -160,13 +166,14 @@ class TraceAssembly:
                 trace.llms.append(record)
             self._enforce_budgets()
 
-    def remember_batch(self, batch: LinkBatch, counts: Mapping[int, int]) -> None:
-        """Remember a batch of parent links holding `counts[trace id]` spans of each trace,
-        creating each trace's state; the links are read only if a run needs them."""
+    def remember_batches(self, batches: Mapping[int, LinkBatch]) -> None:
+        """Remember parent links, one batch per trace id, creating each trace's state; the
+        links are decoded only if a run needs them."""
         with self._lock:
             self._expire()
-            for trace_id, count in counts.items():
+            for trace_id, batch in batches.items():
                 trace = self._trace_for(trace_id, expire=False)
+                count = batch.count
                 if trace.linked + count > self._max_spans:
                     if not trace.overflowed:
                         trace.overflowed = True
@@ -174,7 +181,7 @@ class TraceAssembly:
                     continue
                 trace.pending.append(batch)
                 trace.pending_links += count
-                cost = batch.record_bytes * count
+                cost = batch.size + BATCH_OVERHEAD
                 trace.size += cost
                 self._bytes += cost
             self._enforce_budgets()

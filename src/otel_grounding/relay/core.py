@@ -299,7 +299,7 @@ class GroundingRelay:
         if self.passthrough:
             return request.SerializeToString(), spans, []
         layout = _layout(request, raw, spans)
-        self.pipeline.assembly.remember_batch(*LinkRecords.of(layout))
+        self.pipeline.assembly.remember_batches(LinkRecords.of(layout))
         candidates = self._candidates(layout)
         if not candidates:  # the common case: nothing to read, forward as received
             return layout.raw, spans, []

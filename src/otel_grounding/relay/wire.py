@@ -11,9 +11,9 @@ walks the canonical re-encoding instead.
 
 from __future__ import annotations
 
+import itertools
 import operator
 import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -298,53 +298,54 @@ def wrap_spans(
 
 # -- parent links ---------------------------------------------------------------------------
 class LinkRecords:
-    """A request's parent links as bytes: one `LINK_RECORD`-byte record per span, in request
-    order, `0a 10 <trace id> 12 08 <span id>` then `22 08 <parent id>` (10 zero bytes for a
-    root). Read per trace, only when a run's subtree needs them (see assembly.LinkBatch)."""
+    """One trace's parent links from one request, as bytes: one `LINK_RECORD`-byte record per
+    span, `0a 10 <trace id> 12 08 <span id>` then `22 08 <parent id>` (10 zero bytes for a
+    root). Decoded only when a run's subtree needs them (see assembly.LinkBatch)."""
 
     __slots__ = ("blob",)
-    record_bytes = LINK_RECORD
 
     def __init__(self, blob: bytes) -> None:
         self.blob = blob
 
     @classmethod
-    def of(cls, layout: Layout) -> tuple[LinkRecords, dict[int, int]]:
-        """The records of a request's spans and how many each trace has. Lifted from each
-        span's first bytes; a span encoded otherwise (fields out of order, a trace_state
-        before the parent) is decoded for its record; one whose ids are not 16 and 8 bytes
-        long gets none."""
+    def of(cls, layout: Layout) -> dict[int, LinkRecords]:
+        """The records of a request's spans, by trace id. Lifted from each span's first
+        bytes; a span encoded otherwise (fields out of order, a trace_state before the parent)
+        is decoded for its record; one whose ids are not 16 and 8 bytes long gets none."""
         raw, starts, ends = layout.raw, layout.starts, layout.ends
         if starts and min(map(operator.sub, ends, starts)) < LINK_RECORD:
             # a record never reads past its own span
             records = [raw[a : min(a + LINK_RECORD, b)] for a, b in zip(starts, ends)]
         else:
             records = [raw[start : start + LINK_RECORD] for start in starts]
-        blob = b"".join(records)
-        if not _CANONICAL_RECORDS.fullmatch(blob):
+        if not _CANONICAL_RECORDS.fullmatch(b"".join(records)):
             records = [r for r in (_record(layout, i, r) for i, r in enumerate(records)) if r]
-            blob = b"".join(records)
-        counts = Counter(map(_TRACE_ID, records))
-        return cls(blob), {int.from_bytes(key, "big"): n for key, n in counts.items()}
+        records.sort()  # by trace id: every record starts with the same two bytes
+        return {
+            int.from_bytes(trace_id, "big"): cls(b"".join(group))
+            for trace_id, group in itertools.groupby(records, _TRACE_ID)
+        }
 
-    def links_of(self, trace_id: int) -> list[tuple[int, int | None]]:
-        """(span id, parent id or None) of the records of one trace."""
+    @property
+    def count(self) -> int:
+        return len(self.blob) // LINK_RECORD
+
+    @property
+    def size(self) -> int:
+        return len(self.blob)
+
+    def links(self) -> list[tuple[int, int | None]]:
+        """(span id, parent id or None) of every record."""
         blob = self.blob
-        links = []
-        needle = b"\x0a\x10" + trace_id.to_bytes(16, "big")
-        at = blob.find(needle)
-        while at >= 0:
-            if at % LINK_RECORD == 0:
-                parent = (
-                    int.from_bytes(blob[at + 30 : at + 38], "big")
-                    if blob[at + 28 : at + 30] == b"\x22\x08"
-                    else None
-                )
-                links.append((int.from_bytes(blob[at + 20 : at + 28], "big"), parent))
-                at = blob.find(needle, at + LINK_RECORD)
-            else:
-                at = blob.find(needle, at + 1)
-        return links
+        return [
+            (
+                int.from_bytes(blob[at + 20 : at + 28], "big"),
+                int.from_bytes(blob[at + 30 : at + 38], "big")
+                if blob[at + 28 : at + 30] == b"\x22\x08"
+                else None,
+            )
+            for at in range(0, len(blob), LINK_RECORD)
+        ]
 
 
 def _record(layout: Layout, index: int, record: bytes) -> bytes:
