@@ -254,3 +254,22 @@ def test_each_trace_holds_and_is_charged_only_its_own_links():
     assembly = _assembly()
     assembly.remember_batches(batches)
     assert assembly.buffered_bytes == 2 * (5 * LINK_RECORD + BATCH_OVERHEAD)
+
+
+def test_bytes_the_walk_refuses_are_walked_in_their_canonical_encoding():
+    """A scope group with its scope field twice (protobuf merges them): the relay walks the
+    decoded request's canonical re-encoding instead, with every span in it."""
+    from otel_grounding.relay.core import _layout
+
+    span = _span(TRACE_IDS[0], b"\x01" * 8, None, None, "s", ["v"])
+    encoded = span.SerializeToString()
+    scope = b"\x0a\x03\x0a\x01a" + b"\x0a\x03\x12\x011" + b"\x12" + varint(len(encoded)) + encoded
+    resource = b"\x12" + varint(len(scope)) + scope
+    raw = b"\x0a" + varint(len(resource)) + resource
+    request = ExportTraceServiceRequest.FromString(raw)
+    assert request.resource_spans[0].scope_spans[0].scope.name == "a"  # merged
+    with pytest.raises(WireError):
+        Layout(raw)
+    layout = _layout(request, raw, 1)
+    assert layout.raw == request.SerializeToString() != raw
+    assert [Span.FromString(layout.span(0))] == [span]

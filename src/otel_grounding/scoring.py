@@ -140,9 +140,15 @@ class _Claim(NamedTuple):  # a NamedTuple: built once per claim, cheaper than a 
 def _claims(output: str) -> list[_Claim]:
     claims: list[_Claim] = []
     start = 0
-    for piece in _CLAIM_SEPARATOR.split(output):
+    if output.isascii():  # lowercasing keeps every offset: tokenize the lowered pieces directly
+        pieces = _CLAIM_SEPARATOR.split(output.lower())
+        tokenize = _TOKEN_LOWER.findall
+    else:
+        pieces = _CLAIM_SEPARATOR.split(output)
+        tokenize = significant_tokens
+    for piece in pieces:
         end = start + len(piece)
-        distinct = tuple(dict.fromkeys(significant_tokens(piece)))
+        distinct = tuple(dict.fromkeys(tokenize(piece)))
         if len(distinct) >= MIN_CLAIM_TOKENS:
             claims.append(_Claim(start, end, distinct))
         start = end + 1
