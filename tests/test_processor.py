@@ -271,3 +271,39 @@ def test_metrics_recorded_with_bounded_labels() -> None:
     assert sum(pt.count for pt in rate) == 4
     assert math.isclose(sum(pt.sum for pt in rate), 4 * 2 / 3)
     assert p.metric_points(M.SPANS_SEEN)[0].value == 12
+
+
+def test_tally_counters_export_what_a_synchronous_counter_would() -> None:
+    """Counters kept in process: monotonic cumulative sums, one point per label set whatever
+    the order of the labels, under concurrent adds."""
+    import threading
+
+    from opentelemetry.sdk.metrics import MeterProvider
+    from opentelemetry.sdk.metrics.export import InMemoryMetricReader, Sum
+
+    reader = InMemoryMetricReader()
+    meter = MeterProvider(metric_readers=[reader]).get_meter("t")
+    tally = M.Tally(meter, "t.count", unit="{x}", description="d")
+    counter = meter.create_counter("t.sync", unit="{x}", description="d")
+
+    def work() -> None:
+        for n in range(1000):
+            labels = {"a": "1", "b": str(n % 2)} if n % 3 else {"b": str(n % 2), "a": "1"}
+            tally.add(2, labels)
+            counter.add(2, labels)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    metrics = {m.name: m for rm in reader.get_metrics_data().resource_metrics
+               for sm in rm.scope_metrics for m in sm.metrics}
+    ours, sync = metrics["t.count"].data, metrics["t.sync"].data
+    assert isinstance(ours, Sum) and ours.is_monotonic
+    assert ours.aggregation_temporality == sync.aggregation_temporality
+
+    def points(data: Sum) -> dict:
+        return {tuple(sorted(p.attributes.items())): p.value for p in data.data_points}
+    assert points(ours) == points(sync) == {(("a", "1"), ("b", "0")): 4000,
+                                            (("a", "1"), ("b", "1")): 4000}

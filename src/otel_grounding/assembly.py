@@ -53,7 +53,6 @@ class LinkBatch(Protocol):
 
 @dataclass
 class _Trace:
-    trace_id: int
     parents: dict[int, int | None] = field(default_factory=dict)
     pending: list[LinkBatch] = field(default_factory=list)
     pending_links: int = 0
@@ -191,7 +190,7 @@ class TraceAssembly:
             self._expire()
         trace = self._traces.get(trace_id)
         if trace is None:
-            trace = self._traces[trace_id] = _Trace(trace_id)
+            trace = self._traces[trace_id] = _Trace()
         else:
             self._traces.move_to_end(trace_id)
         self._touched[trace_id] = self._clock()
