@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Span
@@ -273,3 +273,56 @@ def test_bytes_the_walk_refuses_are_walked_in_their_canonical_encoding():
     layout = _layout(request, raw, 1)
     assert layout.raw == request.SerializeToString() != raw
     assert [Span.FromString(layout.span(0))] == [span]
+
+
+def _relay():
+    from otel_grounding.config import load_settings
+    from otel_grounding.pipeline import GroundingPipeline
+    from otel_grounding.relay.core import GroundingRelay
+    from otel_grounding.relay.queue import DeliveryQueue
+
+    pipeline = GroundingPipeline(load_settings({"wait_duration": 60.0}), trace_retention=60.0,
+                                 link_all=True)
+    return GroundingRelay(pipeline, DeliveryQueue(10**6, 10**9), wait_duration=60.0)
+
+
+def _agent_request(rng: random.Random) -> ExportTraceServiceRequest:
+    from otel_grounding.conventions import native
+
+    spans = []
+    for trace in TRACE_IDS:
+        run = _span(trace, rng.randbytes(8), None, None, "run", [])
+        run.attributes.add(key=native.RUN_OUTPUT).value.string_value = "The order shipped today."
+        tool = _span(trace, rng.randbytes(8), run.span_id, None, "tool", ["x"])
+        tool.attributes.add(key=native.STEP_TYPE).value.string_value = "tool"
+        tool.attributes.add(key=native.STEP_OUTPUT).value.string_value = "order shipped today"
+        spans += [run, tool, _span(trace, rng.randbytes(8), tool.span_id, "k=v", "http", ["y"])]
+    return _request([("svc", [("scope", "", spans[:5]), ("other", "s", spans[5:])])])
+
+
+@settings(max_examples=1500, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(min_value=1, max_value=3))
+def test_mutated_requests_the_decoder_accepts_never_lose_or_corrupt_spans(rng, flips):
+    """Bytes flipped in a valid agent request: whatever the protobuf decoder still accepts is
+    taken whole: every span is either forwarded, in bytes that decode, or held as a run."""
+    from google.protobuf.message import DecodeError
+
+    from otel_grounding.relay.otlp import count_spans
+
+    raw = bytearray(_agent_request(random.Random(rng.random())).SerializeToString())
+    for _ in range(flips):
+        raw[rng.randrange(len(raw))] = rng.randrange(256)
+    raw = bytes(raw)
+    try:
+        request = ExportTraceServiceRequest.FromString(raw)
+    except DecodeError:
+        event("refused by the decoder")
+        return
+    spans = count_spans(request)
+    event("decoded")
+    # the relay's intake itself: `ingest` would mask a failure by forwarding unchanged
+    data, forwarded, held = _relay()._split(request, raw, spans)
+    assert forwarded + len(held) == spans
+    assert count_spans(ExportTraceServiceRequest.FromString(data)) == forwarded
+    received = _spans(request)
+    assert all(Span.FromString(item.data) in received for item in held)

@@ -17,6 +17,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from opentelemetry.proto.trace.v1.trace_pb2 import Span
+
 #: A span's first bytes as every OTLP encoder writes them, fields in number order:
 #: `0a 10 <trace id> 12 08 <span id>` then `22 08 <parent id>` when it has a parent.
 LINK_RECORD = 38
@@ -351,8 +353,6 @@ class LinkRecords:
 def _record(layout: Layout, index: int, record: bytes) -> bytes:
     if len(record) == LINK_RECORD and _CANONICAL_RECORDS.fullmatch(record):
         return record
-    from opentelemetry.proto.trace.v1.trace_pb2 import Span
-
     span = Span.FromString(layout.span(index))
     if len(span.trace_id) != 16 or len(span.span_id) != 8:
         return b""
