@@ -33,6 +33,7 @@ from otel_grounding.relay.testing import (
     OtlpSink,
     ReceivedSpan,
     SinkBehaviour,
+    attributes_first,
     grpc_export,
     make_request,
     make_span,
@@ -385,13 +386,7 @@ def test_any_field_order_and_embedded_span_copies_are_handled(sink, relay):
         native.RUN_ID: "field-order", native.RUN_OUTPUT: GOLDEN_OUTPUT})
     tool = make_span(trace_id, tool_id, run_id, "tool", {
         native.STEP_TYPE: "tool", native.STEP_OUTPUT: " ".join(GOLDEN_SOURCES)})
-    # the tool's attributes encoded before its ids (valid protobuf: fields in any order)
-    attributes_only = Span()
-    attributes_only.attributes.extend(tool.attributes)
-    ids_only = Span()
-    ids_only.CopyFrom(tool)
-    del ids_only.attributes[:]
-    tool_bytes = attributes_only.SerializeToString() + ids_only.SerializeToString()
+    tool_bytes = attributes_first(tool)
     assert tool_bytes != tool.SerializeToString() and Span.FromString(tool_bytes) == tool
     # a plain span carrying an exact copy of the run's encoding as a bytes value
     other = make_span(trace_id, other_id, run_id, "cache put", {"payload": run.SerializeToString()})

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Span
 
+from otel_grounding.relay.testing import attributes_first
 from otel_grounding.relay.wire import Layout, LinkRecords, WireError, splice, varint
 
 TRACE_IDS = [bytes([n]) * 16 for n in (1, 2, 3)]
@@ -135,12 +136,8 @@ def test_fields_out_of_order_unknown_fields_and_short_spans():
     trace, other = TRACE_IDS[0], TRACE_IDS[1]
     parent = b"\x07" * 8
     full = _span(trace, b"\x01" * 8, parent, None, "tool", ["x" * 50])
-    attributes_first = Span()
-    attributes_first.attributes.extend(full.attributes)
-    ids = Span()
-    ids.CopyFrom(full)
-    del ids.attributes[:]
-    scrambled = attributes_first.SerializeToString() + ids.SerializeToString()
+    scrambled = attributes_first(full)
+    assert scrambled != full.SerializeToString()
     tiny = Span(trace_id=other, span_id=b"\x02" * 8)  # 28 bytes: shorter than a link record
     odd = Span(trace_id=b"\x05" * 3, span_id=b"\x03" * 8, name="odd ids")
     unknown_varint = varint(9 << 3) + varint(300)  # field 9, varint: unknown to OTLP

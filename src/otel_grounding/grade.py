@@ -51,8 +51,6 @@ _MISSING = object()
 
 
 def _field(meta: Any, name: str) -> Any:
-    if type(meta) is GradeMeta:  # the scoring core's own record: no Mapping check needed
-        return getattr(meta, name)
     if isinstance(meta, Mapping):
         return meta.get(name, _MISSING)
     return getattr(meta, name, _MISSING)

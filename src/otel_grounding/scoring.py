@@ -140,15 +140,9 @@ class _Claim(NamedTuple):  # a NamedTuple: built once per claim, cheaper than a 
 def _claims(output: str) -> list[_Claim]:
     claims: list[_Claim] = []
     start = 0
-    if output.isascii():  # lowercasing keeps every offset: tokenize the lowered pieces directly
-        pieces = _CLAIM_SEPARATOR.split(output.lower())
-        tokenize = _TOKEN_LOWER.findall
-    else:
-        pieces = _CLAIM_SEPARATOR.split(output)
-        tokenize = significant_tokens
-    for piece in pieces:
+    for piece in _CLAIM_SEPARATOR.split(output):
         end = start + len(piece)
-        distinct = tuple(dict.fromkeys(tokenize(piece)))
+        distinct = tuple(dict.fromkeys(significant_tokens(piece)))
         if len(distinct) >= MIN_CLAIM_TOKENS:
             claims.append(_Claim(start, end, distinct))
         start = end + 1

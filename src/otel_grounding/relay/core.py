@@ -36,7 +36,7 @@ from opentelemetry.proto.resource.v1.resource_pb2 import Resource
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
 from otel_grounding import attributes as attr
-from otel_grounding.conventions import RUN, Convention, NativeConvention, SpanReading
+from otel_grounding.conventions import RUN, Convention, SpanReading
 from otel_grounding.pipeline import GroundingPipeline
 from otel_grounding.relay.otlp import (
     AttributeMap,
@@ -66,25 +66,12 @@ from otel_grounding.spanview import SpanView
 
 logger = logging.getLogger("otel_grounding.relay")
 
-#: Bytes every span a convention can recognise must contain (in its own serialized form).
-#: A convention may declare its own as a `markers` attribute; without markers for every
-#: configured convention, every span is read (correct, slower).
-KNOWN_MARKERS: dict[type, tuple[bytes, ...]] = {NativeConvention: (b"ferrumdeck.",)}
-
-
-def convention_markers(conventions: Sequence[Convention]) -> tuple[bytes, ...] | None:
-    """The byte strings to search a request for: every convention's marker keys, keys of one
-    namespace merged into their shared prefix (`ferrumdeck.` for the three native keys) and
-    keys ending alike into their shared ending (`.span.kind`): fewer passes over the bytes,
-    a few more candidates. None when a convention has none."""
-    keys: list[bytes] = []
-    for convention in conventions:
-        own = getattr(convention, "markers", None)
-        if own is None:
-            own = KNOWN_MARKERS.get(type(convention))
-        if own is None:
-            return None
-        keys.extend(m.encode() if isinstance(m, str) else bytes(m) for m in own)
+def convention_markers(conventions: Sequence[Convention]) -> tuple[bytes, ...]:
+    """The byte strings to search a request for: every convention's marker keys (the same
+    keys the pipeline tests spans for), keys of one namespace merged into their shared prefix
+    (`ferrumdeck.` for the three native keys) and keys ending alike into their shared ending
+    (`.span.kind`): fewer passes over the bytes, a few more candidates."""
+    keys = [key.encode() for convention in conventions for key in convention.markers]
     markers = list(dict.fromkeys(keys))
     shared: list[bytes] = []
     for part in (_namespace, _ending):
@@ -343,14 +330,10 @@ class GroundingRelay:
         return splice(layout, edits), spans - len(held), held
 
     def _candidates(self, layout: Layout) -> list[int]:
-        """Indexes of the spans a convention may read: those whose bytes hold a marker (every
-        span when a convention declares none)."""
-        markers = self._markers
-        if markers is None:
-            return list(range(layout.span_count))
+        """Indexes of the spans a convention may read: those whose bytes hold a marker."""
         starts, ends = layout.starts, layout.ends
         found = set()
-        for position in _find_all(layout.raw, markers):
+        for position in _find_all(layout.raw, self._markers):
             index = bisect.bisect_right(starts, position) - 1
             if index >= 0 and position < ends[index]:
                 found.add(index)

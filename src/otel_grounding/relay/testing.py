@@ -368,6 +368,17 @@ def make_span(
     return span
 
 
+def attributes_first(span: Span) -> bytes:
+    """A span encoded with its attributes before its ids: valid protobuf (fields may come in
+    any order), unlike what OTLP encoders write."""
+    attributes = Span()
+    attributes.attributes.extend(span.attributes)
+    rest = Span()
+    rest.CopyFrom(span)
+    del rest.attributes[:]
+    return attributes.SerializeToString() + rest.SerializeToString()
+
+
 def make_request(
     spans: Iterable[Span], service: str = "agent", scope: str = "agent"
 ) -> ExportTraceServiceRequest:

@@ -192,12 +192,7 @@ def _fields(raw: bytes, pos: int, end: int, limit: int = -1) -> list[tuple[int, 
     return found
 
 
-_ONE_BYTE = [bytes([n]) for n in range(0x80)]
-
-
 def varint(value: int) -> bytes:
-    if 0 <= value < 0x80:
-        return _ONE_BYTE[value]
     out = bytearray()
     while True:
         byte, value = value & 0x7F, value >> 7
