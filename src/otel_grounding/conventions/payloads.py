@@ -38,7 +38,7 @@ joined with a newline.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from otel_grounding.scoring import as_text
@@ -252,22 +252,7 @@ def answer_text(value: Any, *, structured: bool = False, cut: bool = False) -> s
     arrived cut at the span's length limit. Either way, JSON that does not parse cannot be
     unwrapped, and is no answer rather than an envelope scored whole.
     """
-    if value is None:
-        return None
-    if isinstance(value, tuple):
-        value = list(value)
-    if isinstance(value, str):
-        ok, parsed = parse_json(value)
-        if not ok:
-            if (structured or cut) and looks_like_json(value):
-                return None
-            return value
-    else:
-        parsed = value
-    found = _answer(parsed)
-    if isinstance(found, _NotMessages):
-        return value if isinstance(value, str) else as_text(value)
-    return found
+    return _unwrap(value, _answer, broken_json_is_none=structured or cut)
 
 
 def _tool(obj: Any, depth: int = 0) -> str | None | _NotMessages:
@@ -297,6 +282,14 @@ def _message_content(obj: Mapping[str, Any]) -> Any:
 
 def tool_text(value: Any) -> str | None:
     """A tool step's result text (see the module docstring); None when not captured."""
+    return _unwrap(value, _tool, broken_json_is_none=False)
+
+
+def _unwrap(
+    value: Any, walk: Callable[[Any], str | None | _NotMessages], *, broken_json_is_none: bool
+) -> str | None:
+    """`walk` over the value (parsed when it is a JSON string); what `walk` does not recognise
+    is its own text. `broken_json_is_none`: JSON that does not parse is no text at all."""
     if value is None:
         return None
     if isinstance(value, tuple):
@@ -304,10 +297,10 @@ def tool_text(value: Any) -> str | None:
     if isinstance(value, str):
         ok, parsed = parse_json(value)
         if not ok:
-            return value
+            return None if broken_json_is_none and looks_like_json(value) else value
     else:
         parsed = value
-    found = _tool(parsed)
+    found = walk(parsed)
     if isinstance(found, _NotMessages):
         return value if isinstance(value, str) else as_text(value)
     return found
