@@ -15,7 +15,7 @@ import pytest
 
 from otel_grounding import attributes as attr
 from otel_grounding.conventions import payloads
-from otel_grounding.conventions.base import LLM, RUN, TOOL, SpanReading, read_span
+from otel_grounding.conventions.base import LLM, OTHER, RUN, TOOL, SpanReading, read_span
 from otel_grounding.conventions.genai import GenAIConvention
 from otel_grounding.conventions.langfuse import LangfuseConvention
 from otel_grounding.conventions.native import NativeConvention
@@ -791,7 +791,9 @@ def test_openllmetry_roles() -> None:
         view({"traceloop.span.kind": "workflow", "traceloop.entity.name": "pipeline"})
     )
     assert workflow is not None and workflow.agent is None and workflow.text is None
-    assert OPENLLMETRY.read(view({"traceloop.span.kind": "task"})) is None
+    task = {"traceloop.span.kind": "task", "gen_ai.operation.name": "invoke_agent"}
+    assert OPENLLMETRY.read(view(task)).role == OTHER  # type: ignore[union-attr]
+    assert read_span(view(task), ORDER) is None  # CrewAI's task: no other adapter reads it
     tool = OPENLLMETRY.read(
         view({"traceloop.span.kind": "tool", "traceloop.entity.output": '{"temp": 18}'})
     )

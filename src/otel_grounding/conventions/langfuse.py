@@ -110,3 +110,7 @@ class LangfuseConvention:
             truncated=cut,
             content_keys=keys,
         )
+
+    def read_output(self, span: SpanView) -> tuple[str | None, bool, bool]:
+        """The span's own answer whatever its kind (for a local root read as an implicit run)."""
+        return read_answer(span, (OUTPUT,))

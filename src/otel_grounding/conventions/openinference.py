@@ -33,6 +33,11 @@ AGENT_NAME = "agent.name"
 TOOL_NAME = "tool.name"
 METADATA = "metadata"
 OUTPUT_MESSAGES = "llm.output_messages."
+INPUT_MESSAGES = "llm.input_messages."
+#: The call a TOOL span's result answers (corresponding to `tool_call.id`).
+TOOL_ID = "tool.id"
+#: Tools available on an LLM request: `llm.tools.{i}.tool.json_schema`.
+LLM_TOOLS = "llm.tools."
 PROJECT_ID = "ferrumdeck.project.id"
 LANGCHAIN_AGENT_GRAPH = "langchain_create_agent"
 
@@ -105,7 +110,8 @@ class OpenInferenceConvention:
             return None, True, False
         cut = value_cut(span, value)
         if isinstance(value, str) and not _is_json(span, value):
-            return value, False, cut
+            is_repr, text = payloads.python_repr(value)  # `str(obj)` is never prose
+            return (text if is_repr else value), False, cut
         if tool:
             return payloads.tool_text(value), False, cut
         return payloads.answer_text(value, structured=True, cut=cut), False, cut
@@ -137,6 +143,7 @@ class OpenInferenceConvention:
             redacted=redacted,
             truncated=cut,
             content_keys=_content_keys(span),
+            call_id=str_attr(span, TOOL_ID),
         )
 
     def _llm(self, span: SpanView) -> SpanReading:
@@ -148,6 +155,9 @@ class OpenInferenceConvention:
             text, cut = None, False
         elif text is None:
             text, redacted, cut = self._output(span, tool=False)
+        attrs = span.attributes
+        results, _ = payloads.indexed_tool_traffic(attrs, INPUT_MESSAGES)
+        _, calls = payloads.indexed_tool_traffic(attrs, OUTPUT_MESSAGES)
         return SpanReading(
             role=LLM,
             convention=self.name,
@@ -155,7 +165,14 @@ class OpenInferenceConvention:
             redacted=redacted,
             truncated=cut,
             content_keys=_content_keys(span),
+            input_tool_results=tuple(results),
+            tool_calls=tuple(calls),
+            tools_declared=any(key.startswith(LLM_TOOLS) for key in attrs),
         )
+
+    def read_output(self, span: SpanView) -> tuple[str | None, bool, bool]:
+        """The span's own answer whatever its kind (for a local root read as an implicit run)."""
+        return self._output(span, tool=False)
 
 
 def _str(value: Any) -> str | None:

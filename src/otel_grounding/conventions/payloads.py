@@ -37,7 +37,9 @@ joined with a newline.
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
@@ -75,7 +77,23 @@ _ROLES: dict[str, str] = {
 _TEXT_BLOCKS = frozenset({"text", "output_text", "input_text"})
 
 #: Envelope keys unwrapped on the way to the answer, in order.
-_ANSWER_WRAPPERS = ("outputs", "output", "update", "messages", "final_output", "return_values")
+_ANSWER_WRAPPERS = (
+    "outputs",
+    "output",
+    "update",
+    "messages",
+    "final_output",
+    "return_values",
+    "response",  # LlamaIndex AgentOutput
+    "result",  # OpenLLMetry's LlamaIndex task output
+)
+
+#: Keys beside a string `raw` that make a mapping a CrewAI `TaskOutput` / `CrewOutput`.
+_CREWAI_OUTPUT_KEYS = frozenset({"output_format", "tasks_output", "json_dict", "pydantic"})
+
+#: Keys of the content blocks a message's content is made of (Strands, Bedrock, Anthropic).
+_BLOCK_KEYS = frozenset({"text", "toolUse", "toolResult", "reasoningContent", "image", "document"})
+_BLOCK_TYPES = frozenset({"text", "output_text", "tool_use", "tool_result", "thinking", "image"})
 
 #: Keys that may sit beside `output`/`outputs` in an instrumentation's own envelope.
 _ENVELOPE_EXTRAS = frozenset({"kwargs", "tags", "metadata", "inputs", "input"})
@@ -145,14 +163,20 @@ def content_text(content: Any) -> str | None:
 
 
 def _parts_text(parts: list[Any]) -> str | None:
-    """GenAI `parts`: the text parts' content; None when none carries content (not captured)."""
-    texts = [
-        part["content"]
-        for part in parts
-        if isinstance(part, Mapping)
-        and part.get("type") == "text"
-        and isinstance(part.get("content"), str)
-    ]
+    """Message `parts`: the text parts' text; None when none carries any (not captured).
+
+    GenAI parts are `{"type": "text", "content": T}`; google-genai `Part`s (ADK) are
+    `{"text": T}` with no type, and a `thought` part is the model's reasoning, not its answer.
+    """
+    texts = []
+    for part in parts:
+        if not isinstance(part, Mapping) or part.get("thought") is True:
+            continue
+        kind = part.get("type")
+        if kind == "text" and isinstance(part.get("content"), str):
+            texts.append(part["content"])
+        elif kind is None and isinstance(part.get("text"), str):
+            texts.append(part["text"])
     return "\n".join(texts) if texts else None
 
 
@@ -174,8 +198,11 @@ def as_message(obj: Any) -> Message | None:
     role = _role(obj.get("role"))
     if role is not None:
         parts = obj.get("parts")
-        if isinstance(parts, list):  # OpenTelemetry GenAI
+        if isinstance(parts, list):  # OpenTelemetry GenAI, google-genai Content
             return _message(role, _parts_text(parts))
+        blocks = obj.get("blocks")
+        if isinstance(blocks, list):  # LlamaIndex ChatMessage
+            return _message(role, content_text(blocks))
         if "content" in obj or "text" in obj:  # OpenAI, Langfuse
             return _message(role, content_text(obj.get("content", obj.get("text"))))
         return None
@@ -197,6 +224,11 @@ def _messages(obj: Any, depth: int = 0) -> list[Message] | None:
     message = as_message(obj)
     if message is not None:
         return [message]
+    inner = obj.get("content")  # ADK Event / LlmResponse: {"content": Content, "author": ...}
+    if isinstance(inner, Mapping):
+        message = as_message(inner)
+        if message is not None:
+            return [message]
     generations = obj.get("generations")  # LangChain LLMResult: [[generation, ...], ...]
     if isinstance(generations, list):
         found = []
@@ -230,7 +262,13 @@ def _answer(obj: Any, depth: int = 0) -> str | None | _NotMessages:
     if messages is not None:
         assistant = [m for m in messages if m.role == ASSISTANT]
         return assistant[-1].text if assistant else None
+    if is_blocks(obj):  # a message's content blocks alone (Strands): its text
+        text = content_text(obj)
+        return text if text is not None and text.strip() else None
     if isinstance(obj, Mapping):
+        raw = obj.get("raw")
+        if isinstance(raw, str) and not _CREWAI_OUTPUT_KEYS.isdisjoint(obj):  # CrewAI
+            return raw
         for key in _ANSWER_WRAPPERS:
             if key in obj:
                 found = _answer(obj[key], depth + 1)
@@ -239,6 +277,18 @@ def _answer(obj: Any, depth: int = 0) -> str | None | _NotMessages:
     elif isinstance(obj, list) and len(obj) == 1:  # LangGraph: [{"update": {...}, ...}]
         return _answer(obj[0], depth + 1)
     return _NOT
+
+
+def is_blocks(obj: Any) -> bool:
+    """True for a list of content blocks (`[{"text": T}, {"toolUse": ...}]`), not messages."""
+    if not isinstance(obj, list) or not obj:
+        return False
+    for block in obj:
+        if not isinstance(block, Mapping) or "role" in block:
+            return False
+        if _BLOCK_KEYS.isdisjoint(block) and block.get("type") not in _BLOCK_TYPES:
+            return False
+    return True
 
 
 def looks_like_json(value: str) -> bool:
@@ -266,11 +316,31 @@ def _tool(obj: Any, depth: int = 0) -> str | None | _NotMessages:
             return message.text
         content = _message_content(obj)
         return None if content is None else as_text(content)
+    if is_blocks(obj):  # content blocks (Strands, MCP): their text
+        return content_text(obj)
     if isinstance(obj, Mapping):
         for key in ("output", "outputs"):
             if key in obj and set(obj) - {key} <= _ENVELOPE_EXTRAS:
                 return _tool(obj[key], depth + 1)
+        if is_tool_output(obj) and "raw_output" in obj:  # LlamaIndex ToolOutput
+            blocks = obj.get("blocks")
+            text = content_text(blocks) if isinstance(blocks, list) else None
+            if text is None and isinstance(obj.get("content"), str):
+                text = obj["content"]
+            return text if text is not None else tool_text(obj.get("raw_output"))
+        if is_tool_output(obj):  # LlamaIndex ToolCallResult
+            return _tool(obj["tool_output"], depth + 1)
     return _NOT
+
+
+def is_tool_output(obj: Any) -> bool:
+    """A LlamaIndex `ToolOutput` (`tool_name`, `raw_output`) or `ToolCallResult` (`tool_name`,
+    `tool_output`): a tool's result, wherever an instrumentation records it."""
+    return (
+        isinstance(obj, Mapping)
+        and "tool_name" in obj
+        and ("raw_output" in obj or isinstance(obj.get("tool_output"), Mapping))
+    )
 
 
 def _message_content(obj: Mapping[str, Any]) -> Any:
@@ -297,6 +367,9 @@ def _unwrap(
     if isinstance(value, str):
         ok, parsed = parse_json(value)
         if not ok:
+            is_repr, text = python_repr(value)
+            if is_repr:
+                return text
             return None if broken_json_is_none and looks_like_json(value) else value
     else:
         parsed = value
@@ -304,6 +377,95 @@ def _unwrap(
     if isinstance(found, _NotMessages):
         return value if isinstance(value, str) else as_text(value)
     return found
+
+
+_REPR_CALL = re.compile(r"[A-Za-z_][\w.]*\((?:\)|[A-Za-z_]\w*=)")
+_REPR_FIELD = re.compile(r"([A-Za-z_]\w*)=")
+#: Fields of a Python repr whose string value is the object's text, in order of preference.
+_REPR_TEXT_FIELDS = ("result", "content", "text", "output", "response")
+
+
+def python_repr(value: str) -> tuple[bool, str | None]:
+    """(True, text) when the string is a Python object's repr rather than prose.
+
+    Some instrumentations write `str(obj)`: a pydantic model's `field='x' other=None` (Agno's
+    tool results: `status='success' result='...' error=None`) gives its text field; a call-like
+    repr (`AgentOutput(response=ChatMessage(...), ...)`) gives no text: it is never prose.
+    """
+    stripped = value.strip()
+    if stripped.endswith(")") and _REPR_CALL.match(stripped):
+        return True, None
+    fields = _repr_fields(stripped)
+    if fields is None:
+        return False, None
+    for key in _REPR_TEXT_FIELDS:
+        if isinstance(fields.get(key), str):
+            return True, fields[key]
+    return True, None
+
+
+def _repr_fields(text: str) -> dict[str, Any] | None:
+    """The top-level `name=value` fields of a pydantic-style str (string values decoded);
+    None unless the whole text is at least two such fields."""
+    fields: dict[str, Any] = {}
+    pos, end = 0, len(text)
+    while pos < end:
+        match = _REPR_FIELD.match(text, pos)
+        if match is None:
+            return None
+        pos = match.end()
+        if pos < end and text[pos] in "'\"":
+            close = _string_end(text, pos)
+            if close < 0:
+                return None
+            try:
+                fields[match.group(1)] = ast.literal_eval(text[pos:close])
+            except (ValueError, SyntaxError, MemoryError, RecursionError):
+                return None
+            pos = close
+        else:
+            pos = _value_end(text, pos)
+            fields[match.group(1)] = None
+        if pos < end and not text[pos].isspace():
+            return None
+        while pos < end and text[pos].isspace():
+            pos += 1
+    return fields if len(fields) >= 2 else None
+
+
+def _string_end(text: str, start: int) -> int:
+    """The index just past the Python string literal opening at `start`; -1 when unclosed."""
+    quote, pos = text[start], start + 1
+    while pos < len(text):
+        char = text[pos]
+        if char == "\\":
+            pos += 2
+            continue
+        if char == quote:
+            return pos + 1
+        pos += 1
+    return -1
+
+
+def _value_end(text: str, start: int) -> int:
+    """The index where a non-string field value ends: top-level whitespace or the end."""
+    depth, pos = 0, start
+    while pos < len(text):
+        char = text[pos]
+        if char in "'\"":
+            close = _string_end(text, pos)
+            if close < 0:
+                return len(text)
+            pos = close
+            continue
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char.isspace() and depth <= 0:
+            return pos
+        pos += 1
+    return pos
 
 
 def indexed_messages(attributes: Mapping[str, Any], prefix: str) -> list[Message]:
@@ -341,9 +503,209 @@ def indexed_messages(attributes: Mapping[str, Any], prefix: str) -> list[Message
     return messages
 
 
+class ToolResult(NamedTuple):
+    """A tool's result as an LLM step received it in its input: the call it answers (None when
+    the message names none) and its text (None when the content was not captured)."""
+
+    call_id: str | None
+    text: str | None
+
+
+#: How many nodes of a payload the tool-traffic walkers visit at most (keeps them linear).
+_MAX_NODES = 10_000
+
+
+def _call_id(value: Any) -> str | None:
+    return value if isinstance(value, str) and value and value != "<not specified>" else None
+
+
+def _result_text(value: Any) -> str | None:
+    """A tool result's content: a string (unwrapped), content blocks' text, else sorted JSON."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return tool_text(value)
+    if is_blocks(value):
+        return content_text(value) or ""
+    return as_text(value)
+
+
+def tool_results(value: Any) -> list[ToolResult]:
+    """Tool results inside an LLM step's input messages, in order: GenAI `tool_call_response`
+    parts, google-genai `function_response` parts, tool-role messages (OpenAI, LangChain),
+    `toolResult` / `tool_result` content blocks (Strands, Anthropic), Responses
+    `function_call_output` items. Nothing else of a prompt is read."""
+    parsed = _parsed(value)
+    found: list[ToolResult] = []
+    if parsed is not None:
+        _walk_results(parsed, found, [_MAX_NODES], 0)
+    return found
+
+
+def _parsed(value: Any) -> Any:
+    if isinstance(value, str):
+        ok, parsed = parse_json(value)
+        return parsed if ok and isinstance(parsed, (list, dict)) else None
+    if isinstance(value, tuple):
+        return list(value)
+    return value if isinstance(value, (list, Mapping)) else None
+
+
+def _walk_results(obj: Any, found: list[ToolResult], budget: list[int], depth: int) -> None:
+    budget[0] -= 1
+    if budget[0] < 0 or depth > _MAX_DEPTH * 2:
+        return
+    if isinstance(obj, list):
+        for item in obj:
+            _walk_results(item, found, budget, depth + 1)
+        return
+    if not isinstance(obj, Mapping):
+        return
+    kind = obj.get("type")
+    if kind == "tool_call_response":  # GenAI part
+        found.append(ToolResult(_call_id(obj.get("id")), _result_text(obj.get("response"))))
+        return
+    if kind == "tool_result":  # Anthropic block
+        found.append(ToolResult(_call_id(obj.get("tool_use_id")), _result_text(obj.get("content"))))
+        return
+    if kind == "function_call_output":  # OpenAI Responses item
+        found.append(ToolResult(_call_id(obj.get("call_id")), _result_text(obj.get("output"))))
+        return
+    for key in ("function_response", "functionResponse"):  # google-genai Part
+        inner = obj.get(key)
+        if isinstance(inner, Mapping):
+            found.append(ToolResult(_call_id(inner.get("id")), _result_text(inner.get("response"))))
+            return
+    inner = obj.get("toolResult")  # Strands / Bedrock block
+    if isinstance(inner, Mapping):
+        found.append(ToolResult(_call_id(inner.get("toolUseId")), _result_text(inner.get("content"))))
+        return
+    message = as_message(obj)
+    if message is not None and message.role == TOOL_ROLE:
+        parts = obj.get("parts")
+        content = _message_content(obj)
+        if isinstance(parts, list) or is_blocks(content):
+            _walk_results(parts if isinstance(parts, list) else content, found, budget, depth + 1)
+            return
+        holder = obj.get("kwargs") or obj.get("data") or obj
+        call = _call_id(holder.get("tool_call_id")) if isinstance(holder, Mapping) else None
+        text = message.text if message.text is not None else _result_text(content)
+        found.append(ToolResult(call, text))
+        return
+    if message is not None:
+        # A user, system or assistant message is never evidence itself; only the result parts
+        # some frameworks put in it (google-genai sends function responses as role `user`).
+        for inner in (obj.get("parts"), _message_content(obj)):
+            if isinstance(inner, list):
+                _walk_results(inner, found, budget, depth + 1)
+        return
+    for key, item in obj.items():
+        if isinstance(item, (list, Mapping)):
+            _walk_results(item, found, budget, depth + 1)
+
+
+def tool_calls(value: Any) -> list[str | None]:
+    """The tool calls an LLM step's output asks for (their call ids, None when unnamed): GenAI
+    `tool_call` parts, google-genai `function_call` parts, OpenAI `tool_calls`, LangChain
+    `tool_calls`, `toolUse` / `tool_use` blocks, Responses `function_call` items."""
+    parsed = _parsed(value)
+    found: list[str | None] = []
+    if parsed is not None:
+        _walk_calls(parsed, found, [_MAX_NODES], 0)
+    return found
+
+
+def _walk_calls(obj: Any, found: list[str | None], budget: list[int], depth: int) -> None:
+    budget[0] -= 1
+    if budget[0] < 0 or depth > _MAX_DEPTH * 2:
+        return
+    if isinstance(obj, list):
+        for item in obj:
+            _walk_calls(item, found, budget, depth + 1)
+        return
+    if not isinstance(obj, Mapping):
+        return
+    kind = obj.get("type")
+    if kind == "tool_call" or kind == "tool_use":  # GenAI part, Anthropic block
+        found.append(_call_id(obj.get("id")))
+        return
+    if kind == "function_call":  # OpenAI Responses item
+        found.append(_call_id(obj.get("call_id") or obj.get("id")))
+        return
+    for key in ("function_call", "functionCall"):  # google-genai Part
+        inner = obj.get(key)
+        if isinstance(inner, Mapping):
+            found.append(_call_id(inner.get("id")))
+            return
+    inner = obj.get("toolUse")  # Strands / Bedrock block
+    if isinstance(inner, Mapping):
+        found.append(_call_id(inner.get("toolUseId")))
+        return
+    calls = obj.get("tool_calls")  # OpenAI / LangChain message
+    if isinstance(calls, list):
+        for call in calls:
+            found.append(_call_id(call.get("id")) if isinstance(call, Mapping) else None)
+    for key, item in obj.items():
+        if key != "tool_calls" and isinstance(item, (list, Mapping)):
+            _walk_calls(item, found, budget, depth + 1)
+
+
+def indexed_tool_traffic(
+    attributes: Mapping[str, Any], prefix: str
+) -> tuple[list[ToolResult], list[str | None]]:
+    """Tool results and tool calls in messages flattened into indexed attributes.
+
+    Results: messages whose role is `tool` (OpenInference `llm.input_messages.{i}.message.role`
+    with `.message.content` and `.message.tool_call_id`; legacy GenAI `gen_ai.prompt.{i}.role`
+    with `.content` and `.tool_call_id`). Calls: `{i}.message.tool_calls.{j}.tool_call.id`
+    (OpenInference) and `{i}.tool_calls.{j}.id` / `.name` (legacy GenAI).
+    """
+    roles: dict[int, Any] = {}
+    contents: dict[int, Any] = {}
+    call_ids: dict[int, Any] = {}
+    calls: dict[tuple[int, int], str | None] = {}
+    for key, value in attributes.items():
+        if not key.startswith(prefix):
+            continue
+        index_text, _, rest = key[len(prefix) :].partition(".")
+        if not index_text.isdigit():
+            continue
+        index = int(index_text)
+        rest = rest.removeprefix("message.")
+        if rest == "role":
+            roles[index] = value
+        elif rest == "content":
+            contents[index] = value
+        elif rest == "tool_call_id":
+            call_ids[index] = value
+        elif rest.startswith("tool_calls."):
+            sub, _, field = rest[len("tool_calls.") :].partition(".")
+            if sub.isdigit():
+                slot = (index, int(sub))
+                calls.setdefault(slot, None)
+                if field in ("tool_call.id", "id"):
+                    calls[slot] = _call_id(value)
+    results = [
+        ToolResult(_call_id(call_ids.get(index)), _result_text(contents.get(index)))
+        for index in sorted(roles)
+        if _role(roles[index]) == TOOL_ROLE
+    ]
+    return results, [calls[slot] for slot in sorted(calls)]
+
+
 def last_assistant_text(messages: list[Message]) -> str | None:
     assistant = [m for m in messages if m.role == ASSISTANT]
     return assistant[-1].text if assistant else None
+
+
+def non_empty(value: Any) -> bool:
+    """True for a non-empty list, or a string that is not an empty JSON list / object."""
+    if isinstance(value, (list, tuple)):
+        return bool(value)
+    if not isinstance(value, str) or not value.strip():
+        return False
+    ok, parsed = parse_json(value)
+    return bool(parsed) if ok else True
 
 
 def decoded_str(value: Any) -> str | None:
