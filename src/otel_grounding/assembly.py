@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from otel_grounding.conventions.base import LLM, TOOL, SpanReading
+from otel_grounding.conventions.payloads import ToolResult
 from otel_grounding.spanview import SpanView
 
 #: Rough bytes a remembered span costs beyond its text (ids, record, dict slot).
@@ -36,6 +37,13 @@ class _Output:
     text: str | None
     truncated: bool
     run_id: str | None
+    #: A tool step: the call it answers. An LLM step: the tool results in its input, the tool
+    #: calls in its output, whether its output was read at all, whether it lists tools.
+    call_id: str | None = None
+    results: tuple[ToolResult, ...] = ()
+    calls: tuple[str | None, ...] = ()
+    read: bool = False
+    declared: bool = False
 
 
 class LinkBatch(Protocol):
@@ -95,6 +103,16 @@ class Evidence:
     last_llm_text: str | None = None
     last_llm_truncated: bool = False
     graded_inner_run: bool = False
+    #: Tool calls the subtree shows (tool steps, calls in LLM outputs, results in LLM inputs,
+    #: one per call), and how many of them have no readable output anywhere.
+    tool_calls: int = 0
+    tool_calls_unread: int = 0
+    #: LLM steps in the subtree, and how many of them had their output read (a tool call
+    #: they asked for would have been seen).
+    llm_steps: int = 0
+    llm_steps_read: int = 0
+    #: An LLM step of the subtree lists tools available to the agent.
+    tools_declared: bool = False
 
 
 class TraceAssembly:
@@ -155,10 +173,22 @@ class TraceAssembly:
         with self._lock:
             trace = self._trace_for(span.trace_id)
             text = reading.text if not reading.redacted else None
-            size = len(text) if text else 0
+            results = reading.input_tool_results
+            size = (len(text) if text else 0) + sum(len(r.text or "") for r in results)
             if not self._link(span.trace_id, trace, span, size):
                 return
-            record = _Output(span.span_id, span.parent_id, text, reading.truncated, reading.run_id)
+            record = _Output(
+                span.span_id,
+                span.parent_id,
+                text,
+                reading.truncated,
+                reading.run_id,
+                call_id=reading.call_id,
+                results=results,
+                calls=reading.tool_calls,
+                read=text is not None or bool(reading.tool_calls),
+                declared=reading.tools_declared,
+            )
             if reading.role == TOOL:
                 trace.tools.append(record)
             elif reading.role == LLM:
@@ -227,7 +257,8 @@ class TraceAssembly:
             lost = lost or trace.overflowed
             owns = _Ownership(trace, span.span_id, reading.agent, reading.run_id)
             tools = [t for t in trace.tools if owns(t)]
-            llms = [t for t in trace.llms if owns(t) and t.text]
+            steps = [t for t in trace.llms if owns(t)]
+            llms = [t for t in steps if t.text]
             graded_inner = any(
                 owns.encloses(run_id) and graded
                 for run_id, (agent, graded) in trace.runs.items()
@@ -239,9 +270,10 @@ class TraceAssembly:
                 self._link(span.trace_id, trace, span, 0)
                 trace.runs[span.span_id] = (reading.agent, False)
         with_text = [t for t in tools if t.text is not None]
+        tally = tool_tally(tools, steps)
         return Evidence(
-            sources=tuple(t.text for t in with_text if t.text is not None),
-            source_span_ids=tuple(t.span_id for t in with_text),
+            sources=tally.sources,
+            source_span_ids=tally.source_span_ids,
             tool_steps_found=len(tools),
             tool_outputs_missing=len(tools) - len(with_text),
             truncated=any(t.truncated for t in tools),
@@ -249,6 +281,11 @@ class TraceAssembly:
             last_llm_text=llms[-1].text if llms else None,
             last_llm_truncated=llms[-1].truncated if llms else False,
             graded_inner_run=graded_inner,
+            tool_calls=tally.calls,
+            tool_calls_unread=tally.unread,
+            llm_steps=len(steps),
+            llm_steps_read=sum(1 for t in steps if t.read),
+            tools_declared=any(t.declared for t in steps),
         )
 
     def mark_graded(self, span: SpanView) -> None:
@@ -311,6 +348,79 @@ class TraceAssembly:
     @property
     def buffered_traces(self) -> int:
         return len(self._traces)
+
+
+@dataclass(frozen=True)
+class ToolTally:
+    """A run's tool evidence: each output once, and how many calls were made and left unread."""
+
+    sources: tuple[str, ...]
+    source_span_ids: tuple[int, ...]
+    calls: int
+    unread: int
+
+
+def tool_tally(tools: list[_Output], llms: list[_Output]) -> ToolTally:
+    """Pool tool outputs from tool steps and from the tool results LLM steps received, and count
+    the calls the trace shows.
+
+    A result in an LLM input is the tool step's output as the model saw it: it is evidence
+    unless the same call's output is already read (same call id, or, without ids, the same
+    text: the same result is resent in every later LLM input). Calls are counted once per call
+    id; calls without an id (tool steps, results, calls in LLM outputs) first stand for ids that
+    have no tool step of their own, and count on their own only beyond those.
+    """
+    sources: list[str] = []
+    span_ids: list[int] = []
+    texts: set[str] = set()
+    ids: set[str] = set()
+    read_ids: set[str] = set()
+    step_ids: set[str] = set()
+    anonymous_steps = anonymous_steps_read = 0
+    for tool in tools:
+        if tool.call_id is not None:
+            ids.add(tool.call_id)
+            step_ids.add(tool.call_id)
+        else:
+            anonymous_steps += 1
+        if tool.text is None:
+            continue
+        if tool.call_id is not None:
+            read_ids.add(tool.call_id)
+        else:
+            anonymous_steps_read += 1
+        sources.append(tool.text)
+        span_ids.append(tool.span_id)
+        texts.add(tool.text)
+    anonymous_results = anonymous_results_read = 0
+    anonymous_calls = 0
+    for llm in llms:
+        for result in llm.results:
+            if result.call_id is not None:
+                ids.add(result.call_id)
+                if result.text is None or result.call_id in read_ids:
+                    continue
+                read_ids.add(result.call_id)
+            else:
+                anonymous_results += 1
+                if result.text is None or result.text in texts:
+                    continue
+                anonymous_results_read += 1
+            if result.text in texts:
+                continue  # already pooled (a tool step without id answered this call)
+            sources.append(result.text)
+            span_ids.append(llm.span_id)
+            texts.add(result.text)
+        for call in llm.calls:
+            if call is not None:
+                ids.add(call)
+            else:
+                anonymous_calls += 1
+    unclaimed = len(ids - step_ids)  # calls with an id but no tool step of their own
+    extra = max(anonymous_steps, anonymous_results, anonymous_calls) - unclaimed
+    calls = len(ids) + max(0, extra)
+    read = min(calls, len(read_ids) + anonymous_steps_read + anonymous_results_read)
+    return ToolTally(tuple(sources), tuple(span_ids), calls, calls - read)
 
 
 class _Ownership:
