@@ -152,6 +152,21 @@ class TraceAssembly:
         """Whether anything is buffered for this trace (an unlocked read: a hint, not a promise)."""
         return trace_id in self._traces
 
+    def implicit_run(self, span: SpanView) -> bool:
+        """Whether this local root is the run of its trace (an implicit run): the trace holds
+        LLM steps, shows tools (a tool step, a tool call or result, tools declared on an LLM
+        step) and no span was read as a run. Run spans register when they end (nested runs,
+        children first) or drop the trace (local roots), so no run is graded twice."""
+        if not span.local_root:
+            return False
+        with self._lock:
+            trace = self._traces.get(span.trace_id)
+            if trace is None or trace.runs or not trace.llms:
+                return False
+            return bool(trace.tools) or any(
+                t.results or t.calls or t.declared for t in trace.llms
+            )
+
     # -- observation --------------------------------------------------------------------------
     def observe(self, span: SpanView, reading: SpanReading | None) -> None:
         """Remember a non-run span: its output if it is a tool or LLM step, else its parent link."""

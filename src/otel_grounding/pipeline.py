@@ -19,6 +19,7 @@ from otel_grounding import attributes as attr
 from otel_grounding.assembly import Evidence, TraceAssembly
 from otel_grounding.config import DEFAULT_PROCESSOR_WAIT_S, ConfigError, GroundingSettings, load_settings
 from otel_grounding.conventions import DEFAULT_CONVENTIONS, RUN, Convention, SpanReading, read_span
+from otel_grounding.conventions.base import read_implicit_run
 from otel_grounding.enrichment import Enrichment, RunOutcome, build_enrichment, record_metrics
 from otel_grounding.metrics import LABEL_REASON, GroundingMetrics
 from otel_grounding.scoring import score
@@ -68,6 +69,10 @@ class GroundingPipeline:
             link_all=link_all,
         )
         self._warned = False
+        # A local root is an implicit run only where it ends after its trace's local spans
+        # (the SDK shells); the relay sees a trace's spans in any order and holds only the
+        # spans an adapter reads as runs.
+        self._implicit_runs = not link_all
 
     @classmethod
     def configure(
@@ -126,6 +131,8 @@ class GroundingPipeline:
         try:
             if reading is _UNREAD:
                 reading = read_span(span, self._conventions)
+            if reading is None and self._implicit_runs and self.assembly.implicit_run(span):
+                return self._run(span, read_implicit_run(span, self._conventions))
             if reading is None or reading.role != RUN:
                 self.assembly.observe(span, reading)
                 if reading is not None and self.settings.strip_content and reading.content_keys:

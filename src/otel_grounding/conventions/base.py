@@ -78,3 +78,32 @@ def read_span(span: SpanView, conventions: Sequence[Convention]) -> SpanReading 
         if reading is not None:
             return None if reading.role == OTHER else reading
     return None
+
+
+#: The convention named on an implicit run whose local root no adapter recognises.
+IMPLICIT = "implicit"
+
+
+def read_implicit_run(span: SpanView, conventions: Sequence[Convention]) -> SpanReading:
+    """A local root read as an implicit run: its own answer, from the first convention whose
+    marker it carries and that can read a span's output whatever its kind (`read_output`).
+
+    No text when none unwraps to text (a Python repr, a framework object): the pipeline then
+    takes the last LLM step's answer, as for any run without an output of its own.
+    """
+    keys = span.attributes.keys()
+    name = IMPLICIT
+    for convention in conventions:
+        if convention.markers.isdisjoint(keys):
+            continue
+        if name == IMPLICIT:
+            name = convention.name
+        reader = getattr(convention, "read_output", None)
+        if reader is None:
+            continue
+        text, redacted, cut = reader(span)
+        if text is not None or redacted:
+            return SpanReading(
+                role=RUN, convention=convention.name, text=text, redacted=redacted, truncated=cut
+            )
+    return SpanReading(role=RUN, convention=name)

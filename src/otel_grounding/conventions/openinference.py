@@ -102,7 +102,11 @@ class OpenInferenceConvention:
                     return self._run(span, None)
         return None
 
-    def _output(self, span: SpanView, tool: bool) -> tuple[str | None, bool, bool]:
+    def _output(
+        self, span: SpanView, tool: bool, strict: bool = False
+    ) -> tuple[str | None, bool, bool]:
+        """`output.value` as a tool result or an answer; `strict`: JSON holding no message is
+        no answer (an LLM step's output is a message or nothing)."""
         value = span.attributes.get(OUTPUT_VALUE)
         if value is None:
             return None, False, False
@@ -114,6 +118,8 @@ class OpenInferenceConvention:
             return (text if is_repr else value), False, cut
         if tool:
             return payloads.tool_text(value), False, cut
+        if strict:
+            return payloads.message_answer(value), False, cut
         return payloads.answer_text(value, structured=True, cut=cut), False, cut
 
     def _run(self, span: SpanView, agent: str | None) -> SpanReading:
@@ -153,8 +159,8 @@ class OpenInferenceConvention:
         cut = value_cut(span, text)
         if redacted:
             text, cut = None, False
-        elif text is None:
-            text, redacted, cut = self._output(span, tool=False)
+        elif text is None and not messages:  # messages without text: a tool call, no answer
+            text, redacted, cut = self._output(span, tool=False, strict=True)
         attrs = span.attributes
         results, _ = payloads.indexed_tool_traffic(attrs, INPUT_MESSAGES)
         _, calls = payloads.indexed_tool_traffic(attrs, OUTPUT_MESSAGES)

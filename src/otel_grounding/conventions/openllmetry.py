@@ -22,7 +22,7 @@ LangChain payloads are `{"outputs": ...}` / `{"output": ...}` envelopes around s
 from __future__ import annotations
 
 from otel_grounding.conventions import payloads
-from otel_grounding.conventions.base import OTHER, RUN, TOOL, SpanReading
+from otel_grounding.conventions.base import LLM, OTHER, RUN, TOOL, SpanReading, value_cut
 from otel_grounding.conventions.genai import (
     OUTPUT_MESSAGES,
     TOOL_RESULT,
@@ -106,20 +106,30 @@ class OpenLLMetryConvention:
         return read_answer(span, (ENTITY_OUTPUT, OUTPUT_MESSAGES))
 
     def _task(self, span: SpanView) -> SpanReading:
-        """A task is not read, unless its output is a tool's output (then it is a tool step)."""
+        """A task is not read, unless its output is a tool's output (a tool step) or an
+        assistant message (an LLM step: LlamaIndex's last workflow step carries the answer)."""
         value = span.attributes.get(ENTITY_OUTPUT)
-        if isinstance(value, str) and '"tool_name"' in value:
-            ok, parsed = payloads.parse_json(value)
-            if ok and payloads.is_tool_output(parsed):
-                text, redacted, cut = read_tool_result(span, value)
-                return SpanReading(
-                    role=TOOL,
-                    convention=self.name,
-                    text=text,
-                    redacted=redacted,
-                    truncated=cut,
-                    content_keys=payloads.present(span.attributes, CONTENT_KEYS),
-                )
+        keys = payloads.present(span.attributes, CONTENT_KEYS)
+        if not isinstance(value, str) or payloads.is_redacted(value):
+            return SpanReading(role=OTHER, convention=self.name)
+        ok, parsed = payloads.parse_json(value)
+        if ok and payloads.is_tool_output(parsed):
+            text, redacted, cut = read_tool_result(span, value)
+            return SpanReading(
+                role=TOOL,
+                convention=self.name,
+                text=text,
+                redacted=redacted,
+                truncated=cut,
+                content_keys=keys,
+                call_id=payloads.str_field(parsed, "tool_id"),
+            )
+        answer = payloads.message_answer(parsed) if ok else None
+        if answer is not None:
+            return SpanReading(
+                role=LLM, convention=self.name, text=answer, truncated=value_cut(span, value),
+                content_keys=keys,
+            )
         return SpanReading(role=OTHER, convention=self.name)
 
 

@@ -305,6 +305,16 @@ def answer_text(value: Any, *, structured: bool = False, cut: bool = False) -> s
     return _unwrap(value, _answer, broken_json_is_none=structured or cut)
 
 
+def message_answer(value: Any) -> str | None:
+    """The assistant's text when the value is a JSON object or list holding a recognised message
+    structure (never the raw value: a payload with no assistant message gives None)."""
+    parsed = _parsed(value)
+    if parsed is None:
+        return None
+    found = _answer(parsed)
+    return found if isinstance(found, str) and found.strip() else None
+
+
 def _tool(obj: Any, depth: int = 0) -> str | None | _NotMessages:
     if depth > _MAX_DEPTH:
         return _NOT
@@ -393,7 +403,7 @@ def python_repr(value: str) -> tuple[bool, str | None]:
     repr (`AgentOutput(response=ChatMessage(...), ...)`) gives no text: it is never prose.
     """
     stripped = value.strip()
-    if stripped.endswith(")") and _REPR_CALL.match(stripped):
+    if _REPR_CALL.match(stripped):  # often cut short by the instrumentation ("...")
         return True, None
     fields = _repr_fields(stripped)
     if fields is None:
@@ -696,6 +706,12 @@ def indexed_tool_traffic(
 def last_assistant_text(messages: list[Message]) -> str | None:
     assistant = [m for m in messages if m.role == ASSISTANT]
     return assistant[-1].text if assistant else None
+
+
+def str_field(obj: Any, key: str) -> str | None:
+    """A non-empty string field of a mapping; None otherwise."""
+    value = obj.get(key) if isinstance(obj, Mapping) else None
+    return value if isinstance(value, str) and value else None
 
 
 def non_empty(value: Any) -> bool:
