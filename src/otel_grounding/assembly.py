@@ -67,6 +67,7 @@ class _Trace:
     tools: list[_Output] = field(default_factory=list)
     llms: list[_Output] = field(default_factory=list)
     runs: dict[int, tuple[str | None, bool]] = field(default_factory=dict)  # span -> (agent, graded)
+    declaring_runs: set[int] = field(default_factory=set)  # runs that list tools available
     size: int = 0
     overflowed: bool = False
 
@@ -111,7 +112,7 @@ class Evidence:
     #: they asked for would have been seen).
     llm_steps: int = 0
     llm_steps_read: int = 0
-    #: An LLM step of the subtree lists tools available to the agent.
+    #: An LLM step or a run of the subtree lists tools available to the agent.
     tools_declared: bool = False
 
 
@@ -279,11 +280,16 @@ class TraceAssembly:
                 for run_id, (agent, graded) in trace.runs.items()
                 if agent == reading.agent or reading.agent is None
             )
+            declared = any(t.declared for t in steps) or any(
+                owns.encloses(run_id) for run_id in trace.declaring_runs
+            )
             if span.local_root:
                 self._drop(span.trace_id)
             else:
                 self._link(span.trace_id, trace, span, 0)
                 trace.runs[span.span_id] = (reading.agent, False)
+                if reading.tools_declared:
+                    trace.declaring_runs.add(span.span_id)
         with_text = [t for t in tools if t.text is not None]
         tally = tool_tally(tools, steps)
         return Evidence(
@@ -300,7 +306,7 @@ class TraceAssembly:
             tool_calls_unread=tally.unread,
             llm_steps=len(steps),
             llm_steps_read=sum(1 for t in steps if t.read),
-            tools_declared=any(t.declared for t in steps),
+            tools_declared=declared,
         )
 
     def mark_graded(self, span: SpanView) -> None:
@@ -380,61 +386,59 @@ def tool_tally(tools: list[_Output], llms: list[_Output]) -> ToolTally:
     the calls the trace shows.
 
     A result in an LLM input is the tool step's output as the model saw it: it is evidence
-    unless the same call's output is already read (same call id, or, without ids, the same
-    text: the same result is resent in every later LLM input). Calls are counted once per call
-    id; calls without an id (tool steps, results, calls in LLM outputs) first stand for ids that
-    have no tool step of their own, and count on their own only beyond those.
+    unless the same output is already pooled (same call id, or the same text: every later LLM
+    input resends it). Calls are counted as few as the trace allows and outputs as many, so
+    that only what is certainly missing counts as unread: once per call id, and calls without
+    an id (tool steps, results, calls in LLM outputs) may be the same calls as those with one.
     """
     sources: list[str] = []
     span_ids: list[int] = []
     texts: set[str] = set()
     ids: set[str] = set()
     read_ids: set[str] = set()
-    step_ids: set[str] = set()
-    anonymous_steps = anonymous_steps_read = 0
+    anonymous_steps = anonymous_read = anonymous_results = anonymous_calls = 0
+
+    def pool(text: str, span_id: int) -> bool:
+        if text in texts:
+            return False
+        sources.append(text)
+        span_ids.append(span_id)
+        texts.add(text)
+        return True
+
     for tool in tools:
         if tool.call_id is not None:
             ids.add(tool.call_id)
-            step_ids.add(tool.call_id)
+            if tool.text is not None:
+                read_ids.add(tool.call_id)
         else:
             anonymous_steps += 1
-        if tool.text is None:
-            continue
-        if tool.call_id is not None:
-            read_ids.add(tool.call_id)
-        else:
-            anonymous_steps_read += 1
-        sources.append(tool.text)
-        span_ids.append(tool.span_id)
-        texts.add(tool.text)
-    anonymous_results = anonymous_results_read = 0
-    anonymous_calls = 0
+            anonymous_read += tool.text is not None
+        if tool.text is not None:
+            sources.append(tool.text)
+            span_ids.append(tool.span_id)
+            texts.add(tool.text)
     for llm in llms:
+        unnamed = 0
         for result in llm.results:
             if result.call_id is not None:
                 ids.add(result.call_id)
                 if result.text is None or result.call_id in read_ids:
                     continue
                 read_ids.add(result.call_id)
+                pool(result.text, llm.span_id)
             else:
-                anonymous_results += 1
-                if result.text is None or result.text in texts:
-                    continue
-                anonymous_results_read += 1
-            if result.text in texts:
-                continue  # already pooled (a tool step without id answered this call)
-            sources.append(result.text)
-            span_ids.append(llm.span_id)
-            texts.add(result.text)
+                unnamed += 1
+                if result.text is not None and pool(result.text, llm.span_id):
+                    anonymous_read += 1
+        anonymous_results = max(anonymous_results, unnamed)  # each input resends the earlier
         for call in llm.calls:
             if call is not None:
                 ids.add(call)
             else:
                 anonymous_calls += 1
-    unclaimed = len(ids - step_ids)  # calls with an id but no tool step of their own
-    extra = max(anonymous_steps, anonymous_results, anonymous_calls) - unclaimed
-    calls = len(ids) + max(0, extra)
-    read = min(calls, len(read_ids) + anonymous_steps_read + anonymous_results_read)
+    calls = max(len(ids), anonymous_steps, anonymous_results, anonymous_calls)
+    read = min(calls, len(read_ids) + anonymous_read)
     return ToolTally(tuple(sources), tuple(span_ids), calls, calls - read)
 
 

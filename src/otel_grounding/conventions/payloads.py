@@ -674,6 +674,7 @@ def indexed_tool_traffic(
     contents: dict[int, Any] = {}
     call_ids: dict[int, Any] = {}
     calls: dict[tuple[int, int], str | None] = {}
+    functions: list[tuple[int, int, Mapping[str, Any]]] = []
     for key, value in attributes.items():
         if not key.startswith(prefix):
             continue
@@ -688,6 +689,13 @@ def indexed_tool_traffic(
             contents[index] = value
         elif rest == "tool_call_id":
             call_ids[index] = value
+        elif rest.startswith("function.") and rest[len("function.") :].isdigit():
+            # AutoGen under OpenInference: a function message's results, one JSON per result
+            ok, parsed = parse_json(value) if isinstance(value, str) else (False, None)
+            if ok and isinstance(parsed, Mapping):
+                functions.append(
+                    (index, int(rest[len("function.") :]), parsed)
+                )
         elif rest.startswith("tool_calls."):
             sub, _, field = rest[len("tool_calls.") :].partition(".")
             if sub.isdigit():
@@ -695,11 +703,20 @@ def indexed_tool_traffic(
                 calls.setdefault(slot, None)
                 if field in ("tool_call.id", "id"):
                     calls[slot] = _call_id(value)
-    results = [
-        ToolResult(_call_id(call_ids.get(index)), _result_text(contents.get(index)))
-        for index in sorted(roles)
-        if _role(roles[index]) == TOOL_ROLE
-    ]
+    by_index: dict[int, list[ToolResult]] = {}
+    for index, _, result in sorted(functions, key=lambda f: f[:2]):
+        call = _call_id(result.get("call_id")) or _call_id(result.get("tool_call_id"))
+        by_index.setdefault(index, []).append(ToolResult(call, _result_text(result.get("content"))))
+    results: list[ToolResult] = []
+    for index in sorted(roles):
+        if _role(roles[index]) != TOOL_ROLE:
+            continue
+        if index in by_index and index not in contents:
+            results += by_index[index]
+        else:
+            results.append(
+                ToolResult(_call_id(call_ids.get(index)), _result_text(contents.get(index)))
+            )
     return results, [calls[slot] for slot in sorted(calls)]
 
 
