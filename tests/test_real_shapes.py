@@ -206,3 +206,374 @@ def test_llamaindex_openllmetry_reads_task_spans_by_their_output() -> None:
     # The workflow span ends before its steps: in process it finds nothing and says so.
     (enriched,) = replay(spans).values()
     assert outcome(enriched) == (None, "partial", False, OUTPUT_UNAVAILABLE)
+
+
+# ------------------------------------------------------------------------------ framework-free
+HALLUCINATED = GROUNDED + " Tomorrow a violent thunderstorm will flood the Louvre museum basement."
+
+
+def span(
+    span_id: int,
+    parent_id: int | None,
+    attributes: Mapping[str, Any],
+    *,
+    name: str = "span",
+    events: tuple[Event, ...] = (),
+) -> SpanView:
+    return SpanView(
+        trace_id=7,
+        span_id=span_id,
+        parent_id=parent_id,
+        name=name,
+        attributes=attributes,
+        events=events,
+        resource={"service.name": "svc"},
+        local_root=parent_id is None,
+    )
+
+
+def genai_run(answer: str, **extra: Any) -> SpanView:
+    messages = [{"role": "assistant", "parts": [{"type": "text", "content": answer}]}]
+    return span(
+        1,
+        None,
+        {
+            "gen_ai.operation.name": "invoke_agent",
+            "gen_ai.agent.name": "a",
+            "gen_ai.output.messages": json.dumps(messages),
+            **extra,
+        },
+        name="run",
+    )
+
+
+def chat(span_id: int, *, calls: Sequence[str] = (), results: Mapping[str, str] = {}) -> SpanView:
+    """A GenAI chat span asking for `calls`, having received `results` (call id -> text)."""
+    inputs: list[dict[str, Any]] = [{"role": "user", "parts": [{"type": "text", "content": "q"}]}]
+    for call, text in results.items():
+        inputs.append(
+            {"role": "tool", "parts": [{"type": "tool_call_response", "id": call, "response": text}]}
+        )
+    parts: list[dict[str, Any]] = [
+        {"type": "tool_call", "id": call, "name": "get_weather"} for call in calls
+    ] or [{"type": "text", "content": "thinking"}]
+    return span(
+        span_id,
+        1,
+        {
+            "gen_ai.operation.name": "chat",
+            "gen_ai.input.messages": json.dumps(inputs),
+            "gen_ai.output.messages": json.dumps([{"role": "assistant", "parts": parts}]),
+        },
+        name=f"chat {span_id}",
+    )
+
+
+def tool_span(span_id: int, call: str | None, result: str | None) -> SpanView:
+    attributes: dict[str, Any] = {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "t"}
+    if call is not None:
+        attributes["gen_ai.tool.call.id"] = call
+    if result is not None:
+        attributes["gen_ai.tool.call.result"] = result
+    return span(span_id, 1, attributes, name=f"tool {span_id}")
+
+
+def test_tools_ran_and_no_output_readable_writes_no_rate_and_never_flags() -> None:
+    enriched = replay([chat(2, calls=["c1"]), tool_span(3, "c1", None), genai_run(HALLUCINATED)])
+    assert outcome(enriched["run"]) == (None, "partial", False, EVIDENCE_UNAVAILABLE)
+    assert enriched["run"][attr.CLAIMS_TOTAL] == 0
+
+
+def test_calls_in_llm_outputs_alone_are_tool_activity() -> None:
+    enriched = replay([chat(2, calls=["c1"]), chat(3), genai_run(GROUNDED)])
+    assert outcome(enriched["run"]) == (None, "partial", False, EVIDENCE_UNAVAILABLE)
+
+
+def test_some_outputs_missing_rates_what_was_read() -> None:
+    spans = [chat(2, calls=["c1", "c2"]), chat(3, results={"c1": WEATHER}), genai_run(HALLUCINATED)]
+    enriched = replay(spans)
+    assert outcome(enriched["run"]) == (0.5, "partial", True, EVIDENCE_UNAVAILABLE)
+
+
+def test_result_resent_in_every_later_input_is_one_source_and_one_call() -> None:
+    spans = [
+        chat(2, calls=["c1"]),
+        chat(3, calls=["c2"], results={"c1": WEATHER}),
+        chat(4, results={"c1": WEATHER, "c2": "Lyon: 20 degrees Celsius, sunny"}),
+        genai_run(GROUNDED),
+    ]
+    enriched = replay(spans)
+    assert outcome(enriched["run"]) == (1.0, "full", False, None)
+    assert enriched["run"][attr.EVIDENCE_SOURCES] == 2
+
+
+def test_tool_span_and_input_result_of_one_call_are_one_source() -> None:
+    spans = [chat(2, calls=["c1"]), tool_span(3, "c1", WEATHER), chat(4, results={"c1": WEATHER})]
+    enriched = replay([*spans, genai_run(GROUNDED)])
+    assert outcome(enriched["run"]) == (1.0, "full", False, None)
+    assert enriched["run"][attr.EVIDENCE_SOURCES] == 1
+
+
+def test_tool_span_without_result_is_covered_by_the_llm_input() -> None:
+    spans = [chat(2, calls=["c1"]), tool_span(3, "c1", None), chat(4, results={"c1": WEATHER})]
+    enriched = replay([*spans, genai_run(HALLUCINATED)])
+    assert outcome(enriched["run"]) == (0.5, "full", True, None)
+
+
+def test_legacy_prompt_attributes_carry_tool_results_without_ids() -> None:
+    def legacy_chat(span_id: int, with_result: bool) -> SpanView:
+        attributes: dict[str, Any] = {
+            "gen_ai.operation.name": "chat",
+            "gen_ai.prompt.0.role": "user",
+            "gen_ai.prompt.0.content": "What is the weather?",
+            "gen_ai.completion.0.role": "assistant",
+            "gen_ai.completion.0.content": "thinking",
+        }
+        if with_result:
+            attributes["gen_ai.prompt.1.role"] = "tool"
+            attributes["gen_ai.prompt.1.content"] = WEATHER
+        return span(span_id, 1, attributes, name=f"chat {span_id}")
+
+    enriched = replay([legacy_chat(2, True), legacy_chat(3, True), genai_run(HALLUCINATED)])
+    assert outcome(enriched["run"]) == (0.5, "full", True, None)
+    assert enriched["run"][attr.EVIDENCE_SOURCES] == 1  # resent, not a second source
+
+
+def test_system_user_and_assistant_messages_are_never_evidence() -> None:
+    inputs = [
+        {"role": "system", "parts": [{"type": "text", "content": WEATHER}]},
+        {"role": "user", "parts": [{"type": "text", "content": WEATHER}]},
+        {"role": "assistant", "parts": [{"type": "text", "content": WEATHER}]},
+    ]
+    step = span(2, 1, {"gen_ai.operation.name": "chat", "gen_ai.input.messages": json.dumps(inputs)})
+    reading = read_span(step, DEFAULT_CONVENTIONS)
+    assert reading is not None and reading.input_tool_results == ()
+    enriched = replay([step, genai_run(GROUNDED)])
+    assert outcome(enriched["run"]) == (0.0, "full", True, None)
+
+
+def test_tools_declared_but_no_step_traced_writes_no_rate() -> None:
+    tools = json.dumps([{"name": "get_weather", "description": "weather"}])
+    agent = span(
+        1,
+        None,
+        {
+            "traceloop.span.kind": "agent",
+            "traceloop.entity.name": "a",
+            "traceloop.entity.output": json.dumps(HALLUCINATED),
+            "crewai.agent.tools": tools,
+        },
+        name="a.agent",
+    )
+    assert outcome(replay([agent])["a.agent"]) == (None, "partial", False, EVIDENCE_UNAVAILABLE)
+    no_tools = span(1, None, {**agent.attributes, "crewai.agent.tools": "[]"}, name="a.agent")
+    assert outcome(replay([no_tools])["a.agent"]) == (0.0, "full", True, None)
+
+
+def test_no_tool_call_where_it_would_be_visible_pages() -> None:
+    """Tools were available, the LLM steps were read, none asked for a tool: it used none."""
+    definitions = json.dumps([{"name": "get_weather", "type": "function"}])
+    run = genai_run(GROUNDED, **{"gen_ai.tool.definitions": definitions})
+    enriched = replay([chat(2), run])
+    assert outcome(enriched["run"]) == (0.0, "full", True, None)
+
+
+def test_native_declared_tool_steps_without_any_output_write_no_rate() -> None:
+    run = span(
+        1,
+        None,
+        {"ferrumdeck.run.output": HALLUCINATED, "ferrumdeck.run.tool_steps": 2},
+        name="native",
+    )
+    assert outcome(replay([run])["native"]) == (
+        None,
+        "partial",
+        False,
+        f"{EVIDENCE_UNAVAILABLE},{attr.REASON_TOOL_STEPS_MISSING}",
+    )
+    step = span(
+        2, 1, {"ferrumdeck.step.type": "tool", "ferrumdeck.step.output": WEATHER}, name="step"
+    )
+    assert outcome(replay([step, run])["native"]) == (
+        0.5,
+        "partial",
+        True,
+        attr.REASON_TOOL_STEPS_MISSING,
+    )
+
+
+# ------------------------------------------------------------------------------ implicit runs
+def chain(span_id: int, parent_id: int | None, output: str | None = None) -> SpanView:
+    attributes: dict[str, Any] = {"openinference.span.kind": "CHAIN"}
+    if output is not None:
+        attributes["output.value"] = output
+    return span(span_id, parent_id, attributes, name=f"chain {span_id}")
+
+
+def oi_llm(span_id: int, parent_id: int, answer: str, tools: bool = True) -> SpanView:
+    attributes: dict[str, Any] = {
+        "openinference.span.kind": "LLM",
+        "llm.output_messages.0.message.role": "assistant",
+        "llm.output_messages.0.message.content": answer,
+    }
+    if tools:
+        attributes["llm.tools.0.tool.json_schema"] = '{"name": "get_weather"}'
+    return span(span_id, parent_id, attributes, name=f"llm {span_id}")
+
+
+def oi_tool(span_id: int, parent_id: int) -> SpanView:
+    attributes = {"openinference.span.kind": "TOOL", "output.value": WEATHER}
+    return span(span_id, parent_id, attributes, name=f"tool {span_id}")
+
+
+def test_chain_rooted_trace_is_one_implicit_run() -> None:
+    spans = [oi_tool(3, 2), oi_llm(4, 2, HALLUCINATED), chain(2, 1), chain(1, None)]
+    enriched = replay(spans)
+    assert list(enriched) == ["chain 1"]  # the local root, once
+    assert outcome(enriched["chain 1"]) == (0.5, "full", True, None)
+    assert enriched["chain 1"][attr.CONVENTION] == "openinference"
+
+
+def test_implicit_run_takes_its_own_output_when_it_is_text() -> None:
+    spans = [oi_tool(3, 1), oi_llm(4, 1, "Done."), chain(1, None, output=HALLUCINATED)]
+    assert outcome(replay(spans)["chain 1"]) == (0.5, "full", True, None)
+    repr_root = chain(1, None, output="StopEvent(result=AgentOutput(response=ChatMessage(...")
+    spans = [oi_tool(3, 1), oi_llm(4, 1, GROUNDED), repr_root]
+    assert outcome(replay(spans)["chain 1"]) == (1.0, "full", False, None)  # last LLM answer
+
+
+def test_trace_with_a_run_has_no_implicit_run() -> None:
+    agent = span(2, 1, {"openinference.span.kind": "AGENT", "agent.name": "a"}, name="agent")
+    spans = [oi_tool(3, 2), oi_llm(4, 2, GROUNDED), agent, chain(1, None)]
+    assert list(replay(spans)) == ["agent"]
+
+
+def test_llm_steps_without_tools_are_no_implicit_run() -> None:
+    """A plain chat or RAG chain: no tool step, no tool call, no tool declared."""
+    assert replay([oi_llm(2, 1, GROUNDED, tools=False), chain(1, None)]) == {}
+    bare_llm = span(1, None, dict(oi_llm(1, 1, GROUNDED).attributes), name="llm")
+    assert replay([bare_llm]) == {}  # a root that is itself an LLM step is not a run
+
+
+# ------------------------------------------------------------------------------ payload shapes
+ADK_EVENT = {
+    "content": {"parts": [{"text": GROUNDED}], "role": "model"},
+    "author": "weather_agent",
+    "invocation_id": "e-1",
+}
+
+
+@pytest.mark.parametrize(
+    ("payload", "expected"),
+    [
+        pytest.param({"role": "model", "parts": [{"text": GROUNDED}]}, GROUNDED, id="genai-content"),
+        pytest.param(ADK_EVENT, GROUNDED, id="adk-event"),
+        pytest.param(
+            {"role": "model", "parts": [{"text": "hmm", "thought": True}, {"text": GROUNDED}]},
+            GROUNDED,
+            id="thought-part-skipped",
+        ),
+        pytest.param(
+            {"content": {"role": "model", "parts": [{"function_call": {"name": "g"}}]}},
+            None,
+            id="adk-event-function-call",
+        ),
+        pytest.param(
+            {"raw": GROUNDED, "output_format": "raw", "messages": [], "agent": "a"},
+            GROUNDED,
+            id="crewai-taskoutput",
+        ),
+        pytest.param(
+            {"role": "assistant", "blocks": [{"block_type": "text", "text": GROUNDED}]},
+            GROUNDED,
+            id="llamaindex-chatmessage",
+        ),
+        pytest.param(
+            {"result": {"response": {"role": "assistant", "blocks": [{"text": GROUNDED}]}}},
+            GROUNDED,
+            id="llamaindex-agentoutput-result",
+        ),
+        pytest.param([{"text": GROUNDED}], GROUNDED, id="strands-blocks"),
+        pytest.param([{"toolUse": {"toolUseId": "t", "name": "g"}}], None, id="strands-tool-use"),
+        pytest.param("AgentOutput(response=ChatMessage(role='assistant'", None, id="python-repr"),
+    ],
+)
+def test_answer_shapes(payload: Any, expected: str | None) -> None:
+    value = payload if isinstance(payload, str) else json.dumps(payload)
+    assert payloads.answer_text(value) == expected
+
+
+@pytest.mark.parametrize(
+    ("payload", "expected"),
+    [
+        pytest.param(
+            {"blocks": [{"text": WEATHER}], "tool_name": "g", "raw_output": "x", "is_error": False},
+            WEATHER,
+            id="llamaindex-tooloutput",
+        ),
+        pytest.param(
+            {"tool_name": "g", "tool_id": "c", "tool_output": {"tool_name": "g", "raw_output": WEATHER}},
+            WEATHER,
+            id="llamaindex-toolcallresult",
+        ),
+        pytest.param([{"text": WEATHER}], WEATHER, id="strands-blocks"),
+        pytest.param(f"status='success' result='{WEATHER}' error=None", WEATHER, id="agno-repr"),
+        pytest.param("ToolOutput(content='x', tool_name='g')", None, id="python-repr-unreadable"),
+        pytest.param("x=5 is all it said", "x=5 is all it said", id="prose-with-equals"),
+    ],
+)
+def test_tool_result_shapes(payload: Any, expected: str | None) -> None:
+    value = payload if isinstance(payload, str) else json.dumps(payload)
+    assert payloads.tool_text(value) == expected
+
+
+def test_adk_legacy_schema_is_read() -> None:
+    """`ADK_TELEMETRY_SCHEMA_VERSION_OPT_IN=1`: `call_llm` spans carry no operation name."""
+    request = {
+        "model": "m",
+        "contents": [
+            {"role": "user", "parts": [{"text": "What is the weather?"}]},
+            {"role": "model", "parts": [{"function_call": {"id": "c1", "name": "get_weather"}}]},
+            {
+                "role": "user",
+                "parts": [
+                    {"function_response": {"id": "c1", "name": "g", "response": {"result": WEATHER}}}
+                ],
+            },
+        ],
+    }
+    llm = span(
+        2,
+        1,
+        {
+            "gen_ai.system": "gcp.vertex.agent",
+            "gcp.vertex.agent.llm_request": json.dumps(request),
+            "gcp.vertex.agent.llm_response": json.dumps(ADK_EVENT),
+        },
+        name="call_llm",
+    )
+    reading = read_span(llm, DEFAULT_CONVENTIONS)
+    assert reading is not None and reading.role == LLM and reading.text == GROUNDED
+    assert reading.input_tool_results == (
+        payloads.ToolResult("c1", json.dumps({"result": WEATHER})),
+    )
+    tool = span(
+        3,
+        1,
+        {
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": "get_weather",
+            "gen_ai.tool.call.id": "c1",
+            "gcp.vertex.agent.tool_response": json.dumps({"result": WEATHER}),
+            "gcp.vertex.agent.llm_response": "{}",
+        },
+    )
+    tool_reading = read_span(tool, DEFAULT_CONVENTIONS)
+    assert tool_reading is not None and tool_reading.role == TOOL
+    assert tool_reading.text == json.dumps({"result": WEATHER}) and tool_reading.call_id == "c1"
+    off = span(2, 1, {"gcp.vertex.agent.llm_request": "{}", "gcp.vertex.agent.llm_response": "{}"})
+    off_reading = read_span(off, DEFAULT_CONVENTIONS)
+    assert off_reading is not None and off_reading.text is None  # content off: not captured
+    hidden = span(3, 1, {**tool.attributes, "gcp.vertex.agent.tool_response": "{}"})
+    hidden_reading = read_span(hidden, DEFAULT_CONVENTIONS)
+    assert hidden_reading is not None and hidden_reading.text is None
