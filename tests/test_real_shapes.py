@@ -7,13 +7,15 @@ of real frameworks run offline with a scripted model and one tool, `get_weather`
 they ended. Frameworks and instrumentations (as named by the scenario):
 
 - `adk-builtin`: Google ADK 2.x built-in tracing (with the Google GenAI instrumentation and
-  `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY`); `adk-openinference`.
+  `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY`; `-default`: without it;
+  `-legacy`: `ADK_TELEMETRY_SCHEMA_VERSION_OPT_IN=1`); `adk-openinference`.
 - `autogen-builtin` (AgentChat alone), `autogen-genai` (+ openai-v2), `autogen-openinference`.
-- `crewai-openinference`, `crewai-openllmetry`.
+- `crewai-openinference` (`-hidden`: `OPENINFERENCE_HIDE_OUTPUTS=true`), `crewai-openllmetry`.
 - `llamaindex-openinference` (`FunctionAgent`, no AGENT span: an implicit run),
   `llamaindex-openllmetry`.
 - `openai-loop-genai`, `openai-loop-openinference`: a hand-rolled loop on the `openai` client,
-  the app creating only the `invoke_agent` span (`-tool-span`: and an `execute_tool` span).
+  the app creating only the `invoke_agent` span (`-tool-span`: and an `execute_tool` span;
+  `-no-content`: without the content switch).
 - `strands-default`, `strands-latest` (`OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental`),
   `strands-latest-span-attributes` (`...,gen_ai_span_attributes_only`).
 """
@@ -87,6 +89,7 @@ def outcome(attributes: Mapping[str, Any]) -> tuple[Any, ...]:
 # ------------------------------------------------------------------------------ scored right
 SCORED = [
     ("adk-builtin", "invoke_agent weather_agent"),
+    ("adk-builtin-legacy", "invoke_agent weather_agent"),
     ("adk-openinference", "agent_run [weather_agent]"),
     ("autogen-genai", "invoke_agent weather_agent"),
     ("crewai-openinference", "weather_agent._execute_core"),
@@ -153,6 +156,18 @@ def test_implicit_run_is_in_process_only() -> None:
 
 
 # ------------------------------------------------------------------------------ honest when blind
+@pytest.mark.parametrize(
+    "scenario",
+    ["adk-builtin-default", "crewai-openinference-hidden", "openai-loop-genai-no-content"],
+)
+def test_content_off_writes_no_rate_and_never_flags(scenario: str) -> None:
+    for mode in ("grounded", "hallucinated"):
+        enriched = replay(capture(scenario, mode))
+        assert [outcome(a) for a in enriched.values()] == [
+            (None, "partial", False, f"{OUTPUT_UNAVAILABLE},{EVIDENCE_UNAVAILABLE}")
+        ]
+
+
 def test_autogen_alone_writes_no_rate_over_tool_steps_without_results() -> None:
     """AutoGen's execute_tool spans never carry the result and nothing else shows it."""
     for mode in ("grounded", "hallucinated"):
