@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from span_dumps import view, view_of
 
 from otel_grounding import attributes as attr
 from otel_grounding.conventions import payloads
@@ -41,49 +42,9 @@ LANGFUSE = LangfuseConvention()
 ORDER = (NativeConvention(), OPENINFERENCE, OPENLLMETRY, LANGFUSE, GENAI)
 
 
-class Event:
-    def __init__(self, name: str, attributes: Mapping[str, Any]) -> None:
-        self.name = name
-        self.attributes = attributes
-
-
-def view(
-    attributes: Mapping[str, Any],
-    *,
-    name: str = "span",
-    span_id: int = 2,
-    parent_id: int | None = 1,
-    value_limit: int | None = None,
-    local_root: bool = False,
-) -> SpanView:
-    return SpanView(
-        trace_id=1,
-        span_id=span_id,
-        parent_id=parent_id,
-        name=name,
-        attributes=attributes,
-        events=(),
-        resource={"service.name": "svc"},
-        value_limit=value_limit,
-        local_root=local_root,
-    )
-
-
 def captured(name: str, label: str = "grounded") -> list[SpanView]:
     data = json.loads((CAPTURES / f"{name}.json").read_text())
-    return [
-        SpanView(
-            trace_id=int(s["trace_id"], 16),
-            span_id=int(s["span_id"], 16),
-            parent_id=int(s["parent_id"], 16) if s["parent_id"] else None,
-            name=s["name"],
-            attributes=s["attributes"],
-            events=tuple(Event(e["name"], e["attributes"]) for e in s["events"]),
-            resource=s["resource"],
-            local_root=s["parent_id"] is None,
-        )
-        for s in data[label]
-    ]
+    return [view_of(s) for s in data[label]]
 
 
 def readings(spans: list[SpanView]) -> list[tuple[str, SpanReading]]:

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from span_dumps import view, view_of
 
 from otel_grounding import attributes as attr
 from otel_grounding.conventions import DEFAULT_CONVENTIONS, payloads, read_span
@@ -42,27 +43,8 @@ EVIDENCE_UNAVAILABLE = attr.REASON_EVIDENCE_UNAVAILABLE
 OUTPUT_UNAVAILABLE = attr.REASON_OUTPUT_UNAVAILABLE
 
 
-class Event:
-    def __init__(self, name: str, attributes: Mapping[str, Any]) -> None:
-        self.name = name
-        self.attributes = attributes
-
-
 def capture(scenario: str, mode: str) -> list[SpanView]:
-    spans = json.loads((REAL / f"{scenario}-{mode}.json").read_text())
-    return [
-        SpanView(
-            trace_id=int(s["trace_id"], 16),
-            span_id=int(s["span_id"], 16),
-            parent_id=int(s["parent_id"], 16) if s["parent_id"] else None,
-            name=s["name"],
-            attributes=s["attributes"],
-            events=tuple(Event(e["name"], e["attributes"]) for e in s["events"]),
-            resource=s["resource"],
-            local_root=s["parent_id"] is None,
-        )
-        for s in spans
-    ]
+    return [view_of(s) for s in json.loads((REAL / f"{scenario}-{mode}.json").read_text())]
 
 
 def replay(spans: Sequence[SpanView], **options: Any) -> dict[str, Mapping[str, Any]]:
@@ -199,7 +181,11 @@ def test_autogen_openinference_agent_span_reads_every_form_of_the_result() -> No
     """The AGENT span ends after its local root (a lifecycle matter); when it ends before, its
     subtree's evidence is complete: a result-less execute_tool, a TOOL span with the output and
     AutoGen's function message in the LLM input are one call."""
-    for mode, expected in (("grounded", (1.0, "full", False, None)), ("hallucinated", (0.5, "full", True, None))):
+    expected_by_mode = {
+        "grounded": (1.0, "full", False, None),
+        "hallucinated": (0.5, "full", True, None),
+    }
+    for mode, expected in expected_by_mode.items():
         spans = capture("autogen-openinference", mode)
         root = next(s for s in spans if s.local_root and s.name.startswith("invoke_agent"))
         enriched = replay([s for s in spans if s is not root])
@@ -228,22 +214,10 @@ HALLUCINATED = GROUNDED + " Tomorrow a violent thunderstorm will flood the Louvr
 
 
 def span(
-    span_id: int,
-    parent_id: int | None,
-    attributes: Mapping[str, Any],
-    *,
-    name: str = "span",
-    events: tuple[Event, ...] = (),
+    span_id: int, parent_id: int | None, attributes: Mapping[str, Any], *, name: str = "span"
 ) -> SpanView:
-    return SpanView(
-        trace_id=7,
-        span_id=span_id,
-        parent_id=parent_id,
-        name=name,
-        attributes=attributes,
-        events=events,
-        resource={"service.name": "svc"},
-        local_root=parent_id is None,
+    return view(
+        attributes, name=name, span_id=span_id, parent_id=parent_id, local_root=parent_id is None
     )
 
 
@@ -267,7 +241,10 @@ def chat(span_id: int, *, calls: Sequence[str] = (), results: Mapping[str, str] 
     inputs: list[dict[str, Any]] = [{"role": "user", "parts": [{"type": "text", "content": "q"}]}]
     for call, text in results.items():
         inputs.append(
-            {"role": "tool", "parts": [{"type": "tool_call_response", "id": call, "response": text}]}
+            {
+                "role": "tool",
+                "parts": [{"type": "tool_call_response", "id": call, "response": text}],
+            }
         )
     parts: list[dict[str, Any]] = [
         {"type": "tool_call", "id": call, "name": "get_weather"} for call in calls
@@ -360,7 +337,8 @@ def test_system_user_and_assistant_messages_are_never_evidence() -> None:
         {"role": "user", "parts": [{"type": "text", "content": WEATHER}]},
         {"role": "assistant", "parts": [{"type": "text", "content": WEATHER}]},
     ]
-    step = span(2, 1, {"gen_ai.operation.name": "chat", "gen_ai.input.messages": json.dumps(inputs)})
+    attributes = {"gen_ai.operation.name": "chat", "gen_ai.input.messages": json.dumps(inputs)}
+    step = span(2, 1, attributes)
     reading = read_span(step, DEFAULT_CONVENTIONS)
     assert reading is not None and reading.input_tool_results == ()
     enriched = replay([step, genai_run(GROUNDED)])
@@ -481,7 +459,9 @@ ADK_EVENT = {
 @pytest.mark.parametrize(
     ("payload", "expected"),
     [
-        pytest.param({"role": "model", "parts": [{"text": GROUNDED}]}, GROUNDED, id="genai-content"),
+        pytest.param(
+            {"role": "model", "parts": [{"text": GROUNDED}]}, GROUNDED, id="genai-content"
+        ),
         pytest.param(ADK_EVENT, GROUNDED, id="adk-event"),
         pytest.param(
             {"role": "model", "parts": [{"text": "hmm", "thought": True}, {"text": GROUNDED}]},
@@ -527,7 +507,11 @@ def test_answer_shapes(payload: Any, expected: str | None) -> None:
             id="llamaindex-tooloutput",
         ),
         pytest.param(
-            {"tool_name": "g", "tool_id": "c", "tool_output": {"tool_name": "g", "raw_output": WEATHER}},
+            {
+                "tool_name": "g",
+                "tool_id": "c",
+                "tool_output": {"tool_name": "g", "raw_output": WEATHER},
+            },
             WEATHER,
             id="llamaindex-toolcallresult",
         ),
@@ -552,7 +536,13 @@ def test_adk_legacy_schema_is_read() -> None:
             {
                 "role": "user",
                 "parts": [
-                    {"function_response": {"id": "c1", "name": "g", "response": {"result": WEATHER}}}
+                    {
+                        "function_response": {
+                            "id": "c1",
+                            "name": "g",
+                            "response": {"result": WEATHER},
+                        }
+                    }
                 ],
             },
         ],

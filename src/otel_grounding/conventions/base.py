@@ -50,6 +50,16 @@ class SpanReading:
     tools_declared: bool = False
 
 
+def reading_of(
+    role: str, convention: str, content: tuple[str | None, bool, bool], **fields: Any
+) -> SpanReading:
+    """A reading from `(text, redacted, truncated)`, as the adapters' content readers give it."""
+    text, redacted, cut = content
+    return SpanReading(
+        role=role, convention=convention, text=text, redacted=redacted, truncated=cut, **fields
+    )
+
+
 class Convention(Protocol):
     """A telemetry dialect: reads a span from its attributes and events alone."""
 

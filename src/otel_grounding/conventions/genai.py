@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from otel_grounding.conventions import payloads
-from otel_grounding.conventions.base import LLM, RUN, TOOL, SpanReading, value_cut
+from otel_grounding.conventions.base import LLM, RUN, TOOL, SpanReading, reading_of, value_cut
 from otel_grounding.spanview import SpanView
 
 OPERATION = "gen_ai.operation.name"
@@ -198,13 +198,10 @@ def pseudo_tool(
     kind = payloads.tool_kind(name)
     if kind == "handoff":
         return None
-    text, redacted, cut = read_tool_result(span, value)
-    return SpanReading(
-        role=LLM,
-        convention=convention,
-        text=text,
-        redacted=redacted,
-        truncated=cut,
+    return reading_of(
+        LLM,
+        convention,
+        read_tool_result(span, value),
         run_id=run_id,
         content_keys=keys,
     )
@@ -259,13 +256,10 @@ class GenAIConvention:
         run_id = str_attr(span, AGENT_CALL_ID)
         if payloads.tool_kind(name) != "tool":
             return pseudo_tool(self.name, span, name, value, content_keys(span), run_id)
-        text, redacted, cut = read_tool_result(span, value)
-        return SpanReading(
-            role=TOOL,
-            convention=self.name,
-            text=text,
-            redacted=redacted,
-            truncated=cut,
+        return reading_of(
+            TOOL,
+            self.name,
+            read_tool_result(span, value),
             run_id=run_id,
             content_keys=content_keys(span),
             call_id=str_attr(span, TOOL_CALL_ID),
@@ -298,7 +292,12 @@ class GenAIConvention:
 
 
 #: Where a run's (or any span's) own answer is, in order.
-RUN_ANSWER_KEYS = (OUTPUT_MESSAGES, PYDANTIC_FINAL_RESULT, PYDANTIC_ALL_MESSAGES, CREWAI_CREW_RESULT)
+RUN_ANSWER_KEYS = (
+    OUTPUT_MESSAGES,
+    PYDANTIC_FINAL_RESULT,
+    PYDANTIC_ALL_MESSAGES,
+    CREWAI_CREW_RESULT,
+)
 
 
 def _tool_value(span: SpanView) -> Any:

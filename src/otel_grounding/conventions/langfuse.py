@@ -17,7 +17,7 @@ JSON-encoded strings.
 from __future__ import annotations
 
 from otel_grounding.conventions import payloads
-from otel_grounding.conventions.base import LLM, RUN, TOOL, SpanReading
+from otel_grounding.conventions.base import LLM, RUN, TOOL, SpanReading, reading_of
 from otel_grounding.conventions.genai import (
     pseudo_tool,
     read_answer,
@@ -56,13 +56,10 @@ class LangfuseConvention:
         if kind == "tool":
             return self._tool(span)
         if kind == "generation":
-            text, redacted, cut = read_answer(span, (OUTPUT,))
-            return SpanReading(
-                role=LLM,
-                convention=self.name,
-                text=text,
-                redacted=redacted,
-                truncated=cut,
+            return reading_of(
+                LLM,
+                self.name,
+                read_answer(span, (OUTPUT,)),
                 content_keys=payloads.present(span.attributes, CONTENT_KEYS),
             )
         return None
@@ -101,13 +98,10 @@ class LangfuseConvention:
         keys = payloads.present(span.attributes, CONTENT_KEYS)
         if payloads.tool_kind(span.name) != "tool":
             return pseudo_tool(self.name, span, span.name, value, keys, None)
-        text, redacted, cut = read_tool_result(span, value)
-        return SpanReading(
-            role=TOOL,
-            convention=self.name,
-            text=text,
-            redacted=redacted,
-            truncated=cut,
+        return reading_of(
+            TOOL,
+            self.name,
+            read_tool_result(span, value),
             content_keys=keys,
         )
 

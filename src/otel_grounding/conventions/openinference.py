@@ -22,7 +22,7 @@ import json
 from typing import Any
 
 from otel_grounding.conventions import payloads
-from otel_grounding.conventions.base import LLM, RUN, TOOL, SpanReading, value_cut
+from otel_grounding.conventions.base import LLM, RUN, TOOL, SpanReading, reading_of, value_cut
 from otel_grounding.conventions.genai import pseudo_tool, str_attr
 from otel_grounding.spanview import SpanView
 
@@ -123,13 +123,10 @@ class OpenInferenceConvention:
         return payloads.answer_text(value, structured=True, cut=cut), False, cut
 
     def _run(self, span: SpanView, agent: str | None) -> SpanReading:
-        text, redacted, cut = self._output(span, tool=False)
-        return SpanReading(
-            role=RUN,
-            convention=self.name,
-            text=text,
-            redacted=redacted,
-            truncated=cut,
+        return reading_of(
+            RUN,
+            self.name,
+            self._output(span, tool=False),
             agent=agent,
             project=str_attr(span, PROJECT_ID),
             content_keys=_content_keys(span),
@@ -141,13 +138,10 @@ class OpenInferenceConvention:
             return pseudo_tool(
                 self.name, span, name, span.attributes.get(OUTPUT_VALUE), _content_keys(span), None
             )
-        text, redacted, cut = self._output(span, tool=True)
-        return SpanReading(
-            role=TOOL,
-            convention=self.name,
-            text=text,
-            redacted=redacted,
-            truncated=cut,
+        return reading_of(
+            TOOL,
+            self.name,
+            self._output(span, tool=True),
             content_keys=_content_keys(span),
             call_id=str_attr(span, TOOL_ID),
         )

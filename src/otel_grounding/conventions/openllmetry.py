@@ -22,7 +22,15 @@ LangChain payloads are `{"outputs": ...}` / `{"output": ...}` envelopes around s
 from __future__ import annotations
 
 from otel_grounding.conventions import payloads
-from otel_grounding.conventions.base import LLM, OTHER, RUN, TOOL, SpanReading, value_cut
+from otel_grounding.conventions.base import (
+    LLM,
+    OTHER,
+    RUN,
+    TOOL,
+    SpanReading,
+    reading_of,
+    value_cut,
+)
 from otel_grounding.conventions.genai import (
     OUTPUT_MESSAGES,
     TOOL_RESULT,
@@ -68,13 +76,10 @@ class OpenLLMetryConvention:
             agent = str_attr(span, AGENT_NAME)
             if agent is None and kind == "agent":
                 agent = str_attr(span, ENTITY_NAME)
-            text, redacted, cut = read_answer(span, (ENTITY_OUTPUT, OUTPUT_MESSAGES))
-            return SpanReading(
-                role=RUN,
-                convention=self.name,
-                text=text,
-                redacted=redacted,
-                truncated=cut,
+            return reading_of(
+                RUN,
+                self.name,
+                read_answer(span, (ENTITY_OUTPUT, OUTPUT_MESSAGES)),
                 agent=agent,
                 project=str_attr(span, PROJECT_ID),
                 content_keys=payloads.present(span.attributes, CONTENT_KEYS),
@@ -90,13 +95,10 @@ class OpenLLMetryConvention:
             keys = payloads.present(span.attributes, CONTENT_KEYS)
             if payloads.tool_kind(name) != "tool":
                 return pseudo_tool(self.name, span, name, value, keys, None)
-            text, redacted, cut = read_tool_result(span, value)
-            return SpanReading(
-                role=TOOL,
-                convention=self.name,
-                text=text,
-                redacted=redacted,
-                truncated=cut,
+            return reading_of(
+                TOOL,
+                self.name,
+                read_tool_result(span, value),
                 content_keys=keys,
             )
         return None
@@ -114,13 +116,10 @@ class OpenLLMetryConvention:
             return SpanReading(role=OTHER, convention=self.name)
         ok, parsed = payloads.parse_json(value)
         if ok and payloads.is_tool_output(parsed):
-            text, redacted, cut = read_tool_result(span, value)
-            return SpanReading(
-                role=TOOL,
-                convention=self.name,
-                text=text,
-                redacted=redacted,
-                truncated=cut,
+            return reading_of(
+                TOOL,
+                self.name,
+                read_tool_result(span, value),
                 content_keys=keys,
                 call_id=payloads.str_field(parsed, "tool_id"),
             )

@@ -40,7 +40,7 @@ from __future__ import annotations
 import ast
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, NamedTuple
 
 from otel_grounding.scoring import as_text
@@ -478,6 +478,16 @@ def _value_end(text: str, start: int) -> int:
     return pos
 
 
+def _indexed(attributes: Mapping[str, Any], prefix: str) -> Iterator[tuple[int, str, Any]]:
+    """(message index, the key's rest without `message.`, value) of the keys `prefix{i}.rest`."""
+    for key, value in attributes.items():
+        if not key.startswith(prefix):
+            continue
+        index_text, _, rest = key[len(prefix) :].partition(".")
+        if index_text.isdigit():
+            yield int(index_text), rest.removeprefix("message."), value
+
+
 def indexed_messages(attributes: Mapping[str, Any], prefix: str) -> list[Message]:
     """Messages flattened into indexed attributes, in index order.
 
@@ -488,15 +498,8 @@ def indexed_messages(attributes: Mapping[str, Any], prefix: str) -> list[Message
     roles: dict[int, str] = {}
     texts: dict[int, dict[int, str]] = {}
     seen: set[int] = set()
-    for key, value in attributes.items():
-        if not key.startswith(prefix):
-            continue
-        index_text, _, rest = key[len(prefix) :].partition(".")
-        if not index_text.isdigit():
-            continue
-        index = int(index_text)
+    for index, rest, value in _indexed(attributes, prefix):
         seen.add(index)
-        rest = rest.removeprefix("message.")
         if rest == "role" and isinstance(value, str):
             roles[index] = value
         elif rest == "content" and isinstance(value, str):
@@ -545,14 +548,94 @@ def tool_results(value: Any) -> list[ToolResult]:
     parts, google-genai `function_response` parts, tool-role messages (OpenAI, LangChain),
     `toolResult` / `tool_result` content blocks (Strands, Anthropic), Responses
     `function_call_output` items. Nothing else of a prompt is read."""
-    parsed = _parsed(value)
     found: list[ToolResult] = []
-    if parsed is not None:
-        _walk_results(parsed, found, [_MAX_NODES], 0)
+
+    def visit(obj: Mapping[str, Any]) -> list[Any]:
+        kind = obj.get("type")
+        if kind == "tool_call_response":  # GenAI part
+            found.append(ToolResult(_call_id(obj.get("id")), _result_text(obj.get("response"))))
+        elif kind == "tool_result":  # Anthropic block
+            found.append(
+                ToolResult(_call_id(obj.get("tool_use_id")), _result_text(obj.get("content")))
+            )
+        elif kind == "function_call_output":  # OpenAI Responses item
+            found.append(ToolResult(_call_id(obj.get("call_id")), _result_text(obj.get("output"))))
+        elif isinstance(inner := _first_mapping(obj, _FUNCTION_RESPONSE_KEYS), Mapping):
+            found.append(ToolResult(_call_id(inner.get("id")), _result_text(inner.get("response"))))
+        elif isinstance(inner := obj.get("toolResult"), Mapping):  # Strands / Bedrock block
+            found.append(
+                ToolResult(_call_id(inner.get("toolUseId")), _result_text(inner.get("content")))
+            )
+        elif (message := as_message(obj)) is not None:
+            parts, content = obj.get("parts"), _message_content(obj)
+            if message.role != TOOL_ROLE:
+                # Another role's message is never evidence itself: only the result parts some
+                # frameworks put in it (google-genai sends function responses as role `user`).
+                return [inner for inner in (parts, content) if isinstance(inner, list)]
+            if isinstance(parts, list):
+                return parts
+            if isinstance(content, list) and any(map(_is_result_block, content)):
+                return content
+            holder = obj.get("kwargs") or obj.get("data") or obj
+            call = _call_id(holder.get("tool_call_id")) if isinstance(holder, Mapping) else None
+            text = message.text if message.text is not None else _result_text(content)
+            found.append(ToolResult(call, text))
+        else:
+            return _containers(obj)
+        return []
+
+    _walk(_parsed(value), visit)
     return found
 
 
+def tool_calls(value: Any) -> list[str | None]:
+    """The tool calls an LLM step's output asks for (their call ids, None when unnamed): GenAI
+    `tool_call` parts, google-genai `function_call` parts, OpenAI `tool_calls`, LangChain
+    `tool_calls`, `toolUse` / `tool_use` blocks, Responses `function_call` items."""
+    found: list[str | None] = []
+
+    def visit(obj: Mapping[str, Any]) -> list[Any]:
+        kind = obj.get("type")
+        if kind == "tool_call" or kind == "tool_use":  # GenAI part, Anthropic block
+            found.append(_call_id(obj.get("id")))
+        elif kind == "function_call":  # OpenAI Responses item
+            found.append(_call_id(obj.get("call_id") or obj.get("id")))
+        elif isinstance(inner := _first_mapping(obj, _FUNCTION_CALL_KEYS), Mapping):
+            found.append(_call_id(inner.get("id")))
+        elif isinstance(inner := obj.get("toolUse"), Mapping):  # Strands / Bedrock block
+            found.append(_call_id(inner.get("toolUseId")))
+        else:
+            calls = obj.get("tool_calls")  # OpenAI / LangChain message
+            if isinstance(calls, list):
+                found.extend(
+                    _call_id(c.get("id")) if isinstance(c, Mapping) else None for c in calls
+                )
+            return [v for k, v in obj.items() if k != "tool_calls" and isinstance(v, (list, dict))]
+        return []
+
+    _walk(_parsed(value), visit)
+    return found
+
+
+_FUNCTION_RESPONSE_KEYS = ("function_response", "functionResponse")  # google-genai Part
+_FUNCTION_CALL_KEYS = ("function_call", "functionCall")
+
+
+def _is_result_block(block: Any) -> bool:
+    return isinstance(block, Mapping) and (
+        "toolResult" in block or block.get("type") == "tool_result"
+    )
+
+
+def _first_mapping(obj: Mapping[str, Any], keys: tuple[str, ...]) -> Any:
+    for key in keys:
+        if isinstance(obj.get(key), Mapping):
+            return obj[key]
+    return None
+
+
 def _parsed(value: Any) -> Any:
+    """A payload as a parsed list or mapping (JSON text is parsed); None for anything else."""
     if isinstance(value, str):
         ok, parsed = parse_json(value)
         return parsed if ok and isinstance(parsed, (list, dict)) else None
@@ -561,103 +644,27 @@ def _parsed(value: Any) -> Any:
     return value if isinstance(value, (list, Mapping)) else None
 
 
-def _walk_results(obj: Any, found: list[ToolResult], budget: list[int], depth: int) -> None:
-    budget[0] -= 1
-    if budget[0] < 0 or depth > _MAX_DEPTH * 2:
-        return
-    if isinstance(obj, list):
-        for item in obj:
-            _walk_results(item, found, budget, depth + 1)
-        return
-    if not isinstance(obj, Mapping):
-        return
-    kind = obj.get("type")
-    if kind == "tool_call_response":  # GenAI part
-        found.append(ToolResult(_call_id(obj.get("id")), _result_text(obj.get("response"))))
-        return
-    if kind == "tool_result":  # Anthropic block
-        found.append(ToolResult(_call_id(obj.get("tool_use_id")), _result_text(obj.get("content"))))
-        return
-    if kind == "function_call_output":  # OpenAI Responses item
-        found.append(ToolResult(_call_id(obj.get("call_id")), _result_text(obj.get("output"))))
-        return
-    for key in ("function_response", "functionResponse"):  # google-genai Part
-        inner = obj.get(key)
-        if isinstance(inner, Mapping):
-            found.append(ToolResult(_call_id(inner.get("id")), _result_text(inner.get("response"))))
-            return
-    inner = obj.get("toolResult")  # Strands / Bedrock block
-    if isinstance(inner, Mapping):
-        found.append(ToolResult(_call_id(inner.get("toolUseId")), _result_text(inner.get("content"))))
-        return
-    message = as_message(obj)
-    if message is not None and message.role == TOOL_ROLE:
-        parts = obj.get("parts")
-        content = _message_content(obj)
-        if isinstance(parts, list) or is_blocks(content):
-            _walk_results(parts if isinstance(parts, list) else content, found, budget, depth + 1)
-            return
-        holder = obj.get("kwargs") or obj.get("data") or obj
-        call = _call_id(holder.get("tool_call_id")) if isinstance(holder, Mapping) else None
-        text = message.text if message.text is not None else _result_text(content)
-        found.append(ToolResult(call, text))
-        return
-    if message is not None:
-        # A user, system or assistant message is never evidence itself; only the result parts
-        # some frameworks put in it (google-genai sends function responses as role `user`).
-        for inner in (obj.get("parts"), _message_content(obj)):
-            if isinstance(inner, list):
-                _walk_results(inner, found, budget, depth + 1)
-        return
-    for key, item in obj.items():
-        if isinstance(item, (list, Mapping)):
-            _walk_results(item, found, budget, depth + 1)
+def _containers(obj: Mapping[str, Any]) -> list[Any]:
+    return [item for item in obj.values() if isinstance(item, (list, Mapping))]
 
 
-def tool_calls(value: Any) -> list[str | None]:
-    """The tool calls an LLM step's output asks for (their call ids, None when unnamed): GenAI
-    `tool_call` parts, google-genai `function_call` parts, OpenAI `tool_calls`, LangChain
-    `tool_calls`, `toolUse` / `tool_use` blocks, Responses `function_call` items."""
-    parsed = _parsed(value)
-    found: list[str | None] = []
-    if parsed is not None:
-        _walk_calls(parsed, found, [_MAX_NODES], 0)
-    return found
-
-
-def _walk_calls(obj: Any, found: list[str | None], budget: list[int], depth: int) -> None:
-    budget[0] -= 1
-    if budget[0] < 0 or depth > _MAX_DEPTH * 2:
-        return
-    if isinstance(obj, list):
-        for item in obj:
-            _walk_calls(item, found, budget, depth + 1)
-        return
-    if not isinstance(obj, Mapping):
-        return
-    kind = obj.get("type")
-    if kind == "tool_call" or kind == "tool_use":  # GenAI part, Anthropic block
-        found.append(_call_id(obj.get("id")))
-        return
-    if kind == "function_call":  # OpenAI Responses item
-        found.append(_call_id(obj.get("call_id") or obj.get("id")))
-        return
-    for key in ("function_call", "functionCall"):  # google-genai Part
-        inner = obj.get(key)
-        if isinstance(inner, Mapping):
-            found.append(_call_id(inner.get("id")))
-            return
-    inner = obj.get("toolUse")  # Strands / Bedrock block
-    if isinstance(inner, Mapping):
-        found.append(_call_id(inner.get("toolUseId")))
-        return
-    calls = obj.get("tool_calls")  # OpenAI / LangChain message
-    if isinstance(calls, list):
-        for call in calls:
-            found.append(_call_id(call.get("id")) if isinstance(call, Mapping) else None)
-    for key, item in obj.items():
-        if key != "tool_calls" and isinstance(item, (list, Mapping)):
-            _walk_calls(item, found, budget, depth + 1)
+def _walk(root: Any, visit: Callable[[Mapping[str, Any]], list[Any]]) -> None:
+    """Visit the mappings of a parsed payload depth-first, in order, at most `_MAX_NODES`
+    nodes deep to `_MAX_DEPTH * 2`; `visit` returns the values to descend into."""
+    budget = _MAX_NODES
+    stack: list[tuple[Any, int]] = [(root, 0)]
+    while stack and budget > 0:
+        node, depth = stack.pop()
+        budget -= 1
+        if depth > _MAX_DEPTH * 2:
+            continue
+        if isinstance(node, list):
+            children = node
+        elif isinstance(node, Mapping):
+            children = visit(node)
+        else:
+            continue
+        stack.extend((child, depth + 1) for child in reversed(children))
 
 
 def indexed_tool_traffic(
@@ -675,14 +682,7 @@ def indexed_tool_traffic(
     call_ids: dict[int, Any] = {}
     calls: dict[tuple[int, int], str | None] = {}
     functions: list[tuple[int, int, Mapping[str, Any]]] = []
-    for key, value in attributes.items():
-        if not key.startswith(prefix):
-            continue
-        index_text, _, rest = key[len(prefix) :].partition(".")
-        if not index_text.isdigit():
-            continue
-        index = int(index_text)
-        rest = rest.removeprefix("message.")
+    for index, rest, value in _indexed(attributes, prefix):
         if rest == "role":
             roles[index] = value
         elif rest == "content":
