@@ -517,6 +517,11 @@ def test_answer_shapes(payload: Any, expected: str | None) -> None:
         ),
         pytest.param([{"text": WEATHER}], WEATHER, id="strands-blocks"),
         pytest.param(f"status='success' result='{WEATHER}' error=None", WEATHER, id="agno-repr"),
+        pytest.param(
+            json.dumps(f"status='success' result='{WEATHER}' error=None"),
+            WEATHER,
+            id="agno-repr-json-quoted",
+        ),
         pytest.param("ToolOutput(content='x', tool_name='g')", None, id="python-repr-unreadable"),
         pytest.param("x=5 is all it said", "x=5 is all it said", id="prose-with-equals"),
     ],
@@ -582,3 +587,33 @@ def test_adk_legacy_schema_is_read() -> None:
     hidden = span(3, 1, {**tool.attributes, "gcp.vertex.agent.tool_response": "{}"})
     hidden_reading = read_span(hidden, DEFAULT_CONVENTIONS)
     assert hidden_reading is not None and hidden_reading.text is None
+
+
+@pytest.mark.parametrize(
+    ("counter", "expected"),
+    [
+        pytest.param({"run_tool_call_count": {"get_weather": 2, "other": 1}}, 3, id="by-tool"),
+        pytest.param({"tool_call_counts": {"get_weather": 1}}, 1, id="tool_call_counts"),
+        pytest.param({"tool_call_count": 4}, 4, id="a-count"),
+        pytest.param({"messages": []}, None, id="no-counter"),
+    ],
+)
+def test_framework_tool_call_counters(counter: Mapping[str, Any], expected: int | None) -> None:
+    assert payloads.tool_call_count(json.dumps(counter)) == expected
+
+
+def test_framework_counter_without_any_output_writes_no_rate() -> None:
+    state = {
+        "messages": [{"type": "ai", "data": {"content": HALLUCINATED}}],
+        "run_tool_call_count": {"get_weather": 1},
+    }
+    agent = span(
+        1, None, {"openinference.span.kind": "AGENT", "output.value": json.dumps(state)}, name="a"
+    )
+    enriched = replay([agent])["a"]
+    assert outcome(enriched) == (
+        None,
+        "partial",
+        False,
+        f"{EVIDENCE_UNAVAILABLE},{attr.REASON_TOOL_STEPS_MISSING}",
+    )

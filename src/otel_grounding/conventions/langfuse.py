@@ -91,6 +91,7 @@ class LangfuseConvention:
             agent=agent,
             project=str_attr(span, PROJECT_ID),
             content_keys=payloads.present(span.attributes, CONTENT_KEYS),
+            declared_tool_steps=payloads.tool_call_count(span.attributes.get(OUTPUT)),
         )
 
     def _tool(self, span: SpanView) -> SpanReading | None:

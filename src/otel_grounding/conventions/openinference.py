@@ -130,6 +130,7 @@ class OpenInferenceConvention:
             agent=agent,
             project=str_attr(span, PROJECT_ID),
             content_keys=_content_keys(span),
+            declared_tool_steps=payloads.tool_call_count(span.attributes.get(OUTPUT_VALUE)),
         )
 
     def _tool(self, span: SpanView) -> SpanReading | None:

@@ -84,6 +84,7 @@ class OpenLLMetryConvention:
                 project=str_attr(span, PROJECT_ID),
                 content_keys=payloads.present(span.attributes, CONTENT_KEYS),
                 tools_declared=_tools_declared(span),
+                declared_tool_steps=payloads.tool_call_count(span.attributes.get(ENTITY_OUTPUT)),
             )
         if kind == "task":
             return self._task(span)

@@ -386,6 +386,9 @@ def _unwrap(
     found = walk(parsed)
     if isinstance(found, _NotMessages):
         return value if isinstance(value, str) else as_text(value)
+    if isinstance(found, str) and found is not value:
+        is_repr, text = python_repr(found)  # a repr inside a JSON string or a message
+        return text if is_repr else found
     return found
 
 
@@ -723,6 +726,28 @@ def indexed_tool_traffic(
 def last_assistant_text(messages: list[Message]) -> str | None:
     assistant = [m for m in messages if m.role == ASSISTANT]
     return assistant[-1].text if assistant else None
+
+
+#: Framework counters of a run's tool calls, in its output state: a count, or counts by tool
+#: (LangChain's `ToolCallLimitMiddleware` keeps `run_tool_call_count` in the agent state).
+TOOL_CALL_COUNTERS = ("tool_call_counts", "run_tool_call_count", "tool_call_count")
+
+
+def tool_call_count(value: Any) -> int | None:
+    """How many tool calls a run's output state says were made; None when it says nothing."""
+    if isinstance(value, str) and "tool_call_count" not in value:
+        return None
+    parsed = _parsed(value)
+    if not isinstance(parsed, Mapping):
+        return None
+    for key in TOOL_CALL_COUNTERS:
+        counter = parsed.get(key)
+        if isinstance(counter, Mapping):
+            counts = [n for n in counter.values() if isinstance(n, int) and not isinstance(n, bool)]
+            return sum(n for n in counts if n > 0)
+        if isinstance(counter, int) and not isinstance(counter, bool) and counter >= 0:
+            return counter
+    return None
 
 
 def str_field(obj: Any, key: str) -> str | None:
