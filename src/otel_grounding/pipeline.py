@@ -161,8 +161,8 @@ class GroundingPipeline:
         if output is None and evidence.last_llm_text is not None:
             output, output_cut = evidence.last_llm_text, evidence.last_llm_truncated
 
-        reasons = _reasons(reading, evidence, output is None, output_cut)
         unseen = evidence_unseen(reading, evidence)
+        reasons = _reasons(reading, evidence, output is None, output_cut, unseen)
         project = self._project(span, reading)
         threshold = self.settings.threshold_for(project)
         sources = attached + list(evidence.sources)
@@ -215,7 +215,11 @@ def _str(value: Any) -> str | None:
 
 
 def _reasons(
-    reading: SpanReading, evidence: Evidence, output_missing: bool, output_cut: bool
+    reading: SpanReading,
+    evidence: Evidence,
+    output_missing: bool,
+    output_cut: bool,
+    unseen: bool,
 ) -> tuple[str, ...]:
     """Why coverage is short, most telling first; empty when nothing is known to be missing."""
     reasons = []
@@ -224,7 +228,7 @@ def _reasons(
     if output_cut:
         reasons.append(attr.REASON_OUTPUT_TRUNCATED)
     missing = evidence.tool_calls_unread + sum(1 for s in reading.attached_sources if s is None)
-    if missing or evidence_unseen(reading, evidence):
+    if missing or unseen:
         reasons.append(attr.REASON_EVIDENCE_UNAVAILABLE)
     if evidence.truncated or reading.attached_truncated:
         reasons.append(attr.REASON_EVIDENCE_TRUNCATED)
