@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sdk_harness import Pipeline
 from span_dumps import view, view_of
 
 from otel_grounding import attributes as attr
@@ -617,3 +618,40 @@ def test_framework_counter_without_any_output_writes_no_rate() -> None:
         False,
         f"{EVIDENCE_UNAVAILABLE},{attr.REASON_TOOL_STEPS_MISSING}",
     )
+
+
+# ------------------------------------------------------------------------------ through the SDK
+def sdk_replay(spans: Sequence[SpanView]) -> dict[str, Mapping[str, Any]]:
+    """Re-emit a capture's span tree through a real TracerProvider and GroundingSpanProcessor
+    (children end before their parents, siblings in the order they ended) and return the
+    exported spans' attributes of the graded ones, by name."""
+    pipeline = Pipeline(min_claim_grounding_rate=0.7)
+    children: dict[int | None, list[SpanView]] = {}
+    ids = {s.span_id for s in spans}
+    for s in spans:
+        children.setdefault(s.parent_id if s.parent_id in ids else None, []).append(s)
+
+    def emit(node: SpanView) -> None:
+        with pipeline.tracer.start_as_current_span(node.name, attributes=node.attributes) as live:
+            for event in node.events:
+                live.add_event(event.name, attributes=dict(event.attributes or {}))
+            for child in children.get(node.span_id, []):
+                emit(child)
+
+    for root in children.get(None, []):
+        emit(root)
+    return {
+        s.name: s.attributes
+        for s in pipeline.spans()
+        if s.attributes is not None and attr.GRADE in s.attributes
+    }
+
+
+@pytest.mark.parametrize(("scenario", "run"), SCORED)
+def test_real_trace_through_the_sdk(scenario: str, run: str) -> None:
+    grounded = sdk_replay(capture(scenario, "grounded"))
+    assert list(grounded) == [run]
+    assert outcome(grounded[run]) == (1.0, "full", False, None)
+    hallucinated = sdk_replay(capture(scenario, "hallucinated"))
+    assert list(hallucinated) == [run]
+    assert outcome(hallucinated[run]) == (0.5, "full", True, None)
