@@ -431,9 +431,12 @@ def test_chain_rooted_trace_is_one_implicit_run() -> None:
 def test_implicit_run_takes_its_own_output_when_it_is_text() -> None:
     spans = [oi_tool(3, 1), oi_llm(4, 1, "Done."), chain(1, None, output=HALLUCINATED)]
     assert outcome(replay(spans)["chain 1"]) == (0.5, "full", True, None)
-    repr_root = chain(1, None, output="StopEvent(result=AgentOutput(response=ChatMessage(...")
-    spans = [oi_tool(3, 1), oi_llm(4, 1, GROUNDED), repr_root]
-    assert outcome(replay(spans)["chain 1"]) == (1.0, "full", False, None)  # last LLM answer
+    for not_text in (
+        "StopEvent(result=AgentOutput(response=ChatMessage(...",  # a Python repr
+        json.dumps({"query": "weather", "steps": 2}),  # JSON holding no message
+    ):
+        spans = [oi_tool(3, 1), oi_llm(4, 1, GROUNDED), chain(1, None, output=not_text)]
+        assert outcome(replay(spans)["chain 1"]) == (1.0, "full", False, None)  # last LLM answer
 
 
 def test_trace_with_a_run_has_no_implicit_run() -> None:

@@ -98,8 +98,8 @@ def read_implicit_run(span: SpanView, conventions: Sequence[Convention]) -> Span
     """A local root read as an implicit run: its own answer, from the first convention whose
     marker it carries and that can read a span's output whatever its kind (`read_output`).
 
-    No text when none unwraps to text (a Python repr, a framework object): the pipeline then
-    takes the last LLM step's answer, as for any run without an output of its own.
+    No text when none unwraps to text (a Python repr, JSON that holds no message): the
+    pipeline then takes the last LLM step's answer, as for any run without an output of its own.
     """
     keys = span.attributes.keys()
     name = IMPLICIT

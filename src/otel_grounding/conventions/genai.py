@@ -161,8 +161,11 @@ def llm_tool_traffic(
     return tuple(results), tuple(calls)
 
 
-def read_answer(span: SpanView, keys: tuple[str, ...]) -> tuple[str | None, bool, bool]:
-    """(text, redacted, truncated) from the first of `keys` that yields an answer."""
+def read_answer(
+    span: SpanView, keys: tuple[str, ...], *, strict: bool = False
+) -> tuple[str | None, bool, bool]:
+    """(text, redacted, truncated) from the first of `keys` that yields an answer; `strict`:
+    JSON that holds no message structure is no answer (not even as sorted JSON)."""
     truncated = False
     for key in keys:
         value = detail(span, key)
@@ -171,7 +174,10 @@ def read_answer(span: SpanView, keys: tuple[str, ...]) -> tuple[str | None, bool
         if payloads.is_redacted(value):
             return None, True, False
         cut = value_cut(span, value)
-        text = payloads.answer_text(value, structured=key in JSON_KEYS, cut=cut)
+        if strict and (not isinstance(value, str) or payloads.looks_like_json(value)):
+            text = payloads.message_answer(value)
+        else:
+            text = payloads.answer_text(value, structured=key in JSON_KEYS, cut=cut)
         if text is not None:
             return text, False, cut
         truncated = truncated or cut
@@ -227,7 +233,7 @@ class GenAIConvention:
 
     def read_output(self, span: SpanView) -> tuple[str | None, bool, bool]:
         """The span's own answer whatever its kind (for a local root read as an implicit run)."""
-        return read_answer(span, RUN_ANSWER_KEYS)
+        return read_answer(span, RUN_ANSWER_KEYS, strict=True)
 
     def _run(self, span: SpanView, operation: str) -> SpanReading:
         text, redacted, cut = read_answer(span, RUN_ANSWER_KEYS)

@@ -108,4 +108,4 @@ class LangfuseConvention:
 
     def read_output(self, span: SpanView) -> tuple[str | None, bool, bool]:
         """The span's own answer whatever its kind (for a local root read as an implicit run)."""
-        return read_answer(span, (OUTPUT,))
+        return read_answer(span, (OUTPUT,), strict=True)

@@ -173,7 +173,7 @@ class OpenInferenceConvention:
 
     def read_output(self, span: SpanView) -> tuple[str | None, bool, bool]:
         """The span's own answer whatever its kind (for a local root read as an implicit run)."""
-        return self._output(span, tool=False)
+        return self._output(span, tool=False, strict=True)
 
 
 def _str(value: Any) -> str | None:

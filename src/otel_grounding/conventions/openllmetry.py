@@ -106,7 +106,7 @@ class OpenLLMetryConvention:
 
     def read_output(self, span: SpanView) -> tuple[str | None, bool, bool]:
         """The span's own answer whatever its kind (for a local root read as an implicit run)."""
-        return read_answer(span, (ENTITY_OUTPUT, OUTPUT_MESSAGES))
+        return read_answer(span, (ENTITY_OUTPUT, OUTPUT_MESSAGES), strict=True)
 
     def _task(self, span: SpanView) -> SpanReading:
         """A task is not read, unless its output is a tool's output (a tool step) or an
