@@ -1,4 +1,4 @@
-"""Raw span dumps (tests/frameworks/captures/) as span views: the test kit both capture suites use."""
+"""Span views for the convention tests: raw span dumps (tests/frameworks/captures/), hand-made."""
 
 from __future__ import annotations
 

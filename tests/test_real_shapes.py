@@ -658,3 +658,51 @@ def test_real_trace_through_the_sdk(scenario: str, run: str) -> None:
     hallucinated = sdk_replay(capture(scenario, "hallucinated"))
     assert list(hallucinated) == [run]
     assert outcome(hallucinated[run]) == (0.5, "full", True, None)
+
+
+@pytest.mark.parametrize(
+    ("messages", "results", "calls"),
+    [
+        pytest.param(
+            [
+                {"role": "model", "parts": [{"function_call": {"id": "a", "name": "g"}}]},
+                {
+                    "role": "user",
+                    "parts": [{"function_response": {"id": "a", "response": WEATHER}}],
+                },
+            ],
+            [payloads.ToolResult("a", WEATHER)],
+            ["a"],
+            id="google-genai-contents",
+        ),
+        pytest.param(
+            [
+                {"role": "assistant", "parts": [{"type": "tool_call", "id": "b", "name": "g"}]},
+                {
+                    "role": "tool",
+                    "parts": [{"type": "tool_call_response", "id": "b", "response": WEATHER}],
+                },
+            ],
+            [payloads.ToolResult("b", WEATHER)],
+            ["b"],
+            id="genai-messages",
+        ),
+        pytest.param(
+            {
+                "messages": [
+                    {
+                        "role": "tool",
+                        "tool_call_id": "c",
+                        "content": [{"type": "text", "text": WEATHER}],
+                    }
+                ]
+            },
+            [payloads.ToolResult("c", WEATHER)],
+            [],
+            id="openai-tool-message-content-blocks",
+        ),
+    ],
+)
+def test_tool_traffic_shapes(messages: Any, results: list[Any], calls: list[Any]) -> None:
+    assert payloads.tool_results(json.dumps(messages)) == results
+    assert payloads.tool_calls(json.dumps(messages)) == calls

@@ -587,8 +587,51 @@ def tool_results(value: Any) -> list[ToolResult]:
             return _containers(obj)
         return []
 
-    _walk(_parsed(value), visit)
+    _scan(value, _RESULT_MARKERS, _NOT_RESULT_PARTS, visit)
     return found
+
+
+def _scan(
+    value: Any,
+    markers: tuple[str, ...],
+    skip: frozenset[str],
+    visit: Callable[[Mapping[str, Any]], list[Any]],
+) -> None:
+    """Walk a payload with `visit`: JSON text holding none of `markers` is not even parsed
+    (most LLM inputs carry no tool result), and the common GenAI shape is read part by part
+    (parts of a type in `skip` are passed over)."""
+    if value is None:
+        return
+    if isinstance(value, str) and not any(marker in value for marker in markers):
+        return
+    root = _parsed(value)
+    parts = _genai_parts(root)
+    if parts is not None:
+        for part in parts:
+            if part.get("type") not in skip:
+                visit(part)
+    elif root is not None:
+        _walk(root, visit)
+
+
+_NOT_RESULT_PARTS = frozenset({"text", "tool_call", "reasoning", "blob", "uri", "file"})
+_NOT_CALL_PARTS = frozenset({"text", "tool_call_response", "reasoning", "blob", "uri", "file"})
+
+
+def _genai_parts(root: Any) -> list[dict[str, Any]] | None:
+    """The parts of a GenAI messages list (`[{"role": R, "parts": [...]}, ...]`), in order;
+    None when the payload has another shape."""
+    if type(root) is not list:
+        return None
+    parts: list[dict[str, Any]] = []
+    for message in root:
+        if type(message) is not dict or type(message.get("parts")) is not list:
+            return None
+        for part in message["parts"]:
+            if type(part) is not dict:
+                return None
+            parts.append(part)
+    return parts
 
 
 def tool_calls(value: Any) -> list[str | None]:
@@ -616,10 +659,31 @@ def tool_calls(value: Any) -> list[str | None]:
             return [v for k, v in obj.items() if k != "tool_calls" and isinstance(v, (list, dict))]
         return []
 
-    _walk(_parsed(value), visit)
+    _scan(value, _CALL_MARKERS, _NOT_CALL_PARTS, visit)
     return found
 
 
+#: Substrings without which a JSON payload holds no tool result / no tool call (a cheap test
+#: before parsing: a role `tool` or `function`, LangChain's ToolMessage, or a result part).
+_RESULT_MARKERS = (
+    '"tool"',
+    '"function"',
+    "ToolMessage",
+    "tool_call_response",
+    "function_response",
+    "functionResponse",
+    "toolResult",
+    "tool_result",
+    "function_call_output",
+)
+_CALL_MARKERS = (
+    '"tool_call"',
+    '"tool_calls":',
+    "function_call",
+    "functionCall",
+    "toolUse",
+    "tool_use",
+)
 _FUNCTION_RESPONSE_KEYS = ("function_response", "functionResponse")  # google-genai Part
 _FUNCTION_CALL_KEYS = ("function_call", "functionCall")
 
@@ -632,13 +696,16 @@ def _is_result_block(block: Any) -> bool:
 
 def _first_mapping(obj: Mapping[str, Any], keys: tuple[str, ...]) -> Any:
     for key in keys:
-        if isinstance(obj.get(key), Mapping):
-            return obj[key]
+        value = obj.get(key)
+        if value is not None and isinstance(value, Mapping):
+            return value
     return None
 
 
 def _parsed(value: Any) -> Any:
     """A payload as a parsed list or mapping (JSON text is parsed); None for anything else."""
+    if value is None:
+        return None
     if isinstance(value, str):
         ok, parsed = parse_json(value)
         return parsed if ok and isinstance(parsed, (list, dict)) else None
@@ -654,20 +721,19 @@ def _containers(obj: Mapping[str, Any]) -> list[Any]:
 def _walk(root: Any, visit: Callable[[Mapping[str, Any]], list[Any]]) -> None:
     """Visit the mappings of a parsed payload depth-first, in order, at most `_MAX_NODES`
     nodes deep to `_MAX_DEPTH * 2`; `visit` returns the values to descend into."""
-    budget = _MAX_NODES
-    stack: list[tuple[Any, int]] = [(root, 0)]
-    while stack and budget > 0:
-        node, depth = stack.pop()
-        budget -= 1
-        if depth > _MAX_DEPTH * 2:
-            continue
-        if isinstance(node, list):
-            children = node
-        elif isinstance(node, Mapping):
-            children = visit(node)
-        else:
-            continue
-        stack.extend((child, depth + 1) for child in reversed(children))
+    budget = [_MAX_NODES]
+    _descend(root, visit, budget, 0)
+
+
+def _descend(
+    node: Any, visit: Callable[[Mapping[str, Any]], list[Any]], budget: list[int], depth: int
+) -> None:
+    for child in node if isinstance(node, list) else visit(node):
+        if budget[0] <= 0 or depth >= _MAX_DEPTH * 2:
+            return
+        budget[0] -= 1
+        if isinstance(child, (list, dict)) or isinstance(child, Mapping):
+            _descend(child, visit, budget, depth + 1)
 
 
 def indexed_tool_traffic(
