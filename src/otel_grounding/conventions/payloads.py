@@ -5,7 +5,7 @@ objects, serialised. Each shape we have seen in real traces is recognised explic
 anything else falls back to one documented rule, so that a whole envelope of user and tool
 messages is never scored as if it were the answer (docs/conventions.md, "Payload unwrapping").
 
-Two questions, two functions:
+Four questions, four functions:
 
 - `answer_text(value)`: the final answer in a run's or an LLM step's output: the text parts of
   the **last assistant message** (never tool-call parts, never user, system or tool messages);
@@ -16,6 +16,12 @@ Two questions, two functions:
   instrumentation wrapped the result in one (LangChain's ToolMessage in its three serialised
   forms, JSON-quoted strings, `{"output": ...}` envelopes); otherwise the raw string (JSON text of
   a structured result stays JSON, as SPEC section 2 scores structured values).
+- `tool_results(value)`: the tool results an LLM step received in its input messages (result
+  parts and tool-role messages only: nothing else of a prompt), with their call ids.
+- `tool_calls(value)`: the call ids of the tool calls an LLM step's output asks for.
+
+A Python repr (`str(obj)` of a framework object) is never prose: `python_repr` gives the text
+field of a pydantic-style `field='x' other=None` string, and nothing for a call-like repr.
 
 Shapes recognised as messages:
 
