@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from span_dumps import view, view_of
 
 from otel_grounding import attributes as attr
 from otel_grounding.conventions import payloads
-from otel_grounding.conventions.base import LLM, RUN, TOOL, SpanReading, read_span
+from otel_grounding.conventions.base import LLM, OTHER, RUN, TOOL, SpanReading, read_span
 from otel_grounding.conventions.genai import GenAIConvention
 from otel_grounding.conventions.langfuse import LangfuseConvention
 from otel_grounding.conventions.native import NativeConvention
@@ -41,49 +42,9 @@ LANGFUSE = LangfuseConvention()
 ORDER = (NativeConvention(), OPENINFERENCE, OPENLLMETRY, LANGFUSE, GENAI)
 
 
-class Event:
-    def __init__(self, name: str, attributes: Mapping[str, Any]) -> None:
-        self.name = name
-        self.attributes = attributes
-
-
-def view(
-    attributes: Mapping[str, Any],
-    *,
-    name: str = "span",
-    span_id: int = 2,
-    parent_id: int | None = 1,
-    value_limit: int | None = None,
-    local_root: bool = False,
-) -> SpanView:
-    return SpanView(
-        trace_id=1,
-        span_id=span_id,
-        parent_id=parent_id,
-        name=name,
-        attributes=attributes,
-        events=(),
-        resource={"service.name": "svc"},
-        value_limit=value_limit,
-        local_root=local_root,
-    )
-
-
 def captured(name: str, label: str = "grounded") -> list[SpanView]:
     data = json.loads((CAPTURES / f"{name}.json").read_text())
-    return [
-        SpanView(
-            trace_id=int(s["trace_id"], 16),
-            span_id=int(s["span_id"], 16),
-            parent_id=int(s["parent_id"], 16) if s["parent_id"] else None,
-            name=s["name"],
-            attributes=s["attributes"],
-            events=tuple(Event(e["name"], e["attributes"]) for e in s["events"]),
-            resource=s["resource"],
-            local_root=s["parent_id"] is None,
-        )
-        for s in data[label]
-    ]
+    return [view_of(s) for s in data[label]]
 
 
 def readings(spans: list[SpanView]) -> list[tuple[str, SpanReading]]:
@@ -177,9 +138,17 @@ def test_langchain_openllmetry_capture_double_invoke_agent() -> None:
     (tool,) = of_role(spans, TOOL)
     # traceloop.entity.output is {"output": <serialised ToolMessage>, "kwargs": {...}}
     assert tool[1].convention == "openllmetry" and tool[1].text == WEATHER
-    assert [r.text for _, r in of_role(spans, LLM)] == [None, GROUNDED]
-    # create_agent and execute_task spans are not read
-    assert not any(name.startswith(("create_agent", "execute_task")) for name, _ in readings(spans))
+    # the chat spans, and the graph's model node: a task whose output is an assistant message
+    assert [(name, r.text) for name, r in of_role(spans, LLM)] == [
+        ("FakeToolChatModel.chat", None),
+        ("FakeToolChatModel.chat", GROUNDED),
+        ("execute_task model", GROUNDED),
+    ]
+    # create_agent spans and the other graph nodes (tasks) are not read
+    assert not any(
+        name.startswith("create_agent") or name == "execute_task tools"
+        for name, _ in readings(spans)
+    )
 
 
 def test_langchain_openllmetry_without_content() -> None:
@@ -791,7 +760,9 @@ def test_openllmetry_roles() -> None:
         view({"traceloop.span.kind": "workflow", "traceloop.entity.name": "pipeline"})
     )
     assert workflow is not None and workflow.agent is None and workflow.text is None
-    assert OPENLLMETRY.read(view({"traceloop.span.kind": "task"})) is None
+    task = {"traceloop.span.kind": "task", "gen_ai.operation.name": "invoke_agent"}
+    assert OPENLLMETRY.read(view(task)).role == OTHER  # type: ignore[union-attr]
+    assert read_span(view(task), ORDER) is None  # CrewAI's task: no other adapter reads it
     tool = OPENLLMETRY.read(
         view({"traceloop.span.kind": "tool", "traceloop.entity.output": '{"temp": 18}'})
     )

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from otel_grounding.conventions.base import LLM, TOOL, SpanReading
+from otel_grounding.conventions.payloads import ToolResult
 from otel_grounding.spanview import SpanView
 
 #: Rough bytes a remembered span costs beyond its text (ids, record, dict slot).
@@ -36,6 +37,13 @@ class _Output:
     text: str | None
     truncated: bool
     run_id: str | None
+    #: A tool step: the call it answers. An LLM step: the tool results in its input, the tool
+    #: calls in its output, whether its output was read at all, whether it lists tools.
+    call_id: str | None = None
+    results: tuple[ToolResult, ...] = ()
+    calls: tuple[str | None, ...] = ()
+    read: bool = False
+    declared: bool = False
 
 
 class LinkBatch(Protocol):
@@ -59,6 +67,7 @@ class _Trace:
     tools: list[_Output] = field(default_factory=list)
     llms: list[_Output] = field(default_factory=list)
     runs: dict[int, tuple[str | None, bool]] = field(default_factory=dict)  # span -> (agent, graded)
+    declaring_runs: set[int] = field(default_factory=set)  # runs that list tools available
     size: int = 0
     overflowed: bool = False
 
@@ -95,6 +104,16 @@ class Evidence:
     last_llm_text: str | None = None
     last_llm_truncated: bool = False
     graded_inner_run: bool = False
+    #: Tool calls the subtree shows (tool steps, calls in LLM outputs, results in LLM inputs,
+    #: one per call), and how many of them have no readable output anywhere.
+    tool_calls: int = 0
+    tool_calls_unread: int = 0
+    #: LLM steps in the subtree, and how many of them had their output read (a tool call
+    #: they asked for would have been seen).
+    llm_steps: int = 0
+    llm_steps_read: int = 0
+    #: An LLM step or a run of the subtree lists tools available to the agent.
+    tools_declared: bool = False
 
 
 class TraceAssembly:
@@ -134,6 +153,21 @@ class TraceAssembly:
         """Whether anything is buffered for this trace (an unlocked read: a hint, not a promise)."""
         return trace_id in self._traces
 
+    def implicit_run(self, span: SpanView) -> bool:
+        """Whether this local root is the run of its trace (an implicit run): the trace holds
+        LLM steps, shows tools (a tool step, a tool call or result, tools declared on an LLM
+        step) and no span was read as a run. Run spans register when they end (nested runs,
+        children first) or drop the trace (local roots), so no run is graded twice."""
+        if not span.local_root:
+            return False
+        with self._lock:
+            trace = self._traces.get(span.trace_id)
+            if trace is None or trace.runs or not trace.llms:
+                return False
+            return bool(trace.tools) or any(
+                t.results or t.calls or t.declared for t in trace.llms
+            )
+
     # -- observation --------------------------------------------------------------------------
     def observe(self, span: SpanView, reading: SpanReading | None) -> None:
         """Remember a non-run span: its output if it is a tool or LLM step, else its parent link."""
@@ -155,10 +189,22 @@ class TraceAssembly:
         with self._lock:
             trace = self._trace_for(span.trace_id)
             text = reading.text if not reading.redacted else None
-            size = len(text) if text else 0
+            results = reading.input_tool_results
+            size = (len(text) if text else 0) + sum(len(r.text or "") for r in results)
             if not self._link(span.trace_id, trace, span, size):
                 return
-            record = _Output(span.span_id, span.parent_id, text, reading.truncated, reading.run_id)
+            record = _Output(
+                span.span_id,
+                span.parent_id,
+                text,
+                reading.truncated,
+                reading.run_id,
+                call_id=reading.call_id,
+                results=results,
+                calls=reading.tool_calls,
+                read=text is not None or bool(reading.tool_calls),
+                declared=reading.tools_declared,
+            )
             if reading.role == TOOL:
                 trace.tools.append(record)
             elif reading.role == LLM:
@@ -227,21 +273,28 @@ class TraceAssembly:
             lost = lost or trace.overflowed
             owns = _Ownership(trace, span.span_id, reading.agent, reading.run_id)
             tools = [t for t in trace.tools if owns(t)]
-            llms = [t for t in trace.llms if owns(t) and t.text]
+            steps = [t for t in trace.llms if owns(t)]
+            llms = [t for t in steps if t.text]
             graded_inner = any(
                 owns.encloses(run_id) and graded
                 for run_id, (agent, graded) in trace.runs.items()
                 if agent == reading.agent or reading.agent is None
+            )
+            declared = any(t.declared for t in steps) or any(
+                owns.encloses(run_id) for run_id in trace.declaring_runs
             )
             if span.local_root:
                 self._drop(span.trace_id)
             else:
                 self._link(span.trace_id, trace, span, 0)
                 trace.runs[span.span_id] = (reading.agent, False)
+                if reading.tools_declared:
+                    trace.declaring_runs.add(span.span_id)
         with_text = [t for t in tools if t.text is not None]
+        tally = tool_tally(tools, steps)
         return Evidence(
-            sources=tuple(t.text for t in with_text if t.text is not None),
-            source_span_ids=tuple(t.span_id for t in with_text),
+            sources=tally.sources,
+            source_span_ids=tally.source_span_ids,
             tool_steps_found=len(tools),
             tool_outputs_missing=len(tools) - len(with_text),
             truncated=any(t.truncated for t in tools),
@@ -249,6 +302,11 @@ class TraceAssembly:
             last_llm_text=llms[-1].text if llms else None,
             last_llm_truncated=llms[-1].truncated if llms else False,
             graded_inner_run=graded_inner,
+            tool_calls=tally.calls,
+            tool_calls_unread=tally.unread,
+            llm_steps=len(steps),
+            llm_steps_read=sum(1 for t in steps if t.read),
+            tools_declared=declared,
         )
 
     def mark_graded(self, span: SpanView) -> None:
@@ -311,6 +369,77 @@ class TraceAssembly:
     @property
     def buffered_traces(self) -> int:
         return len(self._traces)
+
+
+@dataclass(frozen=True)
+class ToolTally:
+    """A run's tool evidence: each output once, and how many calls were made and left unread."""
+
+    sources: tuple[str, ...]
+    source_span_ids: tuple[int, ...]
+    calls: int
+    unread: int
+
+
+def tool_tally(tools: list[_Output], llms: list[_Output]) -> ToolTally:
+    """Pool tool outputs from tool steps and from the tool results LLM steps received, and count
+    the calls the trace shows.
+
+    A result in an LLM input is the tool step's output as the model saw it: it is evidence
+    unless the same output is already pooled (same call id, or the same text: every later LLM
+    input resends it). Calls are counted as few as the trace allows and outputs as many, so
+    that only what is certainly missing counts as unread: once per call id, and calls without
+    an id (tool steps, results, calls in LLM outputs) may be the same calls as those with one.
+    """
+    sources: list[str] = []
+    span_ids: list[int] = []
+    texts: set[str] = set()
+    ids: set[str] = set()
+    read_ids: set[str] = set()
+    anonymous_steps = anonymous_read = anonymous_results = anonymous_calls = 0
+
+    def pool(text: str, span_id: int) -> bool:
+        if text in texts:
+            return False
+        sources.append(text)
+        span_ids.append(span_id)
+        texts.add(text)
+        return True
+
+    for tool in tools:
+        if tool.call_id is not None:
+            ids.add(tool.call_id)
+            if tool.text is not None:
+                read_ids.add(tool.call_id)
+        else:
+            anonymous_steps += 1
+            anonymous_read += tool.text is not None
+        if tool.text is not None:
+            sources.append(tool.text)
+            span_ids.append(tool.span_id)
+            texts.add(tool.text)
+    for llm in llms:
+        unnamed = 0
+        for result in llm.results:
+            if result.call_id is not None:
+                ids.add(result.call_id)
+                if result.text is None or result.call_id in read_ids:
+                    continue
+                read_ids.add(result.call_id)
+                pool(result.text, llm.span_id)
+            else:
+                unnamed += 1
+                if result.text is not None and pool(result.text, llm.span_id):
+                    anonymous_read += 1
+        anonymous_results = max(anonymous_results, unnamed)  # each input resends the earlier
+        for call in llm.calls:
+            if call is not None:
+                ids.add(call)
+            else:
+                anonymous_calls += 1
+    calls = max(len(ids), anonymous_steps, anonymous_results, anonymous_calls)
+    read = min(calls, len(read_ids) + anonymous_read)
+    return ToolTally(tuple(sources), tuple(span_ids), calls, calls - read)
 
 
 class _Ownership:

@@ -19,6 +19,7 @@ from otel_grounding import attributes as attr
 from otel_grounding.assembly import Evidence, TraceAssembly
 from otel_grounding.config import DEFAULT_PROCESSOR_WAIT_S, ConfigError, GroundingSettings, load_settings
 from otel_grounding.conventions import DEFAULT_CONVENTIONS, RUN, Convention, SpanReading, read_span
+from otel_grounding.conventions.base import read_implicit_run
 from otel_grounding.enrichment import Enrichment, RunOutcome, build_enrichment, record_metrics
 from otel_grounding.metrics import LABEL_REASON, GroundingMetrics
 from otel_grounding.scoring import score
@@ -68,6 +69,10 @@ class GroundingPipeline:
             link_all=link_all,
         )
         self._warned = False
+        # A local root is an implicit run only where it ends after its trace's local spans
+        # (the SDK shells); the relay sees a trace's spans in any order and holds only the
+        # spans an adapter reads as runs.
+        self._implicit_runs = not link_all
 
     @classmethod
     def configure(
@@ -126,6 +131,8 @@ class GroundingPipeline:
         try:
             if reading is _UNREAD:
                 reading = read_span(span, self._conventions)
+            if reading is None and self._implicit_runs and self.assembly.implicit_run(span):
+                return self._run(span, read_implicit_run(span, self._conventions))
             if reading is None or reading.role != RUN:
                 self.assembly.observe(span, reading)
                 if reading is not None and self.settings.strip_content and reading.content_keys:
@@ -154,13 +161,14 @@ class GroundingPipeline:
         if output is None and evidence.last_llm_text is not None:
             output, output_cut = evidence.last_llm_text, evidence.last_llm_truncated
 
-        reasons = _reasons(reading, evidence, output is None, output_cut)
+        unseen = evidence_unseen(reading, evidence)
+        reasons = _reasons(reading, evidence, output is None, output_cut, unseen)
         project = self._project(span, reading)
         threshold = self.settings.threshold_for(project)
         sources = attached + list(evidence.sources)
         source_span_ids: tuple[int | None, ...] = (None,) * len(attached) + evidence.source_span_ids
         result = None
-        if output is not None:
+        if output is not None and not unseen:
             started = time.perf_counter()
             try:
                 result = score(
@@ -207,7 +215,11 @@ def _str(value: Any) -> str | None:
 
 
 def _reasons(
-    reading: SpanReading, evidence: Evidence, output_missing: bool, output_cut: bool
+    reading: SpanReading,
+    evidence: Evidence,
+    output_missing: bool,
+    output_cut: bool,
+    unseen: bool,
 ) -> tuple[str, ...]:
     """Why coverage is short, most telling first; empty when nothing is known to be missing."""
     reasons = []
@@ -215,14 +227,30 @@ def _reasons(
         reasons.append(attr.REASON_OUTPUT_UNAVAILABLE)
     if output_cut:
         reasons.append(attr.REASON_OUTPUT_TRUNCATED)
-    missing = evidence.tool_outputs_missing + sum(1 for s in reading.attached_sources if s is None)
-    if missing:
+    missing = evidence.tool_calls_unread + sum(1 for s in reading.attached_sources if s is None)
+    if missing or unseen:
         reasons.append(attr.REASON_EVIDENCE_UNAVAILABLE)
     if evidence.truncated or reading.attached_truncated:
         reasons.append(attr.REASON_EVIDENCE_TRUNCATED)
-    found = evidence.tool_steps_found + len(reading.attached_sources)
+    found = max(evidence.tool_steps_found, evidence.tool_calls) + len(reading.attached_sources)
     if reading.declared_tool_steps is not None and reading.declared_tool_steps > found:
         reasons.append(attr.REASON_TOOL_STEPS_MISSING)
     if evidence.lost:
         reasons.append(attr.REASON_EVIDENCE_EVICTED)
     return tuple(reasons)
+
+
+def evidence_unseen(reading: SpanReading, evidence: Evidence) -> bool:
+    """True when the run used tools, or may have, and not one tool output could be read.
+
+    Then no rate is written and the run is never flagged (SPEC section 4): a 0.0 over evidence
+    nobody could see is as false as a 1.0 over an answer nobody could see. "May have": tools
+    were available to the agent and no LLM step's output was read, so a tool call would not
+    have been visible. A run whose LLM steps were read and asked for no tool really used none.
+    """
+    if evidence.sources or any(s is not None for s in reading.attached_sources):
+        return False
+    declared_steps = reading.declared_tool_steps or 0
+    if evidence.tool_calls or reading.attached_sources or declared_steps > 0:
+        return True
+    return (reading.tools_declared or evidence.tools_declared) and not evidence.llm_steps_read

@@ -6,11 +6,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from otel_grounding.conventions.payloads import ToolResult
 from otel_grounding.spanview import SpanView
 
 RUN = "run"
 TOOL = "tool"
 LLM = "llm"
+#: A span a convention recognises and deliberately does not read (no later convention may).
+OTHER = "other"
 
 
 @dataclass(frozen=True)
@@ -21,6 +24,12 @@ class SpanReading:
     content was not captured. `attached_sources` are tool outputs carried on the run span
     itself (None for a tool step recorded without output). `content_keys` are the attribute
     keys holding raw content, removed after scoring when the user asks for it.
+
+    What the trace shows of tool use: `call_id` is the call a tool step answers;
+    `input_tool_results` are the tool results an LLM step received in its input (evidence as
+    the model saw it); `tool_calls` are the call ids an LLM step's output asks for (None when
+    unnamed); `tools_declared` says the span lists tools available to the agent.
+    `declared_tool_steps` is how many tool calls the run says it made (a counter).
     """
 
     role: str
@@ -35,6 +44,20 @@ class SpanReading:
     attached_sources: tuple[str | None, ...] = ()
     attached_truncated: bool = False
     content_keys: tuple[str, ...] = ()
+    call_id: str | None = None
+    input_tool_results: tuple[ToolResult, ...] = ()
+    tool_calls: tuple[str | None, ...] = ()
+    tools_declared: bool = False
+
+
+def reading_of(
+    role: str, convention: str, content: tuple[str | None, bool, bool], **fields: Any
+) -> SpanReading:
+    """A reading from `(text, redacted, truncated)`, as the adapters' content readers give it."""
+    text, redacted, cut = content
+    return SpanReading(
+        role=role, convention=convention, text=text, redacted=redacted, truncated=cut, **fields
+    )
 
 
 class Convention(Protocol):
@@ -58,9 +81,39 @@ def value_cut(span: SpanView, value: Any) -> bool:
 
 
 def read_span(span: SpanView, conventions: Sequence[Convention]) -> SpanReading | None:
-    """The first reading any convention gives, in order; None for spans of no interest."""
+    """The first reading any convention gives, in order; None for spans of no interest (or
+    that the first convention to recognise them reads as `OTHER`)."""
     for convention in conventions:
         reading = convention.read(span)
         if reading is not None:
-            return reading
+            return None if reading.role == OTHER else reading
     return None
+
+
+#: The convention named on an implicit run whose local root no adapter recognises.
+IMPLICIT = "implicit"
+
+
+def read_implicit_run(span: SpanView, conventions: Sequence[Convention]) -> SpanReading:
+    """A local root read as an implicit run: its own answer, from the first convention whose
+    marker it carries and that can read a span's output whatever its kind (`read_output`).
+
+    No text when none unwraps to text (a Python repr, JSON that holds no message): the
+    pipeline then takes the last LLM step's answer, as for any run without an output of its own.
+    """
+    keys = span.attributes.keys()
+    name = IMPLICIT
+    for convention in conventions:
+        if convention.markers.isdisjoint(keys):
+            continue
+        if name == IMPLICIT:
+            name = convention.name
+        reader = getattr(convention, "read_output", None)
+        if reader is None:
+            continue
+        text, redacted, cut = reader(span)
+        if text is not None or redacted:
+            return SpanReading(
+                role=RUN, convention=convention.name, text=text, redacted=redacted, truncated=cut
+            )
+    return SpanReading(role=RUN, convention=name)

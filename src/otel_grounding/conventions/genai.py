@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from otel_grounding.conventions import payloads
-from otel_grounding.conventions.base import LLM, RUN, TOOL, SpanReading, value_cut
+from otel_grounding.conventions.base import LLM, RUN, TOOL, SpanReading, reading_of, value_cut
 from otel_grounding.spanview import SpanView
 
 OPERATION = "gen_ai.operation.name"
@@ -30,9 +30,32 @@ AGENT_NAME = "gen_ai.agent.name"
 #: pydantic-ai's per-run id (also propagated as baggage onto the run's steps).
 AGENT_CALL_ID = "gen_ai.agent.call.id"
 OUTPUT_MESSAGES = "gen_ai.output.messages"
+INPUT_MESSAGES = "gen_ai.input.messages"
 TOOL_NAME = "gen_ai.tool.name"
 TOOL_RESULT = "gen_ai.tool.call.result"
+TOOL_CALL_ID = "gen_ai.tool.call.id"
+TOOL_DEFINITIONS = "gen_ai.tool.definitions"
 LEGACY_COMPLETION = "gen_ai.completion."
+LEGACY_PROMPT = "gen_ai.prompt."
+#: Strands: the tool names on its agent span.
+AGENT_TOOLS = "gen_ai.agent.tools"
+#: OpenLLMetry's legacy request attributes: `llm.request.functions.{i}.name`.
+LEGACY_FUNCTIONS = "llm.request.functions."
+#: CrewAI under OpenLLMetry: `str(CrewOutput)` on the `crewai.workflow` span.
+CREWAI_CREW_RESULT = "crewai.crew.result"
+#: The event holding content when it is not on the span (GenAI latest conventions, Strands).
+DETAILS_EVENT = "gen_ai.client.inference.operation.details"
+#: Strands' default (legacy) events: the output (`message`), and each tool result sent.
+CHOICE_EVENT = "gen_ai.choice"
+CHOICE_MESSAGE = "message"
+TOOL_MESSAGE_EVENT = "gen_ai.tool.message"
+TOOL_MESSAGE_CONTENT = "content"
+#: Google ADK's legacy schema (`ADK_TELEMETRY_SCHEMA_VERSION_OPT_IN=1`): `call_llm` spans carry
+#: no operation name, only these; "{}" is what ADK writes when content is off.
+ADK_LLM_REQUEST = "gcp.vertex.agent.llm_request"
+ADK_LLM_RESPONSE = "gcp.vertex.agent.llm_response"
+ADK_TOOL_RESPONSE = "gcp.vertex.agent.tool_response"
+ADK_EMPTY = "{}"
 PYDANTIC_FINAL_RESULT = "final_result"
 PYDANTIC_ALL_MESSAGES = "pydantic_ai.all_messages"
 PROJECT_ID = "ferrumdeck.project.id"
@@ -43,13 +66,18 @@ LLM_OPERATIONS = frozenset({"chat", "text_completion", "generate_content"})
 
 #: Attributes holding raw content (removed after scoring when the user asks for it).
 CONTENT_KEYS = (
-    "gen_ai.input.messages",
+    INPUT_MESSAGES,
     OUTPUT_MESSAGES,
     "gen_ai.system_instructions",
     "gen_ai.tool.call.arguments",
     TOOL_RESULT,
     PYDANTIC_FINAL_RESULT,
     PYDANTIC_ALL_MESSAGES,
+    CREWAI_CREW_RESULT,
+    ADK_LLM_REQUEST,
+    ADK_LLM_RESPONSE,
+    ADK_TOOL_RESPONSE,
+    "gcp.vertex.agent.tool_call_args",
 )
 LEGACY_CONTENT_PREFIXES = ("gen_ai.prompt.", LEGACY_COMPLETION)
 
@@ -72,21 +100,84 @@ JSON_KEYS = frozenset(
         OUTPUT_MESSAGES,
         PYDANTIC_ALL_MESSAGES,
         "traceloop.entity.output",
+        ADK_LLM_RESPONSE,
     }
 )
 
 
-def read_answer(span: SpanView, keys: tuple[str, ...]) -> tuple[str | None, bool, bool]:
-    """(text, redacted, truncated) from the first of `keys` that yields an answer."""
+def detail(span: SpanView, key: str) -> Any:
+    """A content attribute, from the span or else from the last operation-details event that
+    carries it (where the GenAI latest conventions and Strands put content by default)."""
+    value = span.attributes.get(key)
+    if value is not None:
+        return value
+    return event_value(span, DETAILS_EVENT, key)
+
+
+def event_value(span: SpanView, name: str, key: str) -> Any:
+    """The attribute `key` of the last event called `name` that carries it; None without one."""
+    for event in reversed(span.events):
+        if event.name == name:
+            value = (event.attributes or {}).get(key)
+            if value is not None:
+                return value
+    return None
+
+
+def _adk(span: SpanView, key: str) -> Any:
+    value = span.attributes.get(key)
+    return None if value == ADK_EMPTY else value
+
+
+def tools_declared(span: SpanView) -> bool:
+    """Whether the span lists tools available to the agent (definitions, names)."""
+    attrs = span.attributes
+    for key in (TOOL_DEFINITIONS, AGENT_TOOLS):
+        if payloads.non_empty(detail(span, key)):
+            return True
+    return any(key.startswith(LEGACY_FUNCTIONS) for key in attrs)
+
+
+def llm_tool_traffic(
+    span: SpanView,
+) -> tuple[tuple[payloads.ToolResult, ...], tuple[str | None, ...]]:
+    """(tool results in the LLM step's input, tool calls in its output), in every GenAI form:
+    the messages attributes or events, the legacy indexed attributes, Strands' legacy events,
+    ADK's legacy request and response."""
+    attrs = span.attributes
+    results = payloads.tool_results(detail(span, INPUT_MESSAGES))
+    calls = payloads.tool_calls(detail(span, OUTPUT_MESSAGES))
+    legacy_results, legacy_calls = payloads.indexed_tool_traffic(attrs, LEGACY_PROMPT)
+    results += legacy_results
+    _, completion_calls = payloads.indexed_tool_traffic(attrs, LEGACY_COMPLETION)
+    calls += legacy_calls + completion_calls
+    for event in span.events:
+        if event.name == TOOL_MESSAGE_EVENT:
+            results += payloads.tool_results((event.attributes or {}).get(TOOL_MESSAGE_CONTENT))
+    if not calls:
+        calls = payloads.tool_calls(event_value(span, CHOICE_EVENT, CHOICE_MESSAGE))
+    results += payloads.tool_results(_adk(span, ADK_LLM_REQUEST))
+    calls += payloads.tool_calls(_adk(span, ADK_LLM_RESPONSE))
+    return tuple(results), tuple(calls)
+
+
+def read_answer(
+    span: SpanView, keys: tuple[str, ...], *, strict: bool = False
+) -> tuple[str | None, bool, bool]:
+    """(text, redacted, truncated) from the first of `keys` that yields an answer; `strict`:
+    JSON that holds no message structure is no answer (not even as sorted JSON)."""
     truncated = False
     for key in keys:
-        value = span.attributes.get(key)
-        if value is None:
+        value = detail(span, key)
+        if value is None or value == ADK_EMPTY and key == ADK_LLM_RESPONSE:
             continue
         if payloads.is_redacted(value):
             return None, True, False
         cut = value_cut(span, value)
-        text = payloads.answer_text(value, structured=key in JSON_KEYS, cut=cut)
+        if strict and (not isinstance(value, str) or payloads.looks_like_json(value)):
+            text = payloads.message_answer(value)
+        else:
+            text = payloads.answer_text(value, structured=key in JSON_KEYS, cut=cut)
         if text is not None:
             return text, False, cut
         truncated = truncated or cut
@@ -113,13 +204,10 @@ def pseudo_tool(
     kind = payloads.tool_kind(name)
     if kind == "handoff":
         return None
-    text, redacted, cut = read_tool_result(span, value)
-    return SpanReading(
-        role=LLM,
-        convention=convention,
-        text=text,
-        redacted=redacted,
-        truncated=cut,
+    return reading_of(
+        LLM,
+        convention,
+        read_tool_result(span, value),
         run_id=run_id,
         content_keys=keys,
     )
@@ -129,12 +217,12 @@ class GenAIConvention:
     """OpenTelemetry GenAI semantic conventions: `gen_ai.operation.name` says what a span is."""
 
     name = "genai"
-    markers = frozenset({OPERATION})
+    markers = frozenset({OPERATION, ADK_LLM_RESPONSE})
 
     def read(self, span: SpanView) -> SpanReading | None:
         operation = span.attributes.get(OPERATION)
         if operation is None:
-            return None
+            return self._llm(span) if ADK_LLM_RESPONSE in span.attributes else None
         if operation in RUN_OPERATIONS:
             return self._run(span, operation)
         if operation in TOOL_OPERATIONS:
@@ -143,10 +231,18 @@ class GenAIConvention:
             return self._llm(span)
         return None
 
+    def read_output(self, span: SpanView) -> tuple[str | None, bool, bool]:
+        """The span's own answer whatever its kind (for a local root read as an implicit run)."""
+        return read_answer(span, RUN_ANSWER_KEYS, strict=True)
+
     def _run(self, span: SpanView, operation: str) -> SpanReading:
-        text, redacted, cut = read_answer(
-            span, (OUTPUT_MESSAGES, PYDANTIC_FINAL_RESULT, PYDANTIC_ALL_MESSAGES)
-        )
+        text, redacted, cut = read_answer(span, RUN_ANSWER_KEYS)
+        if text is None and not redacted:  # Strands' default: the answer in a span event
+            value = event_value(span, CHOICE_EVENT, CHOICE_MESSAGE)
+            if value is not None:
+                redacted = payloads.is_redacted(value)
+                text = None if redacted else payloads.answer_text(value)
+                cut = value_cut(span, value)
         return SpanReading(
             role=RUN,
             convention=self.name,
@@ -157,33 +253,36 @@ class GenAIConvention:
             agent=str_attr(span, AGENT_NAME) if operation == "invoke_agent" else None,
             project=str_attr(span, PROJECT_ID),
             content_keys=content_keys(span),
+            tools_declared=tools_declared(span),
         )
 
     def _tool(self, span: SpanView) -> SpanReading | None:
         name = span.attributes.get(TOOL_NAME)
-        value = span.attributes.get(TOOL_RESULT)
+        value = _tool_value(span)
         run_id = str_attr(span, AGENT_CALL_ID)
         if payloads.tool_kind(name) != "tool":
             return pseudo_tool(self.name, span, name, value, content_keys(span), run_id)
-        text, redacted, cut = read_tool_result(span, value)
-        return SpanReading(
-            role=TOOL,
-            convention=self.name,
-            text=text,
-            redacted=redacted,
-            truncated=cut,
+        return reading_of(
+            TOOL,
+            self.name,
+            read_tool_result(span, value),
             run_id=run_id,
             content_keys=content_keys(span),
+            call_id=str_attr(span, TOOL_CALL_ID),
         )
 
     def _llm(self, span: SpanView) -> SpanReading:
-        text, redacted, cut = read_answer(span, (OUTPUT_MESSAGES,))
+        text, redacted, cut = read_answer(span, (OUTPUT_MESSAGES, ADK_LLM_RESPONSE))
         if text is None and not redacted:
             legacy = payloads.indexed_messages(span.attributes, LEGACY_COMPLETION)
             text = payloads.last_assistant_text(legacy)
+            if text is None:  # Strands' default: the output in a span event
+                value = event_value(span, CHOICE_EVENT, CHOICE_MESSAGE)
+                text = None if value is None else payloads.answer_text(value, structured=True)
             if text is not None:
                 redacted = payloads.is_redacted(text)
                 text = None if redacted else text
+        results, calls = llm_tool_traffic(span)
         return SpanReading(
             role=LLM,
             convention=self.name,
@@ -192,4 +291,33 @@ class GenAIConvention:
             truncated=cut,
             run_id=str_attr(span, AGENT_CALL_ID),
             content_keys=content_keys(span),
+            input_tool_results=results,
+            tool_calls=calls,
+            tools_declared=tools_declared(span),
         )
+
+
+#: Where a run's (or any span's) own answer is, in order.
+RUN_ANSWER_KEYS = (
+    OUTPUT_MESSAGES,
+    PYDANTIC_FINAL_RESULT,
+    PYDANTIC_ALL_MESSAGES,
+    CREWAI_CREW_RESULT,
+)
+
+
+def _tool_value(span: SpanView) -> Any:
+    """A tool step's raw result: the GenAI attribute, ADK's legacy one, or Strands' events
+    (the latest conventions' `tool_call_response` output message, or the legacy choice)."""
+    value = span.attributes.get(TOOL_RESULT)
+    if value is None:
+        value = _adk(span, ADK_TOOL_RESPONSE)
+    if value is None:
+        output = detail(span, OUTPUT_MESSAGES)
+        if output is not None:
+            results = payloads.tool_results(output)
+            if results:
+                return results[-1].text
+    if value is None:
+        value = event_value(span, CHOICE_EVENT, CHOICE_MESSAGE)
+    return value

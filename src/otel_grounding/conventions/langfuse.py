@@ -17,7 +17,7 @@ JSON-encoded strings.
 from __future__ import annotations
 
 from otel_grounding.conventions import payloads
-from otel_grounding.conventions.base import LLM, RUN, TOOL, SpanReading
+from otel_grounding.conventions.base import LLM, RUN, TOOL, SpanReading, reading_of
 from otel_grounding.conventions.genai import (
     pseudo_tool,
     read_answer,
@@ -56,13 +56,10 @@ class LangfuseConvention:
         if kind == "tool":
             return self._tool(span)
         if kind == "generation":
-            text, redacted, cut = read_answer(span, (OUTPUT,))
-            return SpanReading(
-                role=LLM,
-                convention=self.name,
-                text=text,
-                redacted=redacted,
-                truncated=cut,
+            return reading_of(
+                LLM,
+                self.name,
+                read_answer(span, (OUTPUT,)),
                 content_keys=payloads.present(span.attributes, CONTENT_KEYS),
             )
         return None
@@ -94,6 +91,7 @@ class LangfuseConvention:
             agent=agent,
             project=str_attr(span, PROJECT_ID),
             content_keys=payloads.present(span.attributes, CONTENT_KEYS),
+            declared_tool_steps=payloads.tool_call_count(span.attributes.get(OUTPUT)),
         )
 
     def _tool(self, span: SpanView) -> SpanReading | None:
@@ -101,12 +99,13 @@ class LangfuseConvention:
         keys = payloads.present(span.attributes, CONTENT_KEYS)
         if payloads.tool_kind(span.name) != "tool":
             return pseudo_tool(self.name, span, span.name, value, keys, None)
-        text, redacted, cut = read_tool_result(span, value)
-        return SpanReading(
-            role=TOOL,
-            convention=self.name,
-            text=text,
-            redacted=redacted,
-            truncated=cut,
+        return reading_of(
+            TOOL,
+            self.name,
+            read_tool_result(span, value),
             content_keys=keys,
         )
+
+    def read_output(self, span: SpanView) -> tuple[str | None, bool, bool]:
+        """The span's own answer whatever its kind (for a local root read as an implicit run)."""
+        return read_answer(span, (OUTPUT,), strict=True)

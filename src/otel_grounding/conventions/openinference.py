@@ -22,7 +22,7 @@ import json
 from typing import Any
 
 from otel_grounding.conventions import payloads
-from otel_grounding.conventions.base import LLM, RUN, TOOL, SpanReading, value_cut
+from otel_grounding.conventions.base import LLM, RUN, TOOL, SpanReading, reading_of, value_cut
 from otel_grounding.conventions.genai import pseudo_tool, str_attr
 from otel_grounding.spanview import SpanView
 
@@ -33,6 +33,11 @@ AGENT_NAME = "agent.name"
 TOOL_NAME = "tool.name"
 METADATA = "metadata"
 OUTPUT_MESSAGES = "llm.output_messages."
+INPUT_MESSAGES = "llm.input_messages."
+#: The call a TOOL span's result answers (corresponding to `tool_call.id`).
+TOOL_ID = "tool.id"
+#: Tools available on an LLM request: `llm.tools.{i}.tool.json_schema`.
+LLM_TOOLS = "llm.tools."
 PROJECT_ID = "ferrumdeck.project.id"
 LANGCHAIN_AGENT_GRAPH = "langchain_create_agent"
 
@@ -97,7 +102,11 @@ class OpenInferenceConvention:
                     return self._run(span, None)
         return None
 
-    def _output(self, span: SpanView, tool: bool) -> tuple[str | None, bool, bool]:
+    def _output(
+        self, span: SpanView, tool: bool, strict: bool = False
+    ) -> tuple[str | None, bool, bool]:
+        """`output.value` as a tool result or an answer; `strict`: JSON holding no message is
+        no answer (an LLM step's output is a message or nothing)."""
         value = span.attributes.get(OUTPUT_VALUE)
         if value is None:
             return None, False, False
@@ -105,22 +114,23 @@ class OpenInferenceConvention:
             return None, True, False
         cut = value_cut(span, value)
         if isinstance(value, str) and not _is_json(span, value):
-            return value, False, cut
+            is_repr, text = payloads.python_repr(value)  # `str(obj)` is never prose
+            return (text if is_repr else value), False, cut
         if tool:
             return payloads.tool_text(value), False, cut
+        if strict:
+            return payloads.message_answer(value), False, cut
         return payloads.answer_text(value, structured=True, cut=cut), False, cut
 
     def _run(self, span: SpanView, agent: str | None) -> SpanReading:
-        text, redacted, cut = self._output(span, tool=False)
-        return SpanReading(
-            role=RUN,
-            convention=self.name,
-            text=text,
-            redacted=redacted,
-            truncated=cut,
+        return reading_of(
+            RUN,
+            self.name,
+            self._output(span, tool=False),
             agent=agent,
             project=str_attr(span, PROJECT_ID),
             content_keys=_content_keys(span),
+            declared_tool_steps=payloads.tool_call_count(span.attributes.get(OUTPUT_VALUE)),
         )
 
     def _tool(self, span: SpanView) -> SpanReading | None:
@@ -129,14 +139,12 @@ class OpenInferenceConvention:
             return pseudo_tool(
                 self.name, span, name, span.attributes.get(OUTPUT_VALUE), _content_keys(span), None
             )
-        text, redacted, cut = self._output(span, tool=True)
-        return SpanReading(
-            role=TOOL,
-            convention=self.name,
-            text=text,
-            redacted=redacted,
-            truncated=cut,
+        return reading_of(
+            TOOL,
+            self.name,
+            self._output(span, tool=True),
             content_keys=_content_keys(span),
+            call_id=str_attr(span, TOOL_ID),
         )
 
     def _llm(self, span: SpanView) -> SpanReading:
@@ -146,8 +154,11 @@ class OpenInferenceConvention:
         cut = value_cut(span, text)
         if redacted:
             text, cut = None, False
-        elif text is None:
-            text, redacted, cut = self._output(span, tool=False)
+        elif text is None and not messages:  # messages without text: a tool call, no answer
+            text, redacted, cut = self._output(span, tool=False, strict=True)
+        attrs = span.attributes
+        results, _ = payloads.indexed_tool_traffic(attrs, INPUT_MESSAGES)
+        _, calls = payloads.indexed_tool_traffic(attrs, OUTPUT_MESSAGES)
         return SpanReading(
             role=LLM,
             convention=self.name,
@@ -155,7 +166,14 @@ class OpenInferenceConvention:
             redacted=redacted,
             truncated=cut,
             content_keys=_content_keys(span),
+            input_tool_results=tuple(results),
+            tool_calls=tuple(calls),
+            tools_declared=any(key.startswith(LLM_TOOLS) for key in attrs),
         )
+
+    def read_output(self, span: SpanView) -> tuple[str | None, bool, bool]:
+        """The span's own answer whatever its kind (for a local root read as an implicit run)."""
+        return self._output(span, tool=False, strict=True)
 
 
 def _str(value: Any) -> str | None:
