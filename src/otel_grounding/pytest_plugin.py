@@ -29,13 +29,12 @@ import argparse
 import json
 import threading
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from otel_grounding import attributes as attr
 
 from opentelemetry import trace
 from opentelemetry.context import Context
@@ -45,6 +44,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 
 from otel_grounding.config import ConfigError, check_threshold
 from otel_grounding.processor import GroundingSpanProcessor
+from otel_grounding.scored import ScoredRun
 
 FIXTURE = "grounding"
 MARKER = "grounding"
@@ -53,124 +53,15 @@ REPORT_KEY = "otel_grounding.runs"
 #: How long a flush may take before the results are read anyway.
 FLUSH_TIMEOUT_MS = 30_000
 
-#: What each coverage reason means for the developer reading a failed assertion.
-REASON_HINTS: Mapping[str, str] = {
-    attr.REASON_OUTPUT_UNAVAILABLE: "the run's answer was not recorded (is content capture on?)",
-    attr.REASON_EVIDENCE_UNAVAILABLE: "a tool step's output was not recorded "
-    "(is content capture on?)",
-    attr.REASON_OUTPUT_TRUNCATED: "the answer arrived cut at the attribute value-length limit",
-    attr.REASON_EVIDENCE_TRUNCATED: "a tool output arrived cut at the attribute value-length limit",
-    attr.REASON_EVIDENCE_EVICTED: "the trace's buffered evidence was evicted (buffer budgets)",
-    attr.REASON_TOOL_STEPS_MISSING: "the run declares more tool steps than the trace holds",
-    attr.REASON_SCORING_ERROR: "scoring raised (see the log)",
-}
-
-
-# -- results ------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class UngroundedClaim:
-    """One claim the tool outputs did not support, as its span event records it."""
-
-    index: int
-    excerpt: str
-    covered_fraction: float | None
-    missing_tokens: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class GroundedRun:
-    """One scored agent run, read from its exported span."""
-
-    name: str
-    trace_id: str
-    span_id: str
-    rate: float | None
-    grade: str
-    below_threshold: bool
-    threshold: float | None
-    claims_total: int
-    claims_grounded: int
-    claims_checked: int
-    reasons: tuple[str, ...]
-    truncated_by: str | None
-    convention: str | None
-    project: str | None
-    ungrounded: tuple[UngroundedClaim, ...]
-
-    @classmethod
-    def from_span(cls, span: ReadableSpan) -> GroundedRun | None:
-        """The run a span carries, or None when the span was not graded."""
-        values = span.attributes or {}
-        if attr.GRADE not in values:
-            return None
-        claims = []
-        for event in span.events:
-            if event.name != attr.CLAIM_EVENT:
-                continue
-            fields = event.attributes or {}
-            fraction = fields.get(attr.CLAIM_EVENT_COVERED_FRACTION)
-            claims.append(
-                UngroundedClaim(
-                    index=int(fields.get(attr.CLAIM_EVENT_INDEX, -1)),
-                    excerpt=str(fields.get(attr.CLAIM_EVENT_EXCERPT, "")),
-                    covered_fraction=float(fraction) if fraction is not None else None,
-                    missing_tokens=tuple(fields.get(attr.CLAIM_EVENT_UNCOVERED_TOKENS, ())),
-                )
-            )
-        reasons = values.get(attr.COVERAGE_REASON)
-        rate = values.get(attr.RATE)
-        threshold = values.get(attr.THRESHOLD)
-        context = span.context
-        return cls(
-            name=span.name,
-            trace_id=f"{context.trace_id:032x}" if context else "",
-            span_id=f"{context.span_id:016x}" if context else "",
-            rate=float(rate) if rate is not None else None,
-            grade=str(values[attr.GRADE]),
-            below_threshold=bool(values.get(attr.BELOW_THRESHOLD, False)),
-            threshold=float(threshold) if threshold is not None else None,
-            claims_total=int(values.get(attr.CLAIMS_TOTAL, 0)),
-            claims_grounded=int(values.get(attr.CLAIMS_GROUNDED, 0)),
-            claims_checked=int(values.get(attr.CLAIMS_CHECKED, 0)),
-            reasons=tuple(str(reasons).split(",")) if reasons else (),
-            truncated_by=_text(values.get(attr.TRUNCATED_BY)),
-            convention=_text(values.get(attr.CONVENTION)),
-            project=_text(values.get(attr.PROJECT)),
-            ungrounded=tuple(claims),
-        )
-
-    def why(self) -> str:
-        """The grade and what explains it, in one line."""
-        parts = [f"grade {self.grade}"]
-        for reason in self.reasons:
-            parts.append(f"{reason}: {REASON_HINTS.get(reason, reason)}")
-        if self.truncated_by:
-            parts.append(f"coverage cut by {self.truncated_by}")
-        return "; ".join(parts)
-
-    def describe(self) -> str:
-        """The run, its rate and grade, then each ungrounded claim with its missing tokens."""
-        rate = "no rate" if self.rate is None else f"rate {self.rate:.2f}"
-        lines = [
-            f"run {self.name!r} (trace {self.trace_id}, span {self.span_id}): {rate}, "
-            f"{self.claims_grounded} of {self.claims_total} claims grounded, {self.why()}"
-        ]
-        for claim in self.ungrounded:
-            covered = "" if claim.covered_fraction is None else f", {claim.covered_fraction:.0%} covered"
-            lines.append(f"  ungrounded claim #{claim.index}{covered}: {claim.excerpt.strip()!r}")
-            if claim.missing_tokens:
-                lines.append(f"    not in any tool output: {', '.join(claim.missing_tokens)}")
-        unlisted = self.claims_checked - self.claims_grounded - len(self.ungrounded)
-        if unlisted > 0:
-            lines.append(f"  ... and {unlisted} more ungrounded claims (max_claim_events)")
-        return "\n".join(lines)
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-def _text(value: Any) -> str | None:
-    return str(value) if value else None
+def _scored(span: ReadableSpan) -> ScoredRun | None:
+    context = span.context
+    return ScoredRun.read(
+        span.name,
+        context.trace_id if context else 0,
+        context.span_id if context else 0,
+        span.attributes or {},
+        ((event.name, event.attributes or {}) for event in span.events),
+    )
 
 
 class GroundingAssertionError(AssertionError):
@@ -178,7 +69,7 @@ class GroundingAssertionError(AssertionError):
 
 
 def check_runs(
-    runs: Sequence[GroundedRun],
+    runs: Sequence[ScoredRun],
     *,
     min_rate: float | None = None,
     grades: Collection[str] | None = None,
@@ -345,11 +236,11 @@ class Grounding:
         return tuple(self._exporter.get_finished_spans())
 
     @property
-    def runs(self) -> tuple[GroundedRun, ...]:
+    def runs(self) -> tuple[ScoredRun, ...]:
         """The scored agent runs, in the order their spans ended."""
-        return tuple(run for run in map(GroundedRun.from_span, self.spans) if run is not None)
+        return tuple(run for run in map(_scored, self.spans) if run is not None)
 
-    def assert_runs_seen(self, at_least: int = 1) -> tuple[GroundedRun, ...]:
+    def assert_runs_seen(self, at_least: int = 1) -> tuple[ScoredRun, ...]:
         """Fail unless at least `at_least` runs were scored; return them."""
         runs = self.runs
         message = check_runs(runs, at_least=at_least, where=self._seen_hint(runs))
@@ -363,7 +254,7 @@ class Grounding:
         grades: Collection[str] | None = None,
         *,
         at_least: int = 1,
-    ) -> tuple[GroundedRun, ...]:
+    ) -> tuple[ScoredRun, ...]:
         """Fail unless every run reaches `min_rate` (default: the threshold) with a grade in
         `grades` (default: any), and at least `at_least` runs were seen; return the runs."""
         runs = self.runs
@@ -375,7 +266,7 @@ class Grounding:
             raise GroundingAssertionError(message)
         return runs
 
-    def _seen_hint(self, runs: Sequence[GroundedRun]) -> str:
+    def _seen_hint(self, runs: Sequence[ScoredRun]) -> str:
         if runs:
             return ""
         names = sorted({span.name for span in self._exporter.get_finished_spans()})

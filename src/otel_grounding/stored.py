@@ -1,0 +1,260 @@
+"""Stored trace files read as a stream: each request in a file, in file order, bad ones named.
+
+Formats, told apart by their first bytes (gzip is unwrapped first, so `.gz` of any of them):
+
+- OTLP/JSON lines, one `ExportTraceServiceRequest` per line (the Collector's `file` exporter);
+- one JSON document: `{"resourceSpans": [...]}`, or Jaeger's `/api/v3` answer
+  `{"result": {"resourceSpans": [...]}}` (hex or base64 ids);
+- OTLP protobuf: one `ExportTraceServiceRequest` (the body an OTLP/HTTP exporter sends), read
+  one `ResourceSpans` at a time; or requests each behind a 4-byte big-endian length (the
+  Collector's `file` exporter with `format: proto`).
+
+A file is read one record (line, message, `ResourceSpans`) at a time; a record over
+`MAX_RECORD_BYTES` is refused, and a bad record is reported with its line or record number
+(FILE:LINE, FILE#RECORD), never raised.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import gzip
+import json
+import struct
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from google.protobuf.message import DecodeError
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans
+
+from otel_grounding.relay.otlp import InvalidRequest, decode_json, decode_protobuf
+
+#: The largest single record (JSON line, protobuf message, ResourceSpans, JSON document).
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+GZIP_MAGIC = b"\x1f\x8b"
+#: A serialized request's first byte: field 1 (resource_spans), length-delimited.
+REQUEST_TAG = 0x0A
+_READ_CHUNK = 1 << 20
+
+
+class BadRecord(Exception):
+    """A record that could not be read; `where` is FILE:LINE or FILE#RECORD."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(f"{where}: {message}")
+        self.where = where
+        self.message = message
+
+
+Record = tuple[str, ExportTraceServiceRequest]
+
+
+# -- reading files --------------------------------------------------------------------------------
+def read_records(path: str) -> Iterator[Record | BadRecord]:
+    """Every request in a stored trace file, in file order; bad records as `BadRecord`."""
+    try:
+        raw: IO[bytes] = open(path, "rb")  # noqa: SIM115 - closed below, after the stream
+    except OSError as exc:
+        yield BadRecord(path, f"cannot read: {exc.strerror}")
+        return
+    with raw:
+        head = raw.read(2)
+        raw.seek(0)
+        stream: IO[bytes] = gzip.GzipFile(fileobj=raw) if head == GZIP_MAGIC else raw
+        try:
+            first = stream.read(1)
+            stream.seek(0)
+            if not first:
+                return
+            if first[0] == REQUEST_TAG:
+                yield from _protobuf_request(path, stream)
+            elif first == b"\x00":
+                yield from _length_prefixed(path, stream)
+            else:
+                yield from _json(path, stream)
+        except (OSError, EOFError, gzip.BadGzipFile) as exc:
+            yield BadRecord(path, f"unreadable: {exc}")
+
+
+def _read_exact(stream: IO[bytes], size: int) -> bytes:
+    data = stream.read(size)
+    if len(data) != size:
+        raise EOFError(f"cut short: {len(data)} of {size} bytes")
+    return data
+
+
+def _varint(stream: IO[bytes]) -> int | None:
+    """A protobuf varint from the stream; None at a clean end of the stream."""
+    result = 0
+    for shift in range(0, 70, 7):
+        byte = stream.read(1)
+        if not byte:
+            if shift == 0:
+                return None
+            raise EOFError("cut short inside a varint")
+        result |= (byte[0] & 0x7F) << shift
+        if not byte[0] & 0x80:
+            return result
+    raise EOFError("a varint longer than 10 bytes")
+
+
+def _protobuf_request(path: str, stream: IO[bytes]) -> Iterator[Record | BadRecord]:
+    """One serialized request, read one top-level `ResourceSpans` at a time."""
+    number = 0
+    while True:
+        tag = _varint(stream)
+        if tag is None:
+            return
+        number += 1
+        where = f"{path}#{number}"
+        length = _varint(stream) if tag & 7 == 2 else None
+        if tag >> 3 != 1 or length is None:
+            yield BadRecord(where, f"not an ExportTraceServiceRequest field (tag {tag})")
+            return  # the framing is lost: nothing after it can be trusted
+        if length > MAX_RECORD_BYTES:
+            yield BadRecord(where, f"a ResourceSpans of {length} bytes exceeds {MAX_RECORD_BYTES}")
+            stream.seek(length, 1)
+            continue
+        try:
+            data = _read_exact(stream, length)
+        except EOFError as exc:
+            yield BadRecord(where, str(exc))
+            return
+        try:
+            resource_spans = ResourceSpans.FromString(data)
+        except (DecodeError, ValueError, RecursionError) as exc:
+            yield BadRecord(where, f"not an OTLP ResourceSpans: {exc}")
+            continue
+        yield where, ExportTraceServiceRequest(resource_spans=[resource_spans])
+
+
+def _length_prefixed(path: str, stream: IO[bytes]) -> Iterator[Record | BadRecord]:
+    """Requests each behind a 4-byte big-endian length (the Collector's proto file format)."""
+    number = 0
+    while True:
+        prefix = stream.read(4)
+        if not prefix:
+            return
+        number += 1
+        where = f"{path}#{number}"
+        if len(prefix) < 4:
+            yield BadRecord(where, "cut short inside a length prefix")
+            return
+        (length,) = struct.unpack(">I", prefix)
+        if length > MAX_RECORD_BYTES:
+            yield BadRecord(where, f"a message of {length} bytes exceeds {MAX_RECORD_BYTES}")
+            stream.seek(length, 1)
+            continue
+        try:
+            request = decode_protobuf(_read_exact(stream, length))
+        except EOFError as exc:
+            yield BadRecord(where, str(exc))
+            return
+        except InvalidRequest as exc:
+            yield BadRecord(where, str(exc))
+            continue
+        yield where, request
+
+
+def _json(path: str, stream: IO[bytes]) -> Iterator[Record | BadRecord]:
+    """JSON lines; or, when the first line is not a JSON value on its own, one document."""
+    first = stream.readline(MAX_RECORD_BYTES + 1)
+    try:
+        json.loads(first)
+    except (ValueError, RecursionError):
+        stream.seek(0)
+        whole = stream.read(MAX_RECORD_BYTES + 1)
+        if len(whole) <= MAX_RECORD_BYTES:
+            try:
+                document = json.loads(whole)
+            except (ValueError, RecursionError):
+                pass  # neither a document nor JSON lines: read line by line, report each
+            else:
+                yield _document(path, document)
+                return
+    stream.seek(0)
+    line_number = 0
+    while True:
+        line = stream.readline(MAX_RECORD_BYTES + 1)
+        if not line:
+            return
+        line_number += 1
+        where = f"{path}:{line_number}"
+        if len(line) > MAX_RECORD_BYTES and not line.endswith(b"\n"):
+            yield BadRecord(where, f"a line longer than {MAX_RECORD_BYTES} bytes")
+            while line and not line.endswith(b"\n"):
+                line = stream.readline(_READ_CHUNK)
+            continue
+        if not line.strip():
+            continue
+        try:
+            yield where, decode_json(line)
+        except InvalidRequest as exc:
+            yield BadRecord(where, str(exc))
+
+
+def _document(path: str, document: Any) -> Record | BadRecord:
+    """One JSON document: a request, or Jaeger's `{"result": request}`, ids hex or base64."""
+    if isinstance(document, dict) and isinstance(document.get("result"), dict):
+        document = document["result"]
+    if not isinstance(document, dict) or not (
+        "resourceSpans" in document or "resource_spans" in document
+    ):
+        return BadRecord(path, "a JSON document without resourceSpans")
+    try:
+        _hex_ids(document)
+        return path, decode_json(json.dumps(document).encode("utf-8"))
+    except InvalidRequest as exc:
+        return BadRecord(path, str(exc))
+
+
+_ID_BYTES = {"traceId": 16, "spanId": 8, "parentSpanId": 8}
+
+
+def _hex_ids(document: dict[str, Any]) -> None:
+    """Rewrite base64 ids (proto3 JSON, as some backends answer) as the hex OTLP/JSON uses."""
+    for resource_spans in _items(document, "resourceSpans"):
+        for scope_spans in _items(resource_spans, "scopeSpans"):
+            for span in _items(scope_spans, "spans"):
+                for node in (span, *_items(span, "links")):
+                    for key, size in _ID_BYTES.items():
+                        value = node.get(key) if isinstance(node, dict) else None
+                        if isinstance(value, str) and value and not _is_hex(value, size):
+                            try:
+                                raw = base64.b64decode(value, validate=True)
+                            except (binascii.Error, ValueError):
+                                continue  # decode_json reports it
+                            if len(raw) == size:
+                                node[key] = raw.hex()
+
+
+def _items(node: Any, key: str) -> list[Any]:
+    value = node.get(key) if isinstance(node, dict) else None
+    return value if isinstance(value, list) else []
+
+
+def _is_hex(value: str, size: int) -> bool:
+    if len(value) != 2 * size:
+        return False
+    try:
+        bytes.fromhex(value)
+    except ValueError:
+        return False
+    return True
+
+
+def expand_paths(paths: Sequence[str]) -> list[str]:
+    """Files as given; a directory stands for the files in it (sorted, not recursive)."""
+    files: list[str] = []
+    for path in paths:
+        given = Path(path)
+        if given.is_dir():
+            files.extend(str(p) for p in sorted(given.iterdir()) if p.is_file())
+        else:
+            files.append(path)
+    return files
+
+
+__all__ = ["MAX_RECORD_BYTES", "BadRecord", "expand_paths", "read_records"]
