@@ -99,6 +99,7 @@ def test_global_provider_installed_when_none_is_set_and_routed_per_test(
     agent: pytest.Pytester,
 ) -> None:
     agent.makepyfile(test_global='''
+import pytest
 from opentelemetry import trace
 from opentelemetry.sdk.trace import TracerProvider
 from agent import GROUNDED, HALLUCINATED, run_agent
@@ -118,8 +119,13 @@ def test_second(grounding):
     run_agent(HALLUCINATED, name="second")
     (run,) = grounding.runs
     assert run.name == "second" and run.rate == 0.5
+
+@pytest.mark.anyio
+async def test_anyio(grounding):
+    run_agent(GROUNDED, name="anyio")
+    assert [r.name for r in grounding.runs] == ["anyio"]
 ''')
-    run(agent).assert_outcomes(passed=3)
+    run(agent).assert_outcomes(passed=4)
 
 
 def test_global_sdk_provider_set_by_the_app_keeps_its_exporter(agent: pytest.Pytester) -> None:

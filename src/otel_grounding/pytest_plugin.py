@@ -242,6 +242,7 @@ class Grounding:
 
     def assert_runs_seen(self, at_least: int = 1) -> tuple[ScoredRun, ...]:
         """Fail unless at least `at_least` runs were scored; return them."""
+        __tracebackhide__ = True
         runs = self.runs
         message = check_runs(runs, at_least=at_least, where=self._seen_hint(runs))
         if message:
@@ -257,6 +258,7 @@ class Grounding:
     ) -> tuple[ScoredRun, ...]:
         """Fail unless every run reaches `min_rate` (default: the threshold) with a grade in
         `grades` (default: any), and at least `at_least` runs were seen; return the runs."""
+        __tracebackhide__ = True
         runs = self.runs
         rate = self.threshold if min_rate is None else min_rate
         message = check_runs(

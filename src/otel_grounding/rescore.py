@@ -200,8 +200,11 @@ class StoredTraces:
         own.CopyFrom(span)
         scope = InstrumentationScope()
         scope.CopyFrom(scope_spans.scope)
+        # A root run ends its trace: once scored, the trace's state is released (not evicted).
+        view = span_view(own, AttributeMap(resource.attributes))
+        view = view._replace(local_root=view.parent_id is None)
         held = _Held(
-            source, own, span_view(own, AttributeMap(resource.attributes)), reading, resource,
+            source, own, view, reading, resource,
             resource_spans.schema_url, scope, scope_spans.schema_url, own.ByteSize(),
         )
         self._held[self._next] = held
