@@ -120,12 +120,13 @@ def record_agents(
     runs = [tracer.start_span(f"invoke_agent run-{i}") for i in range(len(answers))]
     from opentelemetry import trace
 
-    for run in runs:
+    for run in runs:  # run -> an ordinary step span (no convention reads it) -> the tool span
         with trace.use_span(run, end_on_exit=False):
-            with tracer.start_as_current_span("execute_tool get_weather", attributes={
-                "ferrumdeck.step.type": "tool", "ferrumdeck.step.output": WEATHER,
-            }):
-                pass
+            with tracer.start_as_current_span("agent step", attributes={"step.number": 1}):
+                with tracer.start_as_current_span("execute_tool get_weather", attributes={
+                    "ferrumdeck.step.type": "tool", "ferrumdeck.step.output": WEATHER,
+                }):
+                    pass
     provider.force_flush()
     for run, answer in zip(runs, answers):
         run.set_attribute("ferrumdeck.run.output", answer)
@@ -241,7 +242,7 @@ def test_jaeger_api_v3_document_with_base64_ids(store: BodyStore, tmp_path: Path
     done = score_traces("--format", "jsonl", "--min-claim-grounding-rate", "0.7", str(path))
     runs, summary = jsonl_runs(done)
     assert done.returncode == 1, done.stderr
-    assert runs["invoke_agent run-0"]["rate"] == 0.5 and summary["spans"] == len(spans) == 2
+    assert runs["invoke_agent run-0"]["rate"] == 0.5 and summary["spans"] == len(spans) == 3
 
 
 def test_length_prefixed_protobuf_and_otlp_written_back(store: BodyStore, tmp_path: Path) -> None:
@@ -262,8 +263,10 @@ def test_length_prefixed_protobuf_and_otlp_written_back(store: BodyStore, tmp_pa
         for rs in item[1].resource_spans for ss in rs.scope_spans for span in ss.spans
     ]
     assert sorted(s.name for s in spans) == sorted(
-        ["invoke_agent run-0", "invoke_agent run-1", "execute_tool get_weather",
-         "execute_tool get_weather"])
+        ["invoke_agent run-0", "invoke_agent run-1", "agent step", "agent step",
+         "execute_tool get_weather", "execute_tool get_weather"])
+    step = next(s for s in spans if s.name == "agent step")
+    assert [kv.key for kv in step.attributes] == ["step.number"]  # ordinary spans kept whole
     flagged = next(s for s in spans if s.name == "invoke_agent run-1")
     values = {kv.key: from_any(kv.value) for kv in flagged.attributes}
     assert values[attr.THRESHOLD] == 0.7 and values[attr.BELOW_THRESHOLD] is True
@@ -401,7 +404,7 @@ def check_collector_file_exporter(collector_binary: str, workdir: Path) -> None:
                    diagnostics=collector.output)
         live = record_agents(f"http://127.0.0.1:{port}/v1/traces", [GROUNDED, HALLUCINATED],
                              threshold=0.7)
-        expected = sum(1 for _ in live) * 2  # a run and its tool span per agent
+        expected = len(live) * 3  # a run, its step and its tool span per agent
         wait_until(lambda: _span_count(json_path) >= expected, timeout=30,
                    what="the file exporter's output", diagnostics=collector.output)
     finally:

@@ -220,7 +220,11 @@ def _cmd_score_traces(args: argparse.Namespace) -> int:
     if args.format == "jsonl" and output is sys.stdout:
         print(json.dumps({"summary": totals}))
     else:
-        text = ", ".join(f"{key} {value}" for key, value in totals.items())
+        text = ", ".join(
+            f"{key} {' '.join(f'{g}={n}' for g, n in value.items()) or '-'}"
+            if isinstance(value, dict) else f"{key} {value}"
+            for key, value in totals.items()
+        )
         print(f"otel-grounding score-traces: {text}",
               file=sys.stdout if args.format == "table" and output is sys.stdout else sys.stderr)
     if summary.flagged:

@@ -143,7 +143,7 @@ class StoredTraces:
         self._held: OrderedDict[int, _Held] = OrderedDict()
         self._held_bytes = 0
         self._next = 0
-        self._markers = frozenset().union(*(c.markers for c in pipeline.conventions))
+        self.markers: frozenset[str] = frozenset().union(*(c.markers for c in pipeline.conventions))
         self._seen = TraceIdFilter()  # traces with a span in the pipeline
         self._evicted = TraceIdFilter()  # ... whose state a budget evicted
 
@@ -160,7 +160,7 @@ class StoredTraces:
                     self.summary.spans += 1
                     view = span_view(span, resource)
                     self._check_evicted(view.trace_id)
-                    if self._markers.isdisjoint(view.attributes):
+                    if self.markers.isdisjoint(view.attributes):
                         pipeline.process(view, reading=None)  # its parent link only
                         self._seen.add(view.trace_id)
                         continue
@@ -338,7 +338,7 @@ def rescore(
     try:
         for path in paths:
             traces.summary.files += 1
-            for item in read_records(path):
+            for item in read_records(path, None if on_spans else traces.markers):
                 if isinstance(item, BadRecord):
                     traces.summary.bad_records += 1
                     on_bad(item)
