@@ -243,6 +243,13 @@ def test_jaeger_api_v3_document_with_base64_ids(store: BodyStore, tmp_path: Path
     runs, summary = jsonl_runs(done)
     assert done.returncode == 1, done.stderr
     assert runs["invoke_agent run-0"]["rate"] == 0.5 and summary["spans"] == len(spans) == 3
+    # the same answers saved one per line, compact
+    lines = tmp_path / "jaeger-answers.jsonl"
+    lines.write_text(json.dumps({"result": document}) + "\n" + "{oops\n")
+    done = score_traces("--format", "jsonl", "--min-claim-grounding-rate", "0.7", str(lines))
+    runs, summary = jsonl_runs(done)
+    assert runs["invoke_agent run-0"]["rate"] == 0.5 and summary["bad_records"] == 1
+    assert f"{lines}:2: not valid JSON" in done.stderr
 
 
 def test_length_prefixed_protobuf_and_otlp_written_back(store: BodyStore, tmp_path: Path) -> None:

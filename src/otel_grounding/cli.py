@@ -168,7 +168,7 @@ def _cmd_score_traces(args: argparse.Namespace) -> int:
 
     from otel_grounding.config import load_settings
     from otel_grounding.relay.cli import _settings_overrides
-    from otel_grounding.relay.otlp import encode_json
+    from otel_grounding.relay.otlp import count_spans, encode_json
     from otel_grounding.rescore import rescore
     from otel_grounding.stored import expand_paths
 
@@ -200,7 +200,7 @@ def _cmd_score_traces(args: argparse.Namespace) -> int:
             print(json.dumps(run.to_dict(), ensure_ascii=False), file=output)
 
     def on_spans(request: Any) -> None:
-        if request.resource_spans:
+        if count_spans(request):
             output.write(encode_json(request).decode("utf-8") + "\n")
 
     if args.format == "table":

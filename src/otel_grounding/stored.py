@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import gzip
 import json
 import struct
@@ -27,6 +28,7 @@ from typing import IO, Any
 
 from google.protobuf.message import DecodeError
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.proto.resource.v1.resource_pb2 import Resource
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans
 
 from otel_grounding.relay.otlp import InvalidRequest, decode_json, decode_protobuf
@@ -170,8 +172,10 @@ def _json(
 ) -> Iterator[Record | BadRecord]:
     """JSON lines; or, when the first line is not a JSON value on its own, one document."""
     first = stream.readline(MAX_RECORD_BYTES + 1)
+    wrapped = False  # lines holding Jaeger answers, {"result": request}, one per line
     try:
-        json.loads(first)
+        head = json.loads(first)
+        wrapped = isinstance(head, dict) and "result" in head and "resourceSpans" not in head
     except (ValueError, RecursionError):
         stream.seek(0)
         whole = stream.read(MAX_RECORD_BYTES + 1)
@@ -198,6 +202,12 @@ def _json(
             continue
         if not line.strip():
             continue
+        if wrapped:
+            try:
+                yield _document(where, json.loads(line))
+            except (ValueError, RecursionError) as exc:
+                yield BadRecord(where, f"not valid JSON: {exc}")
+            continue
         try:
             request = decode_json(line) if markers is None else _thin_json(line, markers)
         except InvalidRequest as exc:
@@ -218,8 +228,7 @@ def _thin_json(line: bytes, markers: frozenset[str]) -> ExportTraceServiceReques
         out = request.resource_spans.add()
         resource = rs.get("resource")
         if resource is not None:
-            full = decode_json(json.dumps({"resourceSpans": [{"resource": resource}]}).encode())
-            out.resource.CopyFrom(full.resource_spans[0].resource)
+            out.resource.CopyFrom(_resource(json.dumps(resource, sort_keys=True)))
         for ss in _listed(rs, "scopeSpans", "resourceSpans[]"):
             scope = out.scope_spans.add()
             for span in _listed(ss, "spans", "scopeSpans[]"):
@@ -233,6 +242,13 @@ def _thin_json(line: bytes, markers: frozenset[str]) -> ExportTraceServiceReques
                 else:
                     _thin_span(scope.spans.add(), span)
     return request
+
+
+@functools.lru_cache(maxsize=64)
+def _resource(text: str) -> Resource:
+    """A JSON resource decoded once: a file's lines mostly repeat a few resources."""
+    request = decode_json(('{"resourceSpans": [{"resource": ' + text + "}]}").encode())
+    return request.resource_spans[0].resource
 
 
 def _listed(node: Any, key: str, where: str) -> list[dict[str, Any]]:
