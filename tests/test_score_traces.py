@@ -398,7 +398,7 @@ def check_collector_file_exporter(collector_binary: str, workdir: Path) -> None:
     """The agents' traces through a real Collector (OTLP/HTTP in, `file` exporter out in JSON
     lines and in length-prefixed protobuf), then score-traces over both files: the same
     results as the in-process processor. Needs an otelcol / otelcol-contrib binary."""
-    from tests.e2e_support import Process, free_port, wait_until
+    from e2e_support import Process, free_port, wait_until
 
     port = free_port()
     json_path, proto_path = workdir / "traces.jsonl", workdir / "traces.binpb"

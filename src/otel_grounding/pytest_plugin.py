@@ -34,8 +34,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-
 from opentelemetry import trace
 from opentelemetry.context import Context
 from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor, TracerProvider
@@ -46,7 +44,6 @@ from otel_grounding.config import ConfigError, check_threshold
 from otel_grounding.processor import GroundingSpanProcessor
 from otel_grounding.scored import ScoredRun
 
-FIXTURE = "grounding"
 MARKER = "grounding"
 #: The key under which a test's runs travel in its report's `user_properties` (xdist-safe).
 REPORT_KEY = "otel_grounding.runs"
@@ -74,13 +71,15 @@ def check_runs(
     min_rate: float | None = None,
     grades: Collection[str] | None = None,
     at_least: int = 1,
+    use_threshold: bool = False,
     where: str = "",
 ) -> str | None:
     """What is wrong with these runs (a message to act on), or None when they pass.
 
     Fewer than `at_least` runs is a failure: a test whose instrumentation records nothing
     must not pass by having nothing to check. A run without a rate fails `min_rate` (its
-    grade says why it could not be scored).
+    grade says why it could not be scored). `use_threshold`: with no `min_rate`, each run
+    is held to its own threshold (the project's, else the default).
     """
     if len(runs) < at_least:
         return (
@@ -92,11 +91,12 @@ def check_runs(
     failed = []
     for number, run in enumerate(runs, 1):
         problems = []
-        if min_rate is not None:
+        limit = min_rate if min_rate is not None else run.threshold if use_threshold else None
+        if limit is not None:
             if run.rate is None:
-                problems.append(f"no rate to compare with min_rate {min_rate:g}")
-            elif run.rate < min_rate:
-                problems.append(f"rate {run.rate:.2f} < min_rate {min_rate:g}")
+                problems.append(f"no rate to compare with min_rate {limit:g}")
+            elif run.rate < limit:
+                problems.append(f"rate {run.rate:.2f} < min_rate {limit:g}")
         if grades is not None and run.grade not in grades:
             problems.append(f"grade {run.grade!r} not in {sorted(grades)}")
         if problems:
@@ -194,10 +194,6 @@ class Grounding:
                 self._instrumented.append(shared.provider)
 
     @property
-    def threshold(self) -> float | None:
-        return self.processor.pipeline.settings.min_claim_grounding_rate
-
-    @property
     def provider(self) -> TracerProvider:
         """A TracerProvider of this test's own whose spans are all scored here."""
         if self._provider is None:
@@ -256,13 +252,13 @@ class Grounding:
         *,
         at_least: int = 1,
     ) -> tuple[ScoredRun, ...]:
-        """Fail unless every run reaches `min_rate` (default: the threshold) with a grade in
+        """Fail unless every run reaches `min_rate` (default: its threshold) with a grade in
         `grades` (default: any), and at least `at_least` runs were seen; return the runs."""
         __tracebackhide__ = True
         runs = self.runs
-        rate = self.threshold if min_rate is None else min_rate
         message = check_runs(
-            runs, min_rate=rate, grades=grades, at_least=at_least, where=self._seen_hint(runs)
+            runs, min_rate=min_rate, grades=grades, at_least=at_least, use_threshold=True,
+            where=self._seen_hint(runs),
         )
         if message:
             raise GroundingAssertionError(message)

@@ -39,6 +39,8 @@ GZIP_MAGIC = b"\x1f\x8b"
 #: A serialized request's first byte: field 1 (resource_spans), length-delimited.
 REQUEST_TAG = 0x0A
 _READ_CHUNK = 1 << 20
+#: What a JSON file may start with (a length-prefixed protobuf file starts with its length).
+JSON_STARTS = frozenset(bytes([c]) for c in b"{[ \t\r\n\xef")
 
 
 class BadRecord(Exception):
@@ -79,10 +81,10 @@ def read_records(
                 return
             if first[0] == REQUEST_TAG:
                 yield from _protobuf_request(path, stream)
-            elif first == b"\x00":
-                yield from _length_prefixed(path, stream)
-            else:
+            elif first in JSON_STARTS:
                 yield from _json(path, stream, markers)
+            else:
+                yield from _length_prefixed(path, stream)
         except (OSError, EOFError, gzip.BadGzipFile) as exc:
             yield BadRecord(path, f"unreadable: {exc}")
 
