@@ -316,7 +316,12 @@ print([s.attributes.get({attr.RATE!r}) for s in memory.get_finished_spans()
     assert summary["flagged"] == 1 and done.returncode == 1
 
 
-def test_budgets_bound_the_hold_and_say_so(store: BodyStore) -> None:
+def _requests(path: Path) -> list[Any]:
+    return [rs for item in read_records(str(path)) if not isinstance(item, Exception)
+            for rs in item[1].resource_spans]
+
+
+def test_budgets_bound_the_hold_and_say_so(store: BodyStore, tmp_path: Path) -> None:
     record_agents(store.endpoint, [GROUNDED] * 12)
     done = score_traces("--format", "jsonl", "--num-traces", "4", *map(str, store.paths))
     runs, summary = jsonl_runs(done)
@@ -329,6 +334,13 @@ def test_budgets_bound_the_hold_and_say_so(store: BodyStore) -> None:
         if run["grade"] == "partial":
             assert run["reasons"] == ["evidence-evicted"]
     assert summary["runs_with_evicted_evidence"] == summary["grades"].get("partial", 0)
+    # written back, every span leaves exactly once, whatever the budgets did
+    out = tmp_path / "out.jsonl"
+    done = score_traces("--format", "otlp", "--output", str(out), "--num-traces", "4",
+                        *map(str, store.paths))
+    assert done.returncode == 0, done.stderr
+    ids = [span.span_id for rs in _requests(out) for ss in rs.scope_spans for span in ss.spans]
+    assert len(ids) == len(set(ids)) == summary["spans"] == 12 * 3
 
 
 def test_bad_files_are_reported_never_a_crash(tmp_path: Path, store: BodyStore) -> None:

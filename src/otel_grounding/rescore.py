@@ -109,7 +109,7 @@ class _Held:
     source: str
     span: Span
     view: SpanView
-    reading: Any
+    reading: SpanReading
     resource: Resource
     resource_schema: str
     scope: InstrumentationScope
@@ -192,7 +192,7 @@ class StoredTraces:
         return False
 
     def _hold(
-        self, source: str, span: Span, reading: Any, resource: Resource,
+        self, source: str, span: Span, reading: SpanReading, resource: Resource,
         resource_spans: ResourceSpans, scope_spans: Any,
     ) -> None:
         """Keep a run span (copied: the request it came in is not kept) until it is scored."""
@@ -235,9 +235,9 @@ class StoredTraces:
             enrichment: Enrichment | None = self._evidence_evicted(view, held.reading)
         else:
             enrichment = self.pipeline.process(view, reading=held.reading)
+        if self._on_spans is not None:  # every run span leaves once, enriched or not
+            self._write_run(held, enrichment)
         if enrichment is None:  # an inner run of the same agent was graded: this one is not
-            if self._on_spans is not None:
-                self._write_run(held, None)
             return
         run = ScoredRun.read(
             view.name, view.trace_id, view.span_id, enrichment.attributes,
@@ -262,8 +262,6 @@ class StoredTraces:
                 released_early=released_early,
             )
         )
-        if self._on_spans is not None:
-            self._write_run(held, enrichment)
 
     def _evidence_evicted(self, view: SpanView, reading: SpanReading) -> Enrichment:
         """No rate, `partial` (`evidence-evicted`), never flagged: the trace's evidence is gone."""
