@@ -362,6 +362,7 @@ def test_bad_files_are_reported_never_a_crash(tmp_path: Path, store: BodyStore) 
     assert f"{missing}: cannot read" in done.stderr
     assert f"{badgz}: unreadable" in done.stderr or f"{badgz}:1" in done.stderr
     assert "runs 0, flagged 0" in done.stdout
+    assert "no agent run span in the input (nothing was checked)" in done.stderr
 
 
 def test_oversized_record_is_refused(tmp_path: Path) -> None:

@@ -227,6 +227,9 @@ def _cmd_score_traces(args: argparse.Namespace) -> int:
         )
         print(f"otel-grounding score-traces: {text}",
               file=sys.stdout if args.format == "table" and output is sys.stdout else sys.stderr)
+    if summary.runs == 0:
+        print("otel-grounding score-traces: no agent run span in the input (nothing was checked)",
+              file=sys.stderr)
     if summary.flagged:
         return EXIT_FLAGGED
     return EXIT_UNREADABLE if summary.bad_records else 0
