@@ -35,3 +35,23 @@ def test_quickstart_example_prints_an_enriched_run_span() -> None:
     assert done.returncode == 0, done.stderr
     assert '"ferrumdeck.reliability.claim_grounding_rate": 0.5' in done.stdout
     assert '"ferrumdeck.reliability.claim_grounding_below_threshold": true' in done.stdout
+
+
+def test_agent_test_suite_example_passes_grounded_and_fails_hallucinated() -> None:
+    """examples/test_agent_grounding.py under the pytest plugin: a real pydantic-ai agent."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", str(ROOT / "examples" / "test_agent_grounding.py"),
+         "-p", "no:cacheprovider", "-q", "-rA"],
+        capture_output=True, text=True, timeout=180, cwd=ROOT,
+    )
+    out = done.stdout
+    assert done.returncode == 1, out + done.stderr
+    assert "1 failed, 2 passed" in out
+    assert "PASSED examples/test_agent_grounding.py::test_grounded_answer" in out
+    assert "PASSED examples/test_agent_grounding.py::test_grounded_answer_async" in out
+    assert "FAILED examples/test_agent_grounding.py::test_hallucinated_answer" in out
+    assert "grounding: 1 of 1 agent run(s) not grounded enough" in out
+    assert "rate 0.50 < min_rate 0.8" in out
+    assert "run 'invoke_agent weather_agent'" in out and "1 of 2 claims grounded, grade full" in out
+    assert "'Tomorrow a violent thunderstorm will flood the Louvre museum basement'" in out
+    assert "not in any tool output: tomorrow, violent, thunderstorm" in out

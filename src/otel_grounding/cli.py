@@ -120,6 +120,121 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+#: `score-traces` exit statuses beyond 0 (nothing flagged) and 2 (usage).
+EXIT_FLAGGED = 1
+EXIT_UNREADABLE = 3
+#: Bad records printed on stderr before only their count is given.
+MAX_BAD_SHOWN = 20
+#: The relay's grounding flags that mean nothing for stored traces (they measure live time).
+_LIVE_ONLY_FLAGS = frozenset({"wait_duration", "trace_retention"})
+
+
+def _add_grounding_flags(parser: argparse.ArgumentParser) -> None:
+    """The relay's grounding flags (declared once, in relay/cli.py), on another parser."""
+    from otel_grounding.relay.cli import configure_parser
+
+    relay = configure_parser(argparse.ArgumentParser(add_help=False))
+    for source in relay._action_groups:  # argparse keeps no public list of groups
+        if source.title and source.title.startswith("grounding"):
+            group = parser.add_argument_group(source.title)
+            for action in source._group_actions:
+                if action.dest not in _LIVE_ONLY_FLAGS:
+                    group._add_action(action)
+    parser.set_defaults(**dict.fromkeys(_LIVE_ONLY_FLAGS))
+
+
+def format_run_row(run: Any) -> str:
+    """One re-scored run as a table row (and its ungrounded claims when it is flagged)."""
+    scored = run.run
+    rate = "-" if scored.rate is None else f"{scored.rate:.3f}"
+    reasons = ",".join(scored.reasons) or "-"
+    early = " (released early)" if run.released_early else ""
+    row = (
+        f"{rate:>6}  {scored.grade:18}  {'YES' if scored.below_threshold else 'no':7}  "
+        f"{scored.trace_id}  {scored.span_id}  {reasons:20}  {_excerpt(scored.name, 40)}{early}"
+    )
+    if not scored.below_threshold:
+        return row
+    claims = [
+        f"{'':8}ungrounded #{claim.index}: {_excerpt(claim.excerpt, 70)}  "
+        f"[missing: {', '.join(claim.missing_tokens[:8])}]"
+        for claim in scored.ungrounded
+    ]
+    return "\n".join([row, *claims])
+
+
+def _cmd_score_traces(args: argparse.Namespace) -> int:
+    import gzip
+
+    from otel_grounding.config import load_settings
+    from otel_grounding.relay.cli import _settings_overrides
+    from otel_grounding.relay.otlp import count_spans, encode_json
+    from otel_grounding.rescore import rescore
+    from otel_grounding.stored import expand_paths
+
+    settings = load_settings(_settings_overrides(args), settings_file=args.settings_file)
+    paths = expand_paths(args.files)
+    if not paths:
+        raise UsageError("no input files")
+    output: Any = sys.stdout
+    if args.output not in (None, "-"):
+        try:
+            if args.output.endswith(".gz"):
+                output = gzip.open(args.output, "wt", encoding="utf-8")
+            else:
+                output = open(args.output, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            raise UsageError(f"--output: cannot write {args.output}: {exc.strerror}") from None
+    shown = 0
+
+    def on_bad(bad: Any) -> None:
+        nonlocal shown
+        shown += 1
+        if shown <= MAX_BAD_SHOWN:
+            print(f"otel-grounding score-traces: {bad}", file=sys.stderr)
+
+    def on_run(run: Any) -> None:
+        if args.format == "table":
+            print(format_run_row(run), file=output)
+        elif args.format == "jsonl":
+            print(json.dumps(run.to_dict(), ensure_ascii=False), file=output)
+
+    def on_spans(request: Any) -> None:
+        if count_spans(request):
+            output.write(encode_json(request).decode("utf-8") + "\n")
+
+    if args.format == "table":
+        print(f"{'rate':>6}  {'grade':18}  {'flagged':7}  {'trace':32}  {'span':16}  "
+              f"{'reasons':20}  run", file=output)
+    try:
+        summary = rescore(
+            paths, settings, on_run, on_bad, on_spans if args.format == "otlp" else None
+        )
+    finally:
+        if output is not sys.stdout:
+            output.close()
+    if shown > MAX_BAD_SHOWN:
+        print(f"otel-grounding score-traces: {shown - MAX_BAD_SHOWN} more bad records",
+              file=sys.stderr)
+    totals = summary.to_dict()
+    if args.format == "jsonl" and output is sys.stdout:
+        print(json.dumps({"summary": totals}))
+    else:
+        text = ", ".join(
+            f"{key} {' '.join(f'{g}={n}' for g, n in value.items()) or '-'}"
+            if isinstance(value, dict) else f"{key} {value}"
+            for key, value in totals.items()
+        )
+        print(f"otel-grounding score-traces: {text}",
+              file=sys.stdout if args.format == "table" and output is sys.stdout else sys.stderr)
+    if summary.runs == 0:
+        print("otel-grounding score-traces: no agent run span in the input (nothing was checked)",
+              file=sys.stderr)
+    if summary.flagged:
+        return EXIT_FLAGGED
+    return EXIT_UNREADABLE if summary.bad_records else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="otel-grounding",
@@ -158,6 +273,22 @@ def build_parser() -> argparse.ArgumentParser:
         "--serve-seconds", type=float, default=0.0, help="keep serving metrics this long"
     )
     demo.set_defaults(func=_cmd_demo)
+    traces = commands.add_parser(
+        "score-traces",
+        help="re-score stored traces (OTLP JSON lines, .gz, protobuf, Jaeger /api/v3 JSON)",
+        description="Re-score agent runs in stored traces with the processor's pipeline: each "
+        "trace assembled across the files in any order. Exit status 1 when a run is flagged, "
+        f"{EXIT_UNREADABLE} when records could not be read (and none was flagged), 2 on bad usage.",
+    )
+    traces.add_argument("files", nargs="+", help="trace files or directories of them")
+    traces.add_argument(
+        "--format", choices=("table", "jsonl", "otlp"), default="table",
+        help="a table of runs, one JSON object per run, or the spans as OTLP/JSON lines "
+        "with the new enrichment (default %(default)s)",
+    )
+    traces.add_argument("--output", default=None, help="write here instead of stdout (.gz: gzip)")
+    _add_grounding_flags(traces)
+    traces.set_defaults(func=_cmd_score_traces)
     from otel_grounding.relay import add_parser as add_relay_parser
 
     add_relay_parser(commands)

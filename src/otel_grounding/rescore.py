@@ -1,0 +1,353 @@
+"""`score-traces`' shell: stored requests, in any order, through the same pipeline as the processor.
+
+Assembly across files in any order, in bounded memory: every span of no interest and every tool
+or LLM step goes through the pipeline as it is read (its parent link and output wait in the
+pipeline's trace assembly, within `num_traces`, `max_spans_per_trace` and `max_buffer_bytes`);
+run spans are held back until the end of the input, then scored inner runs first (end-time
+order), so evidence read after its run (a later file, an earlier line) still counts. The hold
+has its own budget (half of `num_traces` runs, half of `max_buffer_bytes`): when it is full, the
+run held longest is scored with the evidence read so far, as the relay does after its
+`wait_duration`, and counted as released early.
+
+A trace whose buffered state a budget evicted is remembered in a fixed-size filter (1 MiB,
+whatever the input's size): its run gets no rate, grade `partial` (`evidence-evicted`), and is
+never flagged. A false positive of the filter can only make a run `partial`, never flag it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.proto.common.v1.common_pb2 import InstrumentationScope, KeyValue
+from opentelemetry.proto.resource.v1.resource_pb2 import Resource
+from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, Span
+from opentelemetry.sdk.metrics import MeterProvider
+from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+
+from otel_grounding import attributes as attr
+from otel_grounding.config import GroundingSettings
+from otel_grounding.conventions import RUN, SpanReading
+from otel_grounding.enrichment import Enrichment, RunOutcome, build_enrichment
+from otel_grounding.metrics import TRACES_EVICTED
+from otel_grounding.pipeline import SERVICE_NAME, GroundingPipeline
+from otel_grounding.relay.otlp import AttributeMap, apply_enrichment, span_view
+from otel_grounding.relay.telemetry import metrics_snapshot
+from otel_grounding.scored import ScoredRun
+from otel_grounding.spanview import SpanView
+from otel_grounding.stored import BadRecord, read_records
+
+class TraceIdFilter:
+    """A fixed-size Bloom filter of trace ids: `in` may say yes for an id never added (rarely),
+    never no for one that was."""
+
+    BITS = 1 << 23  # 1 MiB
+    #: Odd 64-bit multipliers, one per hash position.
+    _FACTORS = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9)
+
+    def __init__(self) -> None:
+        self._bits = bytearray(self.BITS // 8)
+
+    def _positions(self, trace_id: int) -> Iterator[int]:
+        folded = (trace_id ^ (trace_id >> 64)) & 0xFFFFFFFFFFFFFFFF
+        for factor in self._FACTORS:
+            yield ((folded * factor) & 0xFFFFFFFFFFFFFFFF) >> (64 - 23)
+
+    def add(self, trace_id: int) -> None:
+        for position in self._positions(trace_id):
+            self._bits[position >> 3] |= 1 << (position & 7)
+
+    def __contains__(self, trace_id: int) -> bool:
+        return all(self._bits[p >> 3] & (1 << (p & 7)) for p in self._positions(trace_id))
+
+
+@dataclass(frozen=True)
+class RescoredRun:
+    """A run scored from stored spans: where it was read, its result, and what it had before."""
+
+    source: str
+    service: str | None
+    run: ScoredRun
+    previous_rate: float | None = None
+    previous_grade: str | None = None
+    released_early: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"source": self.source, "service": self.service, **self.run.to_dict()}
+        if self.previous_grade is not None:
+            data["previous"] = {"rate": self.previous_rate, "grade": self.previous_grade}
+        if self.released_early:
+            data["released_early"] = True
+        return data
+
+
+@dataclass
+class Summary:
+    """What one re-scoring pass read, scored and could not read."""
+
+    files: int = 0
+    records: int = 0
+    spans: int = 0
+    runs: int = 0
+    flagged: int = 0
+    grades: dict[str, int] = field(default_factory=dict)
+    bad_records: int = 0
+    runs_released_early: int = 0
+    traces_evicted: int = 0
+    runs_with_evicted_evidence: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(vars(self))
+
+
+@dataclass
+class _Held:
+    source: str
+    span: Span
+    view: SpanView
+    reading: SpanReading
+    resource: Resource
+    resource_schema: str
+    scope: InstrumentationScope
+    scope_schema: str
+    size: int
+
+
+SpanSink = Callable[[ExportTraceServiceRequest], None]
+
+
+class StoredTraces:
+    """Feed stored requests in any order; runs are scored at `finish()` (or when the hold is full).
+
+    `on_run` receives each scored run; `on_spans`, when given, every span once, enriched
+    (requests without their run spans as they are read, run spans when scored).
+    """
+
+    def __init__(
+        self,
+        pipeline: GroundingPipeline,
+        on_run: Callable[[RescoredRun], None],
+        on_spans: SpanSink | None = None,
+    ) -> None:
+        self.pipeline = pipeline
+        self.summary = Summary()
+        self._on_run = on_run
+        self._on_spans = on_spans
+        settings = pipeline.settings
+        self.max_held_runs = max(settings.num_traces // 2, 1)
+        self.max_held_bytes = max(settings.max_buffer_bytes // 2, 1)
+        self._held: OrderedDict[int, _Held] = OrderedDict()
+        self._held_bytes = 0
+        self._next = 0
+        self.markers: frozenset[str] = frozenset().union(*(c.markers for c in pipeline.conventions))
+        self._seen = TraceIdFilter()  # traces with a span in the pipeline
+        self._evicted = TraceIdFilter()  # ... whose state a budget evicted
+
+    def feed(self, source: str, request: ExportTraceServiceRequest) -> None:
+        """Read one stored request: evidence into the pipeline now, run spans held."""
+        self.summary.records += 1
+        pipeline = self.pipeline
+        for resource_spans in request.resource_spans:
+            resource = AttributeMap(resource_spans.resource.attributes)
+            owned: Resource | None = None  # the held runs' own copy, shared by them
+            for scope_spans in resource_spans.scope_spans:
+                held: list[int] = []
+                for index, span in enumerate(scope_spans.spans):
+                    self.summary.spans += 1
+                    view = span_view(span, resource)
+                    self._check_evicted(view.trace_id)
+                    if self.markers.isdisjoint(view.attributes):
+                        pipeline.process(view, reading=None)  # its parent link only
+                        self._seen.add(view.trace_id)
+                        continue
+                    reading = pipeline.read(view)
+                    if reading is not None and reading.role == RUN:
+                        if owned is None:
+                            owned = Resource()
+                            owned.CopyFrom(resource_spans.resource)
+                        self._hold(source, span, reading, owned, resource_spans, scope_spans)
+                        held.append(index)
+                        continue
+                    enrichment = pipeline.process(view, reading=reading)
+                    self._seen.add(view.trace_id)
+                    if enrichment is not None and self._on_spans is not None:
+                        apply_enrichment(span, enrichment)
+                if self._on_spans is not None:
+                    for index in reversed(held):
+                        del scope_spans.spans[index]
+        if self._on_spans is not None:
+            self._on_spans(request)
+
+    def _check_evicted(self, trace_id: int) -> bool:
+        """Whether this trace's state was evicted (it went into the pipeline and is gone)."""
+        if trace_id in self._evicted:
+            return True
+        if trace_id in self._seen and not self.pipeline.assembly.holds(trace_id):
+            self._evicted.add(trace_id)
+            return True
+        return False
+
+    def _hold(
+        self, source: str, span: Span, reading: SpanReading, resource: Resource,
+        resource_spans: ResourceSpans, scope_spans: Any,
+    ) -> None:
+        """Keep a run span (copied: the request it came in is not kept) until it is scored."""
+        own = Span()
+        own.CopyFrom(span)
+        scope = InstrumentationScope()
+        scope.CopyFrom(scope_spans.scope)
+        # A root run ends its trace: once scored, the trace's state is released (not evicted).
+        view = span_view(own, AttributeMap(resource.attributes))
+        view = view._replace(local_root=view.parent_id is None)
+        held = _Held(
+            source, own, view, reading, resource,
+            resource_spans.schema_url, scope, scope_spans.schema_url, own.ByteSize(),
+        )
+        self._held[self._next] = held
+        self._next += 1
+        self._held_bytes += held.size
+        while len(self._held) > self.max_held_runs or (
+            self._held_bytes > self.max_held_bytes and len(self._held) > 1
+        ):
+            _, oldest = self._held.popitem(last=False)
+            self._held_bytes -= oldest.size
+            self.summary.runs_released_early += 1
+            self._score(oldest, released_early=True)
+
+    def finish(self) -> Summary:
+        """Score every held run (inner runs first), then count what the budgets evicted."""
+        held = sorted(self._held.values(), key=lambda h: h.span.end_time_unix_nano)
+        self._held.clear()
+        self._held_bytes = 0
+        for item in held:
+            self._score(item, released_early=False)
+        return self.summary
+
+    def _score(self, held: _Held, *, released_early: bool) -> None:
+        view = held.view
+        previous_rate = view.attributes.get(attr.RATE)
+        previous_grade = view.attributes.get(attr.GRADE)
+        if self._check_evicted(view.trace_id):
+            enrichment: Enrichment | None = self._evidence_evicted(view, held.reading)
+        else:
+            enrichment = self.pipeline.process(view, reading=held.reading)
+        if self._on_spans is not None:  # every run span leaves once, enriched or not
+            self._write_run(held, enrichment)
+        if enrichment is None:  # an inner run of the same agent was graded: this one is not
+            return
+        run = ScoredRun.read(
+            view.name, view.trace_id, view.span_id, enrichment.attributes,
+            ((event.name, event.attributes) for event in enrichment.events),
+        )
+        if run is None:
+            return
+        summary = self.summary
+        summary.runs += 1
+        summary.flagged += run.below_threshold
+        summary.grades[run.grade] = summary.grades.get(run.grade, 0) + 1
+        summary.runs_with_evicted_evidence += attr.REASON_EVIDENCE_EVICTED in run.reasons
+        service = _str(view.resource.get(SERVICE_NAME))
+        self._on_run(
+            RescoredRun(
+                held.source,
+                service,
+                run,
+                previous_rate=float(previous_rate) if isinstance(previous_rate, (int, float))
+                else None,
+                previous_grade=previous_grade if isinstance(previous_grade, str) else None,
+                released_early=released_early,
+            )
+        )
+
+    def _evidence_evicted(self, view: SpanView, reading: SpanReading) -> Enrichment:
+        """No rate, `partial` (`evidence-evicted`), never flagged: the trace's evidence is gone."""
+        settings = self.pipeline.settings
+        project = reading.project or _str(view.attributes.get(settings.project_attribute)) or _str(
+            view.resource.get(settings.project_attribute)
+        )
+        outcome = RunOutcome(
+            result=None,
+            reasons=(attr.REASON_EVIDENCE_EVICTED,),
+            threshold=settings.threshold_for(project),
+            project=project,
+            service=_str(view.resource.get(SERVICE_NAME)),
+            convention=reading.convention,
+            content_keys=reading.content_keys,
+        )
+        return build_enrichment(outcome, settings)
+
+    def _write_run(self, held: _Held, enrichment: Enrichment | None) -> None:
+        span = held.span
+        if enrichment is not None:
+            _forget_previous(span)
+            apply_enrichment(span, enrichment)
+        request = ExportTraceServiceRequest()
+        resource_spans = request.resource_spans.add(schema_url=held.resource_schema)
+        resource_spans.resource.CopyFrom(held.resource)
+        scope_spans = resource_spans.scope_spans.add(schema_url=held.scope_schema)
+        scope_spans.scope.CopyFrom(held.scope)
+        scope_spans.spans.append(span)
+        assert self._on_spans is not None
+        self._on_spans(request)
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+_PREVIOUS_EVENTS = frozenset({attr.FLAGGED_EVENT, attr.CLAIM_EVENT})
+
+
+def _forget_previous(span: Span) -> None:
+    """Drop an earlier scoring's attributes and events: the new enrichment replaces them all."""
+    kept: list[KeyValue] = [kv for kv in span.attributes if not kv.key.startswith(attr.PREFIX)]
+    if len(kept) != len(span.attributes):
+        del span.attributes[:]
+        span.attributes.extend(kept)
+    events = [event for event in span.events if event.name not in _PREVIOUS_EVENTS]
+    if len(events) != len(span.events):
+        del span.events[:]
+        span.events.extend(events)
+
+
+#: Stored traces do not age: their state is kept until scored or evicted by a budget.
+NO_RETENTION_LIMIT_S = 10.0 * 365 * 24 * 3600
+
+
+def rescore(
+    paths: Sequence[str],
+    settings: GroundingSettings,
+    on_run: Callable[[RescoredRun], None],
+    on_bad: Callable[[BadRecord], None],
+    on_spans: SpanSink | None = None,
+) -> Summary:
+    """Re-score every trace in these files (any order) with these settings; the summary."""
+    reader = InMemoryMetricReader()
+    meter_provider = MeterProvider(metric_readers=[reader])
+    pipeline = GroundingPipeline(
+        settings, meter_provider=meter_provider, trace_retention=NO_RETENTION_LIMIT_S,
+        link_all=True,
+    )
+    traces = StoredTraces(pipeline, on_run, on_spans)
+    try:
+        for path in paths:
+            traces.summary.files += 1
+            for item in read_records(path, None if on_spans else traces.markers):
+                if isinstance(item, BadRecord):
+                    traces.summary.bad_records += 1
+                    on_bad(item)
+                else:
+                    traces.feed(*item)
+        summary = traces.finish()
+        evicted = metrics_snapshot(reader).get(TRACES_EVICTED, {}).get("total", 0)
+        summary.traces_evicted = int(evicted)
+        return summary
+    finally:
+        pipeline.close()
+        meter_provider.shutdown()
+
+

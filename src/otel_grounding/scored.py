@@ -1,0 +1,139 @@
+"""A scored run read back from its enrichment: the `ferrumdeck.reliability.*` attributes and the
+ungrounded-claim events, as a trace backend shows them.
+
+The readers of results (the pytest plugin, `score-traces`) use this one record and its
+messages, so a developer reads the same words in a failed test and in a re-scoring report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from otel_grounding import attributes as attr
+from otel_grounding.spanview import format_span_id, format_trace_id
+
+#: What each coverage reason means for the developer reading a result.
+REASON_HINTS: Mapping[str, str] = {
+    attr.REASON_OUTPUT_UNAVAILABLE: "the run's answer was not recorded (is content capture on?)",
+    attr.REASON_EVIDENCE_UNAVAILABLE: "a tool step's output was not recorded "
+    "(is content capture on?)",
+    attr.REASON_OUTPUT_TRUNCATED: "the answer arrived cut at the attribute value-length limit",
+    attr.REASON_EVIDENCE_TRUNCATED: "a tool output arrived cut at the attribute value-length limit",
+    attr.REASON_EVIDENCE_EVICTED: "the trace's buffered evidence was evicted (buffer budgets)",
+    attr.REASON_TOOL_STEPS_MISSING: "the run declares more tool steps than the trace holds",
+    attr.REASON_SCORING_ERROR: "scoring raised (see the log)",
+}
+
+
+@dataclass(frozen=True)
+class UngroundedClaim:
+    """One claim the tool outputs did not support, as its span event records it."""
+
+    index: int
+    excerpt: str
+    covered_fraction: float | None
+    missing_tokens: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ScoredRun:
+    """One scored agent run: rate, grade, flag, reasons and the ungrounded claims."""
+
+    name: str
+    trace_id: str
+    span_id: str
+    rate: float | None
+    grade: str
+    below_threshold: bool
+    threshold: float | None
+    claims_total: int
+    claims_grounded: int
+    claims_checked: int
+    reasons: tuple[str, ...]
+    truncated_by: str | None
+    convention: str | None
+    project: str | None
+    ungrounded: tuple[UngroundedClaim, ...]
+
+    @classmethod
+    def read(
+        cls,
+        name: str,
+        trace_id: int,
+        span_id: int,
+        attributes: Mapping[str, Any],
+        events: Iterable[tuple[str, Mapping[str, Any]]],
+    ) -> ScoredRun | None:
+        """The run these attributes and events describe, or None when they hold no grade."""
+        if attr.GRADE not in attributes:
+            return None
+        claims = []
+        for event_name, fields in events:
+            if event_name != attr.CLAIM_EVENT:
+                continue
+            fraction = fields.get(attr.CLAIM_EVENT_COVERED_FRACTION)
+            claims.append(
+                UngroundedClaim(
+                    index=int(fields.get(attr.CLAIM_EVENT_INDEX, -1)),
+                    excerpt=str(fields.get(attr.CLAIM_EVENT_EXCERPT, "")),
+                    covered_fraction=float(fraction) if fraction is not None else None,
+                    missing_tokens=tuple(fields.get(attr.CLAIM_EVENT_UNCOVERED_TOKENS, ())),
+                )
+            )
+        reasons = attributes.get(attr.COVERAGE_REASON)
+        rate = attributes.get(attr.RATE)
+        threshold = attributes.get(attr.THRESHOLD)
+        return cls(
+            name=name,
+            trace_id=format_trace_id(trace_id),
+            span_id=format_span_id(span_id),
+            rate=float(rate) if rate is not None else None,
+            grade=str(attributes[attr.GRADE]),
+            below_threshold=bool(attributes.get(attr.BELOW_THRESHOLD, False)),
+            threshold=float(threshold) if threshold is not None else None,
+            claims_total=int(attributes.get(attr.CLAIMS_TOTAL, 0)),
+            claims_grounded=int(attributes.get(attr.CLAIMS_GROUNDED, 0)),
+            claims_checked=int(attributes.get(attr.CLAIMS_CHECKED, 0)),
+            reasons=tuple(str(reasons).split(",")) if reasons else (),
+            truncated_by=_text(attributes.get(attr.TRUNCATED_BY)),
+            convention=_text(attributes.get(attr.CONVENTION)),
+            project=_text(attributes.get(attr.PROJECT)),
+            ungrounded=tuple(claims),
+        )
+
+    def why(self) -> str:
+        """The grade and what explains it, in one line."""
+        parts = [f"grade {self.grade}"]
+        for reason in self.reasons:
+            parts.append(f"{reason}: {REASON_HINTS.get(reason, reason)}")
+        if self.truncated_by:
+            parts.append(f"coverage cut by {self.truncated_by}")
+        return "; ".join(parts)
+
+    def describe(self) -> str:
+        """The run, its rate and grade, then each ungrounded claim with its missing tokens."""
+        rate = "no rate" if self.rate is None else f"rate {self.rate:.2f}"
+        lines = [
+            f"run {self.name!r} (trace {self.trace_id}, span {self.span_id}): {rate}, "
+            f"{self.claims_grounded} of {self.claims_total} claims grounded, {self.why()}"
+        ]
+        for claim in self.ungrounded:
+            covered = (
+                "" if claim.covered_fraction is None else f", {claim.covered_fraction:.0%} covered"
+            )
+            lines.append(f"  ungrounded claim #{claim.index}{covered}: {claim.excerpt.strip()!r}")
+            if claim.missing_tokens:
+                lines.append(f"    not in any tool output: {', '.join(claim.missing_tokens)}")
+        unlisted = self.claims_checked - self.claims_grounded - len(self.ungrounded)
+        if unlisted > 0:
+            lines.append(f"  ... and {unlisted} more ungrounded claims (max_claim_events)")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _text(value: Any) -> str | None:
+    return str(value) if value else None

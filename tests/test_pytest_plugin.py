@@ -1,0 +1,284 @@
+"""The pytest plugin, run as a user runs it: pytest's own `pytester`, one pytest process per case.
+
+Each case writes a small agent (native `ferrumdeck.*` spans through a real SDK TracerProvider)
+and its tests, runs pytest on them in a subprocess (the global TracerProvider can be set only
+once per process, so no case shares one with this suite) and asserts outcomes and messages.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+#: A tiny agent: one tool step, then a run span carrying the answer.
+AGENT = '''
+from opentelemetry import trace
+
+WEATHER = "Paris: 18 degrees Celsius, light rain"
+GROUNDED = "The weather in Paris is 18 degrees Celsius with light rain."
+HALLUCINATED = GROUNDED + " Tomorrow a violent thunderstorm will flood the Louvre museum basement."
+
+
+def run_agent(answer, tracer=None, tool_output=WEATHER, name="invoke_agent weather"):
+    tracer = tracer or trace.get_tracer("agent")
+    with tracer.start_as_current_span(name) as run:
+        attributes = {"ferrumdeck.step.type": "tool"}
+        if tool_output is not None:
+            attributes["ferrumdeck.step.output"] = tool_output
+        with tracer.start_as_current_span("execute_tool get_weather", attributes=attributes):
+            pass
+        run.set_attribute("ferrumdeck.run.output", answer)
+    return answer
+'''
+
+
+@pytest.fixture
+def agent(pytester: pytest.Pytester) -> pytest.Pytester:
+    pytester.makepyfile(agent=AGENT)
+    pytester.makeini("[pytest]\naddopts = -p no:cacheprovider\nasyncio_mode = strict\nasyncio_default_fixture_loop_scope = function\n")
+    return pytester
+
+
+def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    return pytester.runpytest_subprocess("-p", "no:randomly", *args, timeout=120)
+
+
+def test_own_provider_grounded_passes_and_hallucinated_fails_with_the_claim(
+    agent: pytest.Pytester,
+) -> None:
+    agent.makepyfile(test_own='''
+from agent import GROUNDED, HALLUCINATED, run_agent
+
+def test_grounded(grounding):
+    run_agent(GROUNDED, grounding.provider.get_tracer("t"))
+    runs = grounding.assert_grounded(min_rate=0.8, grades={"full"})
+    assert len(runs) == 1 and runs[0].rate == 1.0 and runs[0].grade == "full"
+
+def test_hallucinated(grounding):
+    run_agent(HALLUCINATED, grounding.provider.get_tracer("t"))
+    grounding.assert_grounded(min_rate=0.8, grades={"full"})
+''')
+    result = run(agent)
+    result.assert_outcomes(passed=1, failed=1)
+    out = result.stdout.str()
+    assert "GroundingAssertionError: grounding: 1 of 1 agent run(s) not grounded enough" in out
+    assert "rate 0.50 < min_rate 0.8" in out
+    assert "run 'invoke_agent weather'" in out and "1 of 2 claims grounded, grade full" in out
+    assert "ungrounded claim #1" in out
+    assert "Tomorrow a violent thunderstorm will flood the Louvre museum basement" in out
+    assert "not in any tool output: tomorrow, violent, thunderstorm, will, flood" in out
+
+
+def test_instrument_a_provider_the_test_builds(agent: pytest.Pytester) -> None:
+    agent.makepyfile(test_instrument='''
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from agent import GROUNDED, run_agent
+
+def test_own(grounding):
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    grounding.instrument(provider)
+    grounding.instrument(provider)  # twice: still one route, no double scoring
+    run_agent(GROUNDED, provider.get_tracer("t"))
+    (run,) = grounding.assert_grounded(min_rate=1.0, grades={"full"})
+    assert run.convention == "native" and run.claims_total == 1
+    # the app's own exporter still gets its spans, unchanged
+    assert [s.name for s in exporter.get_finished_spans()][-1] == "invoke_agent weather"
+    assert len(grounding.spans) == 2
+''')
+    run(agent).assert_outcomes(passed=1)
+
+
+def test_global_provider_installed_when_none_is_set_and_routed_per_test(
+    agent: pytest.Pytester,
+) -> None:
+    agent.makepyfile(test_global='''
+import pytest
+from opentelemetry import trace
+from opentelemetry.sdk.trace import TracerProvider
+from agent import GROUNDED, HALLUCINATED, run_agent
+
+tracer = trace.get_tracer("app")  # taken at import, before any provider is set
+
+def test_first(grounding):
+    run_agent(GROUNDED, tracer, name="first")
+    assert isinstance(trace.get_tracer_provider(), TracerProvider)
+    assert grounding.global_route == "installed an SDK TracerProvider as the global provider"
+    assert [r.name for r in grounding.assert_grounded(grades={"full"})] == ["first"]
+
+def test_between():
+    run_agent(HALLUCINATED, tracer, name="nobody-listens")
+
+def test_second(grounding):
+    run_agent(HALLUCINATED, name="second")
+    (run,) = grounding.runs
+    assert run.name == "second" and run.rate == 0.5
+
+@pytest.mark.anyio
+async def test_anyio(grounding):
+    run_agent(GROUNDED, name="anyio")
+    assert [r.name for r in grounding.runs] == ["anyio"]
+''')
+    run(agent).assert_outcomes(passed=4)
+
+
+def test_global_sdk_provider_set_by_the_app_keeps_its_exporter(agent: pytest.Pytester) -> None:
+    agent.makeconftest('''
+from opentelemetry import trace
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+APP_EXPORTER = InMemorySpanExporter()
+provider = TracerProvider()
+provider.add_span_processor(SimpleSpanProcessor(APP_EXPORTER))
+trace.set_tracer_provider(provider)
+''')
+    agent.makepyfile(test_app='''
+from conftest import APP_EXPORTER
+from agent import GROUNDED, run_agent
+
+def test_app(grounding):
+    run_agent(GROUNDED)
+    assert grounding.global_route == "added to the global SDK TracerProvider"
+    grounding.assert_grounded(min_rate=1.0, grades={"full"})
+    assert "invoke_agent weather" in [s.name for s in APP_EXPORTER.get_finished_spans()]
+''')
+    run(agent).assert_outcomes(passed=1)
+
+
+def test_no_run_seen_fails_instead_of_passing_vacuously(agent: pytest.Pytester) -> None:
+    agent.makepyfile(test_missing='''
+from opentelemetry.sdk.trace import TracerProvider
+from agent import GROUNDED, run_agent
+
+def test_uninstrumented(grounding):
+    run_agent(GROUNDED, TracerProvider().get_tracer("elsewhere"))  # not fed to the fixture
+    grounding.assert_grounded(min_rate=0.8)
+
+def test_seen(grounding):
+    grounding.assert_runs_seen()
+''')
+    result = run(agent, "-p", "no:randomly")
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(
+        ["*expected at least 1 scored agent run(s), saw 0. No run span reached*"]
+    )
+
+
+def test_partial_grade_says_why(agent: pytest.Pytester) -> None:
+    agent.makepyfile(test_partial='''
+from agent import GROUNDED, run_agent
+
+def test_no_tool_output(grounding):
+    run_agent(GROUNDED, grounding.provider.get_tracer("t"), tool_output=None)
+    (run,) = grounding.runs
+    assert run.grade == "partial" and run.reasons == ("evidence-unavailable",)
+    grounding.assert_grounded(grades={"full"})
+''')
+    result = run(agent)
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    assert "[1/1] grade 'partial' not in ['full']" in out
+    assert "grade partial; evidence-unavailable: a tool step's output was not recorded" in out
+
+
+def test_marker_sets_the_processor_threshold(agent: pytest.Pytester) -> None:
+    agent.makepyfile(test_marker='''
+import pytest
+from agent import HALLUCINATED, run_agent
+
+@pytest.mark.grounding(min_claim_grounding_rate=0.4)
+def test_lenient(grounding):
+    run_agent(HALLUCINATED, grounding.provider.get_tracer("t"))
+    (run,) = grounding.assert_grounded()  # default min_rate: the processor's threshold
+    assert run.threshold == 0.4 and not run.below_threshold
+
+@pytest.mark.grounding(min_claim_grounding_rate=0.9)
+def test_strict(grounding):
+    run_agent(HALLUCINATED, grounding.provider.get_tracer("t"))
+    (run,) = grounding.runs
+    assert run.below_threshold and run.threshold == 0.9
+''')
+    run(agent).assert_outcomes(passed=2)
+
+
+def test_min_rate_option_fails_tests_below_it_and_tests_without_runs(
+    agent: pytest.Pytester, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    agent.makepyfile(test_gate='''
+import asyncio
+import pytest
+from agent import GROUNDED, HALLUCINATED, run_agent
+
+def test_grounded(grounding):
+    run_agent(GROUNDED)
+
+def test_hallucinated(grounding):
+    run_agent(HALLUCINATED)
+
+def test_nothing(grounding):
+    pass
+
+def test_unrelated():
+    pass
+
+@pytest.mark.asyncio
+async def test_async_in_a_thread(grounding):
+    await asyncio.to_thread(run_agent, HALLUCINATED, None, "Paris: 18 degrees Celsius, light rain", "threaded")
+''')
+    report = tmp_path_factory.mktemp("report") / "grounding.json"
+    result = run(agent, "--grounding-min-rate", "0.8", "--grounding-report",
+                 "--grounding-json", str(report))
+    result.assert_outcomes(passed=2, failed=3)
+    out = result.stdout.str()
+    assert "(--grounding-min-rate 0.8): 1 of 1 agent run(s) not grounded enough" in out
+    assert "expected at least 1 scored agent run(s), saw 0" in out
+    assert "grounding report" in out
+    result.stdout.fnmatch_lines(["*1*1.000*0*passed*full*test_gate.py::test_grounded"])
+    result.stdout.fnmatch_lines(["*1*0.500*1*failed*full*test_gate.py::test_hallucinated"])
+    document = json.loads(report.read_text())
+    rows = {row["nodeid"].split("::")[1]: row for row in document["tests"]}
+    assert set(rows) == {"test_grounded", "test_hallucinated", "test_nothing",
+                         "test_async_in_a_thread"}
+    assert rows["test_async_in_a_thread"]["runs"][0]["name"] == "threaded"
+    assert rows["test_async_in_a_thread"]["outcome"] == "failed"
+    assert rows["test_hallucinated"]["runs"][0]["ungrounded"][0]["missing_tokens"][:2] == [
+        "tomorrow", "violent"]
+    assert document["summary"] == {"tests": 4, "runs": 3, "flagged": 2, "failed": 3}
+
+
+def test_bad_min_rate_is_a_usage_error(agent: pytest.Pytester) -> None:
+    result = run(agent, "--grounding-min-rate", "1.5")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--grounding-min-rate: '1.5' is not a number in [0, 1]" in result.stderr.str()
+
+
+def test_xdist_workers_report_is_merged_by_the_controller(
+    agent: pytest.Pytester, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    agent.makepyfile(test_parallel='''
+import os
+import pytest
+from agent import GROUNDED, HALLUCINATED, run_agent
+
+@pytest.mark.parametrize("n", range(6))
+def test_run(grounding, n):
+    run_agent(HALLUCINATED if n == 5 else GROUNDED, name=f"run-{n}-{os.environ['PYTEST_XDIST_WORKER']}")
+    grounding.assert_grounded(min_rate=0.8)
+''')
+    report = tmp_path_factory.mktemp("xdist") / "grounding.json"
+    result = run(agent, "-n", "2", "--dist", "load", "--grounding-json", str(report),
+                 "--grounding-report")
+    result.assert_outcomes(passed=5, failed=1)
+    document = json.loads(report.read_text())
+    assert document["summary"] == {"tests": 6, "runs": 6, "flagged": 0, "failed": 1}
+    workers = {row["runs"][0]["name"].rsplit("-", 1)[1] for row in document["tests"]}
+    assert workers == {"gw0", "gw1"}
+    assert "6 test(s), 6 run(s) scored, 0 flagged" in result.stdout.str()
