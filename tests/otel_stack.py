@@ -43,6 +43,9 @@ OTELCOL_PHOENIX = COLLECTOR_CONFIG / "otelcol-phoenix.yaml"
 JAEGER_CONFIG = COLLECTOR_CONFIG / "jaeger.yaml"
 BUILD_TIMEOUT = 3600.0  # a first build on a busy 2-core machine; afterwards instant
 START_TIMEOUT = 60.0
+# Phoenix imports a large application and migrates its SQLite database before it answers:
+# minutes on a busy 2-core machine the first time.
+PHOENIX_START_TIMEOUT = 600.0
 
 
 def built(component: str) -> str:
@@ -78,11 +81,12 @@ class Service:
 
 
 def _wait_http(service: Service, url: str, what: str,
-               accept: Callable[[bytes], bool] = lambda body: True) -> None:
+               accept: Callable[[bytes], bool] = lambda body: True,
+               timeout: float = START_TIMEOUT) -> None:
     def answered() -> bool:
         service.process.check_running()
         return accept(http_get(url, timeout=2))
-    wait_until(answered, timeout=START_TIMEOUT, what=what, diagnostics=service.diagnostics)
+    wait_until(answered, timeout=timeout, interval=0.5, what=what, diagnostics=service.diagnostics)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -247,7 +251,8 @@ def start_phoenix(log_dir: Path, *, port: int | None = None) -> Service:
         "url": f"http://{loopback(port)}",
         "otlp_http": f"http://{loopback(port)}/v1/traces",
     })
-    _wait_http(service, f"{service.endpoints['url']}/healthz", "phoenix ready")
+    _wait_http(service, f"{service.endpoints['url']}/healthz", "phoenix ready",
+               timeout=PHOENIX_START_TIMEOUT)
     return service
 
 

@@ -293,3 +293,120 @@ def test_shipped_configuration_starts_and_stops(name: str, tmp_path: Path) -> No
 def test_jaeger_configuration_validated_by_jaeger() -> None:
     done = validate([JAEGER_CONFIG], component="jaeger")
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# docker-compose.yaml
+
+
+def test_compose_services_images_pinned(compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    assert set(services) == SERVICES
+    for name, service in services.items():
+        image = service["image"]
+        repo, _, tag = image.rpartition(":")
+        assert repo and re.fullmatch(r"v?\d+\.\d+\.\d+", tag), f"{name}: image not pinned: {image}"
+    assert services["otel-collector"]["image"].startswith("otel/opentelemetry-collector-contrib:")
+    assert services["jaeger"]["image"].startswith("jaegertracing/jaeger:2.")  # v2 speaks OTLP
+    for name, service in services.items():
+        for dependency in service.get("depends_on", []):
+            assert dependency in services, (name, dependency)
+
+
+def _mounts(service: dict[str, Any]) -> dict[str, Path]:
+    """container path -> host path, for the bind mounts of local files."""
+    mounts = {}
+    for volume in service.get("volumes", []):
+        source, target, *_ = volume.split(":")
+        if source.startswith("."):
+            host = (COLLECTOR_CONFIG / source).resolve()
+            assert host.exists(), f"mounted file missing: {source}"
+            mounts[target] = host
+    return mounts
+
+
+def test_compose_mounts_the_configuration(compose: dict[str, Any], prometheus: dict[str, Any]) -> None:
+    services = compose["services"]
+    collector = _mounts(services["otel-collector"])
+    config_flag = next(a for a in services["otel-collector"]["command"] if a.startswith("--config="))
+    assert collector[config_flag.split("=", 1)[1]].name == "otelcol.yaml"
+
+    prom = _mounts(services["prometheus"])
+    config_flag = next(a for a in services["prometheus"]["command"] if a.startswith("--config.file="))
+    config_path = config_flag.split("=", 1)[1]
+    assert prom[config_path].name == "prometheus.yml"
+    config_dir = config_path.rsplit("/", 1)[0]
+    for rule_file in prometheus["rule_files"]:
+        assert f"{config_dir}/{rule_file}" in prom, f"rule file {rule_file} not mounted"
+        assert prom[f"{config_dir}/{rule_file}"].name == rule_file
+
+    grafana = _mounts(services["grafana"])
+    provisioning = grafana["/etc/grafana/provisioning"]
+    assert (provisioning / "datasources").is_dir() and (provisioning / "dashboards").is_dir()
+    providers = yaml.safe_load((provisioning / "dashboards" / "dashboards.yaml").read_text())["providers"]
+    for provider in providers:
+        path = provider["options"]["path"]
+        assert path in grafana, f"dashboard provider path {path} is not mounted"
+        assert list(grafana[path].glob("*.json")), f"no dashboard JSON under {grafana[path]}"
+    home = services["grafana"]["environment"]["GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH"]
+    home_dir, home_file = home.rsplit("/", 1)
+    assert (grafana[home_dir] / home_file).is_file()
+
+
+def _published(service: dict[str, Any]) -> dict[int, str]:
+    """container port -> host interface ("" for all interfaces)."""
+    published = {}
+    for mapping in service.get("ports", []):
+        parts = str(mapping).split(":")
+        host_ip = parts[0] if len(parts) == 3 else ""
+        published[int(parts[-1])] = host_ip
+    return published
+
+
+def test_compose_ports(compose: dict[str, Any], otelcol: dict[str, Any]) -> None:
+    services = compose["services"]
+    collector = _published(services["otel-collector"])
+    protocols = otelcol["receivers"]["otlp"]["protocols"]
+    # apps send OTLP to the Collector
+    assert collector[port_of(protocols["grpc"]["endpoint"])] == ""
+    assert collector[port_of(protocols["http"]["endpoint"])] == ""
+    assert port_of(otelcol["exporters"]["prometheus"]["endpoint"]) in collector
+    assert port_of(otelcol["extensions"]["health_check"]["endpoint"]) in collector
+    # the UIs, on the loopback interface only
+    assert _published(services["jaeger"]) == {16686: "127.0.0.1"}
+    assert _published(services["prometheus"]) == {9090: "127.0.0.1"}
+    assert _published(services["grafana"]) == {3000: "127.0.0.1"}
+    # Jaeger's OTLP port is reached inside the compose network, never published (no clash
+    # with the Collector's 4317 on the host)
+    assert 4317 not in _published(services["jaeger"])
+
+
+def test_prometheus_targets_are_compose_services(compose: dict[str, Any], prometheus: dict[str, Any]) -> None:
+    for job in prometheus["scrape_configs"]:
+        for static in job["static_configs"]:
+            for target in static["targets"]:
+                host = target.rsplit(":", 1)[0]
+                assert host in compose["services"] or host in ("localhost", "host.docker.internal"), (
+                    job["job_name"], target)
+    extra_hosts = compose["services"]["prometheus"].get("extra_hosts", [])
+    assert "host.docker.internal:host-gateway" in extra_hosts
+
+
+def test_grafana_datasources_point_at_compose_services(compose: dict[str, Any]) -> None:
+    path = COLLECTOR_CONFIG / "grafana" / "provisioning" / "datasources" / "datasources.yaml"
+    datasources = {d["type"]: d for d in yaml.safe_load(path.read_text())["datasources"]}
+    assert set(datasources) == {"prometheus", "jaeger"}
+    for kind, container_port in (("prometheus", 9090), ("jaeger", 16686)):
+        url = urlparse(datasources[kind]["url"])
+        assert url.hostname == kind and url.hostname in compose["services"]
+        assert url.port == container_port
+    assert datasources["prometheus"]["isDefault"] is True
+    prometheus_yml = load("prometheus.yml")
+    assert datasources["prometheus"]["jsonData"]["timeInterval"] == prometheus_yml["global"]["scrape_interval"]
+    # the dashboard's data source variable defaults to the provisioned uid
+    dashboard = json.loads((COLLECTOR_CONFIG / "grafana" / "dashboards" / "otel-grounding.json").read_text())
+    variables = {v["name"]: v for v in dashboard["templating"]["list"]}
+    assert variables["datasource"]["current"]["value"] == datasources["prometheus"]["uid"]
+    # the Jaeger links open the UI the compose file publishes
+    jaeger_url = urlparse(variables["jaeger_url"]["query"])
+    assert jaeger_url.port in _published(compose["services"]["jaeger"])
