@@ -244,7 +244,7 @@ def test_promtool_check_rules() -> None:
 
 def test_promtool_rule_unit_tests() -> None:
     promtool = require_binary("promtool")
-    done = run([promtool, "test", "rules", "alerts.test.yml"], cwd=COLLECTOR_CONFIG, timeout=120)
+    done = run([promtool, "test", "rules", "alerts.test.yml"], cwd=COLLECTOR_CONFIG, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "SUCCESS" in done.stdout
 
