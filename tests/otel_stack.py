@@ -62,8 +62,34 @@ def built(component: str) -> str:
     return done.stdout.strip().splitlines()[-1]
 
 
+# The `${env:...}` listen addresses of collector-config/'s files, by what they serve; each file
+# also reads PREFIX_TELEMETRY_HOST / PREFIX_TELEMETRY_PORT for its own metrics.
+COLLECTOR_VARIABLES = {
+    "otlp_grpc": "OTELCOL_OTLP_GRPC_ENDPOINT",
+    "otlp_http": "OTELCOL_OTLP_HTTP_ENDPOINT",
+    "prometheus": "OTELCOL_PROMETHEUS_ENDPOINT",
+    "health": "OTELCOL_HEALTH_ENDPOINT",
+}
+JAEGER_VARIABLES = {
+    "otlp_grpc": "JAEGER_OTLP_GRPC_LISTEN",
+    "otlp_http": "JAEGER_OTLP_HTTP_LISTEN",
+    "query_http": "JAEGER_QUERY_HTTP_ENDPOINT",
+    "query_grpc": "JAEGER_QUERY_GRPC_ENDPOINT",
+    "health": "JAEGER_HEALTH_ENDPOINT",
+}
+
+
 def loopback(port: int) -> str:
     return f"127.0.0.1:{port}"
+
+
+def endpoint_env(prefix: str, variables: Mapping[str, str], ports: Mapping[str, int],
+                 **extra: str) -> dict[str, str]:
+    """A clean environment setting every listen address of a configuration to a loopback port."""
+    env = {variable: loopback(ports[key]) for key, variable in variables.items()}
+    env[f"{prefix}_TELEMETRY_HOST"] = "127.0.0.1"
+    env[f"{prefix}_TELEMETRY_PORT"] = str(ports["telemetry"])
+    return clean_env(**env, **extra)
 
 
 @dataclass
@@ -78,6 +104,12 @@ class Service:
 
     def stop(self) -> None:
         self.process.stop()
+
+
+def kept(stop: ExitStack, service: Service) -> Service:
+    """`service`, stopped when `stop` closes (fixtures start several, stop all)."""
+    stop.callback(service.stop)
+    return service
 
 
 def _wait_http(service: Service, url: str, what: str,
@@ -95,18 +127,9 @@ def _wait_http(service: Service, url: str, what: str,
 
 def start_jaeger(log_dir: Path, *, query_port: int | None = None, name: str = "jaeger") -> Service:
     """Jaeger v2 all-in-one, in-memory, with collector-config/jaeger.yaml."""
-    ports = {key: free_port() for key in ("otlp_grpc", "otlp_http", "query_grpc", "health",
-                                          "telemetry")}
-    ports["query_http"] = query_port or free_port()
-    env = clean_env(
-        JAEGER_OTLP_GRPC_LISTEN=loopback(ports["otlp_grpc"]),
-        JAEGER_OTLP_HTTP_LISTEN=loopback(ports["otlp_http"]),
-        JAEGER_QUERY_HTTP_ENDPOINT=loopback(ports["query_http"]),
-        JAEGER_QUERY_GRPC_ENDPOINT=loopback(ports["query_grpc"]),
-        JAEGER_HEALTH_ENDPOINT=loopback(ports["health"]),
-        JAEGER_TELEMETRY_HOST="127.0.0.1",
-        JAEGER_TELEMETRY_PORT=str(ports["telemetry"]),
-    )
+    ports = {key: free_port() for key in (*JAEGER_VARIABLES, "telemetry")}
+    ports["query_http"] = query_port or ports["query_http"]
+    env = endpoint_env("JAEGER", JAEGER_VARIABLES, ports)
     process = Process(name, [built("jaeger"), "--config", str(JAEGER_CONFIG)], log_dir, env=env)
     service = Service(process, {
         "otlp_grpc": loopback(ports["otlp_grpc"]),
@@ -141,27 +164,15 @@ def tags(item: dict[str, Any]) -> dict[str, Any]:
 # the Collector
 
 
-def collector_env(ports: Mapping[str, int], **extra: str) -> dict[str, str]:
-    """The `${env:...}` endpoints of the shipped Collector configurations, on loopback."""
-    return clean_env(
-        OTELCOL_OTLP_GRPC_ENDPOINT=loopback(ports["otlp_grpc"]),
-        OTELCOL_OTLP_HTTP_ENDPOINT=loopback(ports["otlp_http"]),
-        OTELCOL_PROMETHEUS_ENDPOINT=loopback(ports["prometheus"]),
-        OTELCOL_HEALTH_ENDPOINT=loopback(ports["health"]),
-        OTELCOL_TELEMETRY_HOST="127.0.0.1",
-        OTELCOL_TELEMETRY_PORT=str(ports["telemetry"]),
-        **extra,
-    )
-
-
 def start_collector(log_dir: Path, configs: list[Path], *, name: str = "otelcol",
                     ports: Mapping[str, int] | None = None, **env: str) -> Service:
     """The built Collector with the given configuration files (later ones merge over earlier)."""
     chosen = dict(ports or {})
-    for key in ("otlp_grpc", "otlp_http", "prometheus", "health", "telemetry"):
+    for key in (*COLLECTOR_VARIABLES, "telemetry"):
         chosen.setdefault(key, free_port())
     argv = [built("collector")] + [f"--config={config}" for config in configs]
-    process = Process(name, argv, log_dir, env=collector_env(chosen, **env))
+    process = Process(name, argv, log_dir,
+                      env=endpoint_env("OTELCOL", COLLECTOR_VARIABLES, chosen, **env))
     service = Service(process, {
         "otlp_grpc": f"http://{loopback(chosen['otlp_grpc'])}",
         "otlp_http": f"http://{loopback(chosen['otlp_http'])}",
@@ -171,6 +182,15 @@ def start_collector(log_dir: Path, configs: list[Path], *, name: str = "otelcol"
     # health_check answers 200 once every pipeline has started
     _wait_http(service, f"http://{loopback(chosen['health'])}/", f"{name} healthy")
     return service
+
+
+def collector_with_jaeger(stop: ExitStack, log_dir: Path, configs: list[Path], *,
+                          name: str = "otelcol", **env: str) -> tuple[Service, Service]:
+    """Jaeger, and a Collector with `configs` whose otlp_grpc/jaeger exporter sends to it."""
+    jaeger = kept(stop, start_jaeger(log_dir))
+    collector = kept(stop, start_collector(
+        log_dir, configs, name=name, JAEGER_OTLP_GRPC_ENDPOINT=jaeger.endpoints["otlp_grpc"], **env))
+    return jaeger, collector
 
 
 def validate(configs: list[Path], component: str = "collector") -> subprocess.CompletedProcess[str]:
@@ -265,18 +285,11 @@ def stack(log_dir: Path) -> Iterator[dict[str, Service]]:
     """Jaeger, Phoenix, the Collector (otelcol.yaml + otelcol-phoenix.yaml) and Prometheus on
     the ports the README and the compose file use, all on 127.0.0.1."""
     with ExitStack() as stop:
-        services: dict[str, Service] = {}
-
-        def started(name: str, service: Service) -> Service:
-            services[name] = service
-            stop.callback(service.stop)
-            return service
-
-        jaeger = started("jaeger", start_jaeger(log_dir, query_port=16686))
-        phoenix = started("phoenix", start_phoenix(log_dir, port=6006))
+        jaeger = kept(stop, start_jaeger(log_dir, query_port=16686))
+        phoenix = kept(stop, start_phoenix(log_dir, port=6006))
         ports = {"otlp_grpc": 4317, "otlp_http": 4318, "prometheus": 9464, "health": 13133,
                  "telemetry": 8888}
-        started("collector", start_collector(
+        collector = kept(stop, start_collector(
             log_dir, [OTELCOL, OTELCOL_PHOENIX], ports=ports,
             JAEGER_OTLP_GRPC_ENDPOINT=jaeger.endpoints["otlp_grpc"],
             PHOENIX_OTLP_HTTP_ENDPOINT=phoenix.endpoints["url"]))
@@ -286,7 +299,9 @@ def stack(log_dir: Path) -> Iterator[dict[str, Service]]:
             "otel-collector": [loopback(ports["prometheus"])],
             "otel-collector-internal": [loopback(ports["telemetry"])],
         }, interval="5s")
-        started("prometheus", start_prometheus(log_dir, config, port=9090))
+        prometheus = kept(stop, start_prometheus(log_dir, config, port=9090))
+        services = {"jaeger": jaeger, "phoenix": phoenix, "collector": collector,
+                    "prometheus": prometheus}
         yield services
 
 

@@ -46,11 +46,11 @@ from e2e_support import (
 from otel_stack import (
     OTELCOL,
     Service,
+    collector_with_jaeger,
     jaeger_traces,
+    kept,
     prometheus_config,
     shortened_rules,
-    start_collector,
-    start_jaeger,
     start_prometheus,
     tags,
 )
@@ -83,17 +83,12 @@ class Chain:
 def chain(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Chain]:
     tmp = tmp_path_factory.mktemp("collector-e2e")
     with ExitStack() as stop:
-        jaeger = start_jaeger(tmp)
-        stop.callback(jaeger.stop)
-        collector = start_collector(tmp, [OTELCOL],
-                                    JAEGER_OTLP_GRPC_ENDPOINT=jaeger.endpoints["otlp_grpc"])
-        stop.callback(collector.stop)
+        jaeger, collector = collector_with_jaeger(stop, tmp, [OTELCOL])
         config = prometheus_config(tmp, {
             "otel-collector": [collector.endpoints["prometheus"]],
             "otel-collector-internal": [collector.endpoints["telemetry"]],
         }, rules=shortened_rules(tmp))
-        prometheus = start_prometheus(tmp, config)
-        stop.callback(prometheus.stop)
+        prometheus = kept(stop, start_prometheus(tmp, config))
         sink = OTLPReceiver().start()
         stop.callback(sink.stop)
 

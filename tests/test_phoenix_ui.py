@@ -34,8 +34,8 @@ from otel_stack import (
     OTELCOL,
     OTELCOL_PHOENIX,
     Service,
-    start_collector,
-    start_jaeger,
+    collector_with_jaeger,
+    kept,
     start_phoenix,
 )
 
@@ -60,14 +60,9 @@ class Phoenix:
 def phoenix(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Phoenix]:
     tmp = tmp_path_factory.mktemp("phoenix-ui")
     with ExitStack() as stop:
-        service = start_phoenix(tmp)
-        stop.callback(service.stop)
-        jaeger = start_jaeger(tmp)
-        stop.callback(jaeger.stop)
-        collector = start_collector(tmp, [OTELCOL, OTELCOL_PHOENIX],
-                                    JAEGER_OTLP_GRPC_ENDPOINT=jaeger.endpoints["otlp_grpc"],
-                                    PHOENIX_OTLP_HTTP_ENDPOINT=service.endpoints["url"])
-        stop.callback(collector.stop)
+        service = kept(stop, start_phoenix(tmp))
+        _, collector = collector_with_jaeger(stop, tmp, [OTELCOL, OTELCOL_PHOENIX],
+                                             PHOENIX_OTLP_HTTP_ENDPOINT=service.endpoints["url"])
         env = clean_env(
             OTEL_EXPORTER_OTLP_ENDPOINT=collector.endpoints["otlp_grpc"],
             OTEL_EXPORTER_OTLP_INSECURE="true",

@@ -35,9 +35,10 @@ from otel_stack import (
     OTELCOL,
     OTELCOL_LOADBALANCING,
     Service,
+    collector_with_jaeger,
     jaeger_api,
+    kept,
     start_collector,
-    start_jaeger,
     tags,
 )
 
@@ -104,20 +105,15 @@ class ScaleOut:
 def scaleout(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ScaleOut]:
     tmp = tmp_path_factory.mktemp("scaleout")
     with ExitStack() as stop:
-        jaeger = start_jaeger(tmp)
-        stop.callback(jaeger.stop)
-        backend = start_collector(tmp, [OTELCOL], name="backend-otelcol",
-                                  JAEGER_OTLP_GRPC_ENDPOINT=jaeger.endpoints["otlp_grpc"])
-        stop.callback(backend.stop)
+        jaeger, backend = collector_with_jaeger(stop, tmp, [OTELCOL], name="backend-otelcol")
         relays = []
         for _ in range(2):
             relay = start_relay(backend.endpoints["otlp_grpc"], "--wait-duration", WAIT_DURATION)
             stop.callback(relay.close)
             relays.append(relay)
-        front = start_collector(tmp, [OTELCOL_LOADBALANCING], name="front-otelcol",
-                                RELAY_1_ENDPOINT=relays[0].grpc_target,
-                                RELAY_2_ENDPOINT=relays[1].grpc_target)
-        stop.callback(front.stop)
+        front = kept(stop, start_collector(
+            tmp, [OTELCOL_LOADBALANCING], name="front-otelcol",
+            RELAY_1_ENDPOINT=relays[0].grpc_target, RELAY_2_ENDPOINT=relays[1].grpc_target))
         yield ScaleOut(jaeger, backend, relays, front)
 
 
