@@ -31,6 +31,7 @@ from e2e_support import (
     Process,
     clean_env,
     free_port,
+    free_ports,
     http_get,
     require_binary,
     wait_until,
@@ -127,7 +128,8 @@ def _wait_http(service: Service, url: str, what: str,
 
 def start_jaeger(log_dir: Path, *, query_port: int | None = None, name: str = "jaeger") -> Service:
     """Jaeger v2 all-in-one, in-memory, with collector-config/jaeger.yaml."""
-    ports = {key: free_port() for key in (*JAEGER_VARIABLES, "telemetry")}
+    keys = (*JAEGER_VARIABLES, "telemetry")
+    ports = dict(zip(keys, free_ports(len(keys))))
     ports["query_http"] = query_port or ports["query_http"]
     env = endpoint_env("JAEGER", JAEGER_VARIABLES, ports)
     process = Process(name, [built("jaeger"), "--config", str(JAEGER_CONFIG)], log_dir, env=env)
@@ -168,8 +170,9 @@ def start_collector(log_dir: Path, configs: list[Path], *, name: str = "otelcol"
                     ports: Mapping[str, int] | None = None, **env: str) -> Service:
     """The built Collector with the given configuration files (later ones merge over earlier)."""
     chosen = dict(ports or {})
-    for key in (*COLLECTOR_VARIABLES, "telemetry"):
-        chosen.setdefault(key, free_port())
+    keys = (*COLLECTOR_VARIABLES, "telemetry")
+    for key, port in zip(keys, free_ports(len(keys))):
+        chosen.setdefault(key, port)
     argv = [built("collector")] + [f"--config={config}" for config in configs]
     process = Process(name, argv, log_dir,
                       env=endpoint_env("OTELCOL", COLLECTOR_VARIABLES, chosen, **env))
