@@ -1,4 +1,4 @@
-// Opens a trace in the Phoenix UI in Debian's headless Chromium, selects the run span, and
+// Opens a trace in the Phoenix UI in Debian's headless Chromium, on its run span, and
 // reports what the page shows: the span's attribute table as rendered (key -> value text) and
 // the event names of its Events tab. Keeps two screenshots (attributes, events).
 //
@@ -20,9 +20,14 @@ const FLAGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 
+const GRADE_KEY = 'ferrumdeck.reliability.claim_coverage_grade';
+const FLAGGED_EVENT = 'reliability.claim_grounding_below_threshold';
+
 async function attributeRows(page) {
-  // The Info tab's attribute table: one row per attribute, first cell the key.
+  // The span panel's attribute table (visible rows only: the span list behind the panel is a
+  // table too): one row per attribute, first cell the key.
   return page.$$eval('tr', (rows) => rows
+    .filter((row) => row.checkVisibility())
     .map((row) => Array.from(row.querySelectorAll('td')).map((cell) => cell.innerText.trim()))
     .filter((cells) => cells.length >= 2)
     .map((cells) => [cells[0], cells[1]]));
@@ -44,23 +49,21 @@ async function main() {
     const page = await context.newPage();
     page.setDefaultTimeout(TIMEOUT_MS);
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout: TIMEOUT_MS });
-    // the trace tree, then the run span selected in it
-    const node = page.getByText(spanName, { exact: true }).first();
-    await node.waitFor();
-    await node.click();
-    await page.locator('td', { hasText: 'ferrumdeck.reliability.claim_coverage_grade' }).first().waitFor();
+    // the trace page opens with its root span, the run, selected (the attribute table below
+    // names the run id, which the test checks)
+    await page.getByText(spanName, { exact: true }).filter({ visible: true }).first().waitFor();
+    await page.getByRole('tab', { name: 'Info' }).waitFor();
+    await page.locator('td').filter({ hasText: GRADE_KEY, visible: true }).first().waitFor();
     const shots = [`${prefix}-attributes.png`];
     await page.screenshot({ path: shots[0] });
     const attributes = Object.fromEntries(await attributeRows(page));
 
     await page.getByRole('tab', { name: /Events/ }).click();
-    await page.waitForFunction(
-      (name) => document.body.innerText.includes(name), 'reliability.claim_grounding_below_threshold');
+    await page.getByText(FLAGGED_EVENT, { exact: true }).filter({ visible: true }).first().waitFor();
     shots.push(`${prefix}-events.png`);
     await page.screenshot({ path: shots[1] });
     const body = await page.locator('body').innerText();
-    const events = ['reliability.claim_grounding_below_threshold', 'reliability.ungrounded_claim']
-      .filter((name) => body.includes(name));
+    const events = [FLAGGED_EVENT, 'reliability.ungrounded_claim'].filter((name) => body.includes(name));
     process.stdout.write(`${JSON.stringify({ url: page.url(), attributes, events, screenshots: shots })}\n`);
   } finally {
     await context.close();
