@@ -66,4 +66,4 @@ otel-stack-deps: system-deps collector jaeger phoenix ui-deps
 
 # Collector + Jaeger + Prometheus + Phoenix on loopback with the shipped configs; Ctrl-C stops all.
 stack: $(STAMP) otel-stack-deps
-	$(BIN)/python .ci/stack.py
+	$(BIN)/python tests/otel_stack.py
