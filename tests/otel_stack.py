@@ -319,7 +319,8 @@ otel-grounding stack on loopback (logs in {log_dir}):
   Prometheus       UI {services['prometheus'].endpoints['url']}  (alerts: /alerts)
   Collector        metrics http://127.0.0.1:9464/metrics   own metrics http://127.0.0.1:8888/metrics
 
-Send the demo's runs:
+Send the demo's runs (Phoenix files them under the project `default` unless the resource
+names one, e.g. OTEL_RESOURCE_ATTRIBUTES=openinference.project.name=otel-grounding-demo):
   OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4317 .venv/bin/otel-grounding demo
 
 Ctrl-C stops everything.""", flush=True)
