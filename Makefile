@@ -23,7 +23,7 @@ $(JS_STAMP): $(JS)/package.json $(JS)/package-lock.json | system-deps
 system-deps:
 	.ci/install-system-deps
 
-test: $(STAMP) system-deps $(JS_STAMP)
+test: $(STAMP) system-deps $(JS_STAMP) otel-stack-deps
 	$(BIN)/python -m pytest
 
 demo: $(STAMP)
@@ -34,3 +34,36 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
+
+# --- The real observability stack, no container engine (collector-config/, tests/test_collector_e2e.py)
+# Built once from the pins in collector-config/ (builder-config.yaml, versions.env) into
+# $${XDG_CACHE_HOME:-~/.cache}/otel-grounding/, outside the work tree; reused until a pin changes.
+OTEL_BINARIES := .ci/otel-binaries
+UI := tests/ui
+UI_STAMP := $(UI)/node_modules/.installed
+
+.PHONY: collector jaeger phoenix ui-deps otel-stack-deps stack
+
+# The OpenTelemetry Collector, built by ocb from collector-config/builder-config.yaml.
+collector:
+	@$(OTEL_BINARIES) collector
+
+# Jaeger v2 all-in-one (cmd/jaeger), in-memory storage with collector-config/jaeger.yaml.
+jaeger:
+	@$(OTEL_BINARIES) jaeger
+
+# Arize Phoenix (trace UI) in its own virtualenv.
+phoenix:
+	@$(OTEL_BINARIES) phoenix
+
+# Playwright (driving Debian's chromium; no browser download), pinned by the lock file.
+$(UI_STAMP): $(UI)/package.json $(UI)/package-lock.json | system-deps
+	npm ci --prefix $(UI) --no-audit --no-fund --loglevel=error
+	touch $(UI_STAMP)
+ui-deps: $(UI_STAMP)
+
+otel-stack-deps: system-deps collector jaeger phoenix ui-deps
+
+# Collector + Jaeger + Prometheus + Phoenix on loopback with the shipped configs; Ctrl-C stops all.
+stack: $(STAMP) otel-stack-deps
+	$(BIN)/python tests/otel_stack.py

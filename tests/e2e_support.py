@@ -61,6 +61,19 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def free_ports(count: int) -> list[int]:
+    """`count` distinct TCP ports that were free on 127.0.0.1 a moment ago (all held open while
+    choosing, so no two are the same)."""
+    sockets = [socket.socket(socket.AF_INET, socket.SOCK_STREAM) for _ in range(count)]
+    try:
+        for sock in sockets:
+            sock.bind(("127.0.0.1", 0))
+        return [int(sock.getsockname()[1]) for sock in sockets]
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
 def demo_command(*args: str) -> list[str]:
     """`otel-grounding demo ARGS` with the interpreter running the tests (the repo's venv)."""
     script = Path(sys.executable).with_name("otel-grounding")

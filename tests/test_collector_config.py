@@ -1,11 +1,15 @@
-"""Static checks of collector-config/ for what cannot run here (no container engine, no Collector).
+"""collector-config/ checked by the real Collector, and cross-checked where nothing runs.
 
-otelcol.yaml and docker-compose.yaml are parsed and cross-checked: every component a pipeline
-names is defined (and every defined one is used), component types exist in the contrib
-distribution the file is pinned to, connectors join the right pipeline types, ports and host
-names agree between the Collector, Prometheus, Grafana and the compose file, images are pinned,
-mounted files exist, and the span attribute names in the Collector config are the plugin's.
-Prometheus's own files are checked by promtool in test_prometheus_e2e.py.
+Every shipped Collector configuration is validated by the pinned Collector build
+(`otelcol-grounding validate`, built by ocb from builder-config.yaml) and started for real on
+loopback ports (its `${env:...}` endpoints set to free 127.0.0.1 ports) until its health check
+answers; the manifest lists exactly the component types the configurations use. The rest is
+parsed and cross-checked: every component a pipeline names is defined (and every defined one is
+used), connectors join the right pipeline types, ports and host names agree between the
+Collector, Prometheus, Grafana and the compose file, images are pinned to the versions built
+here, mounted files exist, and the span attribute names in the Collector config are the
+plugin's. Prometheus's own files are checked by promtool in test_prometheus_e2e.py; the traffic
+through the Collector by test_collector_e2e.py and test_relay_scaleout.py.
 """
 
 from __future__ import annotations
@@ -21,25 +25,47 @@ import yaml
 
 from otel_grounding import attributes as attr
 
-from e2e_support import COLLECTOR_CONFIG
+from e2e_support import COLLECTOR_CONFIG, free_port, http_get, wait_until
+from otel_stack import (
+    JAEGER_CONFIG,
+    OTELCOL,
+    OTELCOL_LOADBALANCING,
+    OTELCOL_PHOENIX,
+    start_collector,
+    validate,
+)
 
 KINDS = ("receivers", "processors", "exporters", "connectors", "extensions")
-# Component types this configuration may use, all in otelcol-contrib v0.153.0
-# (otlp_grpc is the exporter's name since v0.144; `otlp` is its deprecated alias).
-KNOWN_TYPES = {
-    "receivers": {"otlp"},
-    "processors": {"memory_limiter", "batch", "filter"},
-    "exporters": {"otlp_grpc", "prometheus"},
-    "connectors": {"spanmetrics"},
-    "extensions": {"health_check"},
-}
 # connector type -> (pipeline type it exports from, pipeline type it receives into)
 CONNECTOR_SIGNALS = {"spanmetrics": ("traces", "metrics")}
 SERVICES = {"otel-collector", "jaeger", "prometheus", "grafana"}
+# Collector configurations the project ships, each validated and started by the real binary
+# (the Phoenix overlay on top of otelcol.yaml, as `make stack` runs it).
+SHIPPED = {
+    "otelcol.yaml": [OTELCOL],
+    "otelcol-loadbalancing.yaml": [OTELCOL_LOADBALANCING],
+    "otelcol.yaml + otelcol-phoenix.yaml": [OTELCOL, OTELCOL_PHOENIX],
+}
+ENV_REFERENCE = re.compile(r"\$\{env:([A-Z0-9_]+):-([^}]*)\}")
+# Component type names as the manifest's Go modules register them.
+MODULE_TYPES = {
+    "otlpreceiver": "otlp", "memorylimiterprocessor": "memory_limiter",
+    "batchprocessor": "batch", "filterprocessor": "filter", "spanmetricsconnector": "spanmetrics",
+    "otlpexporter": "otlp_grpc", "otlphttpexporter": "otlp_http",
+    "prometheusexporter": "prometheus", "loadbalancingexporter": "loadbalancing",
+    "debugexporter": "debug", "fileexporter": "file", "healthcheckextension": "health_check",
+}
+# Built for debugging a pipeline by hand, named by no shipped configuration.
+DEBUGGING_ONLY = {"debug", "file"}
+
+
+def with_defaults(text: str) -> str:
+    """A configuration as it runs with no variable set: `${env:NAME:-default}` -> default."""
+    return ENV_REFERENCE.sub(lambda match: match.group(2), text)
 
 
 def load(name: str) -> Any:
-    return yaml.safe_load((COLLECTOR_CONFIG / name).read_text())
+    return yaml.safe_load(with_defaults((COLLECTOR_CONFIG / name).read_text()))
 
 
 @pytest.fixture(scope="module")
@@ -69,10 +95,35 @@ def port_of(endpoint: str) -> int:
     return int(endpoint.rsplit(":", 1)[1])
 
 
+def manifest() -> dict[str, Any]:
+    return load("builder-config.yaml")
+
+
 def collector_version() -> str:
-    match = re.search(r"otelcol-contrib v(\d+\.\d+\.\d+)", (COLLECTOR_CONFIG / "otelcol.yaml").read_text())
-    assert match, "otelcol.yaml must name the Collector version it was written for"
-    return match.group(1)
+    """The Collector release the manifest builds (every component module at that version)."""
+    return str(manifest()["dist"]["version"])
+
+
+def manifest_types() -> dict[str, set[str]]:
+    types: dict[str, set[str]] = {kind: set() for kind in KINDS}
+    for kind in KINDS:
+        for entry in manifest().get(kind, []):
+            module, version = entry["gomod"].split()
+            assert version == f"v{collector_version()}", f"{module} not at the release: {version}"
+            types[kind].add(MODULE_TYPES[module.rsplit("/", 1)[1]])
+    return types
+
+
+def configured_types(configs: list[Path]) -> dict[str, set[str]]:
+    types: dict[str, set[str]] = {kind: set() for kind in KINDS}
+    for config in configs:
+        loaded = load(config.name)
+        for kind in KINDS:
+            types[kind] |= {ctype(c) for c in loaded.get(kind) or {}}
+        # the loadbalancing exporter embeds an OTLP exporter
+        if "loadbalancing" in (loaded.get("exporters") or {}):
+            types["exporters"].add("otlp_grpc")
+    return types
 
 
 # ---------------------------------------------------------------------------------------------
@@ -98,10 +149,13 @@ def test_every_referenced_component_is_defined_and_every_defined_one_used(otelco
         assert defined == used[kind], f"{kind} defined but unused: {sorted(defined - used[kind])}"
 
 
-def test_component_types_exist_in_the_pinned_distribution(otelcol: dict[str, Any]) -> None:
+def test_manifest_lists_exactly_the_component_types_the_configurations_use() -> None:
+    built_types = manifest_types()
+    used = configured_types([config for configs in SHIPPED.values() for config in configs])
     for kind in KINDS:
-        for component in otelcol.get(kind) or {}:
-            assert ctype(component) in KNOWN_TYPES[kind], f"unknown {kind[:-1]} type: {component}"
+        extra = built_types[kind] - used[kind] - DEBUGGING_ONLY
+        assert used[kind] <= built_types[kind], f"{kind} not built: {used[kind] - built_types[kind]}"
+        assert not extra, f"{kind} built but used by no shipped configuration: {extra}"
 
 
 def test_connectors_join_the_right_pipeline_types(otelcol: dict[str, Any]) -> None:
@@ -140,6 +194,9 @@ def test_traces_go_to_jaeger_over_otlp(otelcol: dict[str, Any], compose: dict[st
     jaeger = otelcol["exporters"]["otlp_grpc/jaeger"]
     host, port = jaeger["endpoint"].rsplit(":", 1)
     assert host == "jaeger" and host in compose["services"] and port == "4317"
+    # without a container, jaeger.yaml listens on 4327 so as not to clash with the Collector
+    jaeger_yaml = load("jaeger.yaml")
+    assert port_of(jaeger_yaml["receivers"]["otlp"]["protocols"]["grpc"]["endpoint"]) == 4327
     assert jaeger["tls"]["insecure"] is True  # private compose network only
     # every span of the trace goes to Jaeger: the run-span filter is not in that pipeline
     assert not [p for p in pipelines(otelcol)["traces"]["processors"] if ctype(p) == "filter"]
@@ -179,10 +236,63 @@ def test_metrics_reach_prometheus(otelcol: dict[str, Any], prometheus: dict[str,
         assert name.replace(".", "_") in sources
 
 
-def test_version_is_pinned(compose: dict[str, Any]) -> None:
+def test_versions_pinned_and_compose_images_match_the_builds(compose: dict[str, Any]) -> None:
     version = collector_version()
     image = compose["services"]["otel-collector"]["image"]
     assert image == f"otel/opentelemetry-collector-contrib:{version}"
+    for name in ("otelcol.yaml", "otelcol-loadbalancing.yaml"):
+        assert f"Collector v{version}" in (COLLECTOR_CONFIG / name).read_text(), name
+    # the Jaeger image is the release the pinned module's cmd/jaeger reports
+    pins = dict(line.split("=", 1) for line in (COLLECTOR_CONFIG / "versions.env").read_text()
+                .splitlines() if line and not line.startswith("#"))
+    assert pins["OTELCOL_BUILDER_VERSION"] == f"v{version}"
+    jaeger_tag = compose["services"]["jaeger"]["image"].rpartition(":")[2]
+    assert pins["JAEGER_RELEASE"] == jaeger_tag
+
+
+# ---------------------------------------------------------------------------------------------
+# the real Collector
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_configuration_validated_by_the_collector(name: str) -> None:
+    done = validate(SHIPPED[name])
+    assert done.returncode == 0, f"{name}:\n{done.stdout}{done.stderr}"
+
+
+def test_a_wrong_key_is_refused_by_validate(tmp_path: Path) -> None:
+    """The check above can fail: one misspelt key and the Collector refuses the file."""
+    broken = tmp_path / "otelcol.yaml"
+    broken.write_text(OTELCOL.read_text().replace("send_batch_size:", "send_batch_sise:"))
+    done = validate([broken])
+    assert done.returncode != 0
+    assert "send_batch_sise" in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_configuration_starts_and_stops(name: str, tmp_path: Path) -> None:
+    """Started for real on loopback: healthy, serving its metrics, and a clean exit on SIGTERM."""
+    collector = start_collector(tmp_path, SHIPPED[name], JAEGER_OTLP_GRPC_ENDPOINT=f"127.0.0.1:{free_port()}",
+                                RELAY_1_ENDPOINT=f"127.0.0.1:{free_port()}",
+                                RELAY_2_ENDPOINT=f"127.0.0.1:{free_port()}",
+                                PHOENIX_OTLP_HTTP_ENDPOINT=f"http://127.0.0.1:{free_port()}")
+    try:
+        internal = wait_until(lambda: http_get(f"http://{collector.endpoints['telemetry']}/metrics"),
+                              timeout=20, what="the Collector's own metrics",
+                              diagnostics=collector.diagnostics)
+        assert b"otelcol_process_uptime" in internal
+    finally:
+        collector.process.popen.terminate()
+        code = collector.process.popen.wait(timeout=30)
+        collector.stop()
+    assert code == 0, collector.diagnostics()
+    log = collector.process.output(20000)
+    assert "Everything is ready" in log and "Shutdown complete" in log, log
+
+
+def test_jaeger_configuration_validated_by_jaeger() -> None:
+    done = validate([JAEGER_CONFIG], component="jaeger")
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 # ---------------------------------------------------------------------------------------------

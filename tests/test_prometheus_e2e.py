@@ -9,11 +9,12 @@
 * A real `prometheus` server, configured from a test copy of prometheus.yml (1 s scrape and
   rule evaluation, targets on 127.0.0.1, storage in a temporary directory) and of alerts.yml
   (every `for` shortened to 2 s, nothing else changed), scrapes them.
-* The Collector cannot run here, so its prometheus exporter is stood in for by a static
-  page with the series the spanmetrics connector exposes for run spans
-  (traces_span_metrics_calls_total with the ferrumdeck.* dimensions as labels); it is scraped by
-  the *real* `otel-collector` job of prometheus.yml, relabelling included. This is what lets
-  the span-derived panels and alert be evaluated with data.
+* A traces-only app (the real SDK and the processor, in this process, project demo-spans,
+  service traces-only-agent, no metrics exporter) sends its enriched spans over OTLP to the real
+  Collector (the pinned build, collector-config/otelcol.yaml on loopback ports), whose
+  spanmetrics connector counts the run spans and whose prometheus exporter is scraped by the
+  `otel-collector` job of prometheus.yml, relabelling included. This is what lets the
+  span-derived panels and alert be evaluated with data.
 
 The test then reads Prometheus's HTTP API: the flagged-run counter and the rate histogram have
 the demo's values, every query of the Grafana dashboard (and its variables) evaluates without
@@ -22,18 +23,23 @@ error and with data, and the below-threshold pages go to firing while nothing el
 
 from __future__ import annotations
 
-import copy
 import json
 import re
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import BatchSpanProcessor
+
+from otel_grounding.conventions import native
+from otel_grounding.demo import RUNS as SCRIPTED_RUNS
+from otel_grounding.demo import THRESHOLD
+from otel_grounding.processor import GroundingSpanProcessor
 
 from e2e_support import (
     COLLECTOR_CONFIG,
@@ -46,6 +52,13 @@ from e2e_support import (
     require_binary,
     run,
     wait_until,
+)
+from otel_stack import (
+    OTELCOL,
+    prometheus_config,
+    shortened_rules,
+    start_collector,
+    start_prometheus,
 )
 
 DASHBOARD = COLLECTOR_CONFIG / "grafana" / "dashboards" / "otel-grounding.json"
@@ -74,26 +87,18 @@ PLUGIN_METRICS = {
 # Created at their first increment: absent from a healthy demo.
 PLUGIN_METRICS_ON_TROUBLE = {"otel_grounding_traces_evicted_total", "otel_grounding_scoring_errors_total"}
 
-# What the Collector's prometheus exporter serves for run spans counted by the spanmetrics
-# connector of otelcol.yaml (namespace traces.span.metrics, dimensions grade / flag / project;
-# the span's resource service.name becomes `job`). A traces-only app, project demo-spans:
-# 4 of its 10 runs flagged.
+# The traces-only app: project demo-spans, 4 of its 10 runs flagged (the demo's scripted runs:
+# 5 grounded, 4 partly hallucinated, 1 without a claim). The Collector's spanmetrics connector
+# counts them by (grade, flag, project); the span's resource service.name becomes `job`.
 SPANS_PROJECT = "demo-spans"
 SPANS_SERVICE = "traces-only-agent"
+SPANS_RUN_NAME = "invoke_agent agent"
+_SCRIPTS = {run.name: run for run in SCRIPTED_RUNS}
+SPAN_RUNS = [_SCRIPTS["grounded"]] * 5 + [_SCRIPTS["hallucinated"]] * 4 + [_SCRIPTS["no-claims"]]
 _SPAN_SERIES = (
     ("full", "true", 4),
     ("full", "false", 5),
     ("vacuous", "false", 1),
-)
-SPANMETRICS_PAGE = "# TYPE traces_span_metrics_calls_total counter\n" + "".join(
-    "traces_span_metrics_calls_total{"
-    f'ferrumdeck_reliability_claim_coverage_grade="{grade}",'
-    f'ferrumdeck_reliability_claim_grounding_below_threshold="{flag}",'
-    f'ferrumdeck_reliability_project="{SPANS_PROJECT}",'
-    f'instance="4f1c2a9e",job="{SPANS_SERVICE}",otel_scope_name="spanmetricsconnector",'
-    f'service_name="{SPANS_SERVICE}",span_name="invoke_agent agent",'
-    f'status_code="STATUS_CODE_UNSET"}} {count}\n'
-    for grade, flag, count in _SPAN_SERIES
 )
 
 # Concrete values for the dashboard's variables (the dashboard's defaults: All projects and
@@ -116,17 +121,23 @@ EXPECTED_ALERTS = {
 # the stack
 
 
-class _StaticMetrics(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 - http.server API
-        body = SPANMETRICS_PAGE.encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: Any) -> None:
-        pass
+def _traces_only_agent(endpoint: str) -> None:
+    """An app exporting traces only: the SDK, the processor, OTLP/gRPC to the Collector."""
+    provider = TracerProvider(resource=Resource.create({"service.name": SPANS_SERVICE}))
+    provider.add_span_processor(GroundingSpanProcessor(
+        BatchSpanProcessor(OTLPSpanExporter(endpoint=endpoint, insecure=True)),
+        min_claim_grounding_rate=THRESHOLD))
+    tracer = provider.get_tracer("traces-only-agent")
+    for index, script in enumerate(SPAN_RUNS):
+        with tracer.start_as_current_span(SPANS_RUN_NAME, attributes={
+                native.RUN_ID: f"spans-run-{index}", native.PROJECT_ID: SPANS_PROJECT,
+                native.RUN_TOOL_STEPS: len(script.tool_outputs)}) as span:
+            for output in script.tool_outputs:
+                with tracer.start_as_current_span("execute_tool", attributes={
+                        native.STEP_TYPE: native.STEP_TYPE_TOOL, native.STEP_OUTPUT: output}):
+                    pass
+            span.set_attribute(native.RUN_OUTPUT, script.answer)
+    provider.shutdown()
 
 
 @dataclass
@@ -152,50 +163,18 @@ class Stack:
         return float(result[0]["value"][1])
 
 
-def _test_prometheus_config(tmp: Path, demo_ports: list[int], spans_port: int, rules: Path) -> Path:
-    """collector-config/prometheus.yml with test intervals and 127.0.0.1 targets only."""
-    original = yaml.safe_load((COLLECTOR_CONFIG / "prometheus.yml").read_text())
-    config = copy.deepcopy(original)
-    config["global"]["scrape_interval"] = "1s"
-    config["global"]["scrape_timeout"] = "1s"
-    config["global"]["evaluation_interval"] = "1s"
-    config["rule_files"] = [str(rules)]
-    jobs = {job["job_name"]: job for job in config["scrape_configs"]}
-    assert {APP_JOB, COLLECTOR_JOB} <= set(jobs), f"prometheus.yml jobs changed: {sorted(jobs)}"
-    jobs[APP_JOB]["static_configs"] = [{"targets": [f"127.0.0.1:{p}" for p in demo_ports]}]
-    jobs[COLLECTOR_JOB]["static_configs"] = [{"targets": [f"127.0.0.1:{spans_port}"]}]
-    # the other jobs scrape containers that do not exist here
-    config["scrape_configs"] = [jobs[APP_JOB], jobs[COLLECTOR_JOB]]
-    path = tmp / "prometheus.yml"
-    path.write_text(yaml.safe_dump(config, sort_keys=False))
-    return path
-
-
-def _test_rules(tmp: Path) -> Path:
-    """collector-config/alerts.yml with every `for` shortened to 2 s (expressions unchanged)."""
-    rules = yaml.safe_load((COLLECTOR_CONFIG / "alerts.yml").read_text())
-    shortened = 0
-    for group in rules["groups"]:
-        for rule in group["rules"]:
-            if "for" in rule:
-                rule["for"] = "2s"
-                shortened += 1
-    assert shortened >= 5, "alerts.yml lost its `for` clauses"
-    path = tmp / "alerts.yml"
-    path.write_text(yaml.safe_dump(rules, sort_keys=False))
-    return path
-
-
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    prometheus_bin = require_binary("prometheus")
     promtool = require_binary("promtool")
     tmp = tmp_path_factory.mktemp("prometheus-e2e")
     processes: list[Process] = []
-    spans_server = ThreadingHTTPServer(("127.0.0.1", 0), _StaticMetrics)
-    spans_thread = threading.Thread(target=spans_server.serve_forever, daemon=True)
-    spans_thread.start()
     try:
+        # Jaeger is not part of this test: the traces pipeline's exporter retries into nothing
+        collector = start_collector(tmp, [OTELCOL],
+                                    JAEGER_OTLP_GRPC_ENDPOINT=f"127.0.0.1:{free_port()}")
+        processes.append(collector.process)
+        _traces_only_agent(collector.endpoints["otlp_grpc"])
+
         demo_ports = [free_port() for _ in range(REPLICAS)]
         demos = [
             Process(f"demo-{i}", demo_command("--prometheus-port", str(port),
@@ -212,46 +191,38 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
             wait_until(scraped, timeout=30, what=f"{demo.name} serving its metrics on :{port}",
                        diagnostics=demo.output)
 
-        rules = _test_rules(tmp)
-        config = _test_prometheus_config(tmp, demo_ports, spans_server.server_address[1], rules)
+        config = prometheus_config(tmp, {
+            APP_JOB: [f"127.0.0.1:{p}" for p in demo_ports],
+            COLLECTOR_JOB: [collector.endpoints["prometheus"]],
+        }, rules=shortened_rules(tmp))
         checked = run([promtool, "check", "config", str(config)], timeout=60)
         assert checked.returncode == 0, f"test copy of prometheus.yml:\n{checked.stdout}{checked.stderr}"
 
-        port = free_port()
-        prometheus = Process(
-            "prometheus",
-            [prometheus_bin, f"--config.file={config}", f"--storage.tsdb.path={tmp / 'data'}",
-             f"--web.listen-address=127.0.0.1:{port}", "--log.level=warn"],
-            tmp, cwd=tmp,
-        )
+        service = start_prometheus(tmp, config)
+        prometheus = service.process
         processes.append(prometheus)
-        url = f"http://127.0.0.1:{port}"
+        url = service.endpoints["url"]
         stack = Stack(url=url, demo_ports=demo_ports, prometheus=prometheus, demos=demos)
-
-        def ready() -> bool:
-            prometheus.check_running()
-            return http_get(f"{url}/-/ready", timeout=2).startswith(b"Prometheus")
-        wait_until(ready, timeout=30, what="prometheus ready", diagnostics=stack.diagnostics)
 
         def all_scraped() -> bool:
             targets = prometheus_api(url, "/api/v1/targets", {"state": "active"})["activeTargets"]
             healthy = [t for t in targets if t["health"] == "up"]
             if len(targets) != REPLICAS + 1 or len(healthy) != len(targets):
                 return False
-            # the series of every replica are in storage, twice (rate() needs two samples)
+            # the series of every replica are in storage, twice (rate() needs two samples), and
+            # the Collector's span-derived series (flushed every 15 s) with every run counted
             flagged = stack.query(f'ferrumdeck_reliability_runs_flagged_total{{project="{DEMO_PROJECT}"}}')
             scrapes = stack.query("count_over_time(up[1m]) >= 2")
-            return len(flagged) == REPLICAS and len(scrapes) == REPLICAS + 1
-        wait_until(all_scraped, timeout=30, what="every target scraped",
+            spans = stack.query(f'sum(traces_span_metrics_calls_total{{project="{SPANS_PROJECT}"}})')
+            counted = bool(spans) and float(spans[0]["value"][1]) == len(SPAN_RUNS)
+            return len(flagged) == REPLICAS and len(scrapes) == REPLICAS + 1 and counted
+        wait_until(all_scraped, timeout=90, interval=1.0, what="every target scraped",
                    diagnostics=lambda: json.dumps(prometheus_api(url, "/api/v1/targets", {}), indent=1)[:4000]
-                   + stack.diagnostics())
+                   + stack.diagnostics() + f"\n--- collector:\n{collector.process.output(3000)}")
         yield stack
     finally:
         for process in reversed(processes):
             process.stop()
-        spans_server.shutdown()
-        spans_server.server_close()
-        spans_thread.join(timeout=5)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -273,7 +244,7 @@ def test_promtool_check_rules() -> None:
 
 def test_promtool_rule_unit_tests() -> None:
     promtool = require_binary("promtool")
-    done = run([promtool, "test", "rules", "alerts.test.yml"], cwd=COLLECTOR_CONFIG, timeout=120)
+    done = run([promtool, "test", "rules", "alerts.test.yml"], cwd=COLLECTOR_CONFIG, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "SUCCESS" in done.stdout
 

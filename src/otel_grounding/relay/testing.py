@@ -1,4 +1,4 @@
-"""Test and benchmark helpers for the relay: an OTLP sink, a relay subprocess, a trace-id router.
+"""Test and benchmark helpers for the relay: an OTLP sink, a relay subprocess, OTLP by hand.
 
 Loopback only. Used by tests/test_relay*.py and benchmarks/bench_relay.py; handy for trying
 the relay by hand too (`python -m otel_grounding.relay.testing sink` prints spans it receives).
@@ -277,71 +277,6 @@ def start_relay(
     text = relay.log_text()
     relay.close()
     raise RuntimeError(f"relay did not start within {timeout}s: {text}")
-
-
-# -- trace-id router (test-only stand-in for the Collector's loadbalancing exporter) -----------
-class TraceIdRouter:
-    """An OTLP/gRPC front that sends every span of a trace to the same backend.
-
-    Like the Collector's `loadbalancing` exporter with `routing_key: traceID` and a static
-    resolver: each incoming request is split by trace id, each part forwarded to
-    `backends[hash(trace id) % N]`; the request is acknowledged once every part was.
-    """
-
-    def __init__(self, backends: Sequence[str], port: int = 0) -> None:
-        self.backends = list(backends)
-        self._channels = [grpc.insecure_channel(b) for b in self.backends]
-        self._calls = [
-            c.unary_unary(EXPORT_METHOD, request_serializer=None,
-                          response_deserializer=ExportTraceServiceResponse.FromString)
-            for c in self._channels
-        ]
-        self.routed = [0] * len(self.backends)
-        self._server = grpc.server(futures.ThreadPoolExecutor(4, thread_name_prefix="router"))
-        handler = grpc.unary_unary_rpc_method_handler(
-            self._export, request_deserializer=ExportTraceServiceRequest.FromString,
-            response_serializer=ExportTraceServiceResponse.SerializeToString,
-        )
-        self._server.add_generic_rpc_handlers([grpc.method_handlers_generic_handler(
-            "opentelemetry.proto.collector.trace.v1.TraceService", {"Export": handler})])
-        self.port = self._server.add_insecure_port(f"127.0.0.1:{port}")
-        self.endpoint = f"127.0.0.1:{self.port}"
-
-    def backend_for(self, trace_id: bytes) -> int:
-        return int.from_bytes(trace_id, "big") % len(self.backends)
-
-    def _export(self, request: ExportTraceServiceRequest, context: Any) -> Any:
-        parts: dict[int, ExportTraceServiceRequest] = {}
-        for rs in request.resource_spans:
-            for ss in rs.scope_spans:
-                for span in ss.spans:
-                    index = self.backend_for(span.trace_id)
-                    part = parts.setdefault(index, ExportTraceServiceRequest())
-                    if not part.resource_spans or part.resource_spans[-1].resource != rs.resource:
-                        out_rs = part.resource_spans.add(schema_url=rs.schema_url)
-                        out_rs.resource.CopyFrom(rs.resource)
-                    out_rs = part.resource_spans[-1]
-                    if not out_rs.scope_spans or out_rs.scope_spans[-1].scope != ss.scope:
-                        out_ss = out_rs.scope_spans.add(schema_url=ss.schema_url)
-                        out_ss.scope.CopyFrom(ss.scope)
-                    out_rs.scope_spans[-1].spans.append(span)
-        for index, part in parts.items():
-            try:
-                self._calls[index](part.SerializeToString(), timeout=10)
-            except grpc.RpcError as error:
-                context.abort(error.code(), f"backend {self.backends[index]}: {error.details()}")
-            self.routed[index] += sum(len(ss.spans) for rs in part.resource_spans
-                                      for ss in rs.scope_spans)
-        return ExportTraceServiceResponse()
-
-    def start(self) -> TraceIdRouter:
-        self._server.start()
-        return self
-
-    def stop(self) -> None:
-        self._server.stop(0).wait(2)
-        for channel in self._channels:
-            channel.close()
 
 
 # -- building OTLP by hand --------------------------------------------------------------------
