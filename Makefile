@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 JS := tests/relay_js
 JS_STAMP := $(JS)/node_modules/.installed
 
-.PHONY: test demo bench clean system-deps
+.PHONY: test demo bench clean system-deps fw-envs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,7 +23,13 @@ $(JS_STAMP): $(JS)/package.json $(JS)/package-lock.json | system-deps
 system-deps:
 	.ci/install-system-deps
 
-test: $(STAMP) system-deps $(JS_STAMP)
+# Framework environments (tests/test_frameworks_envs.py): one pinned virtualenv per framework in
+# tests/frameworks/envs/, built into ${XDG_CACHE_HOME:-~/.cache}/otel-grounding/fw-<env>-<hash>/
+# only when its requirements change (one at a time; pip's download cache is shared).
+fw-envs:
+	$(PYTHON) tests/frameworks/build_envs.py
+
+test: $(STAMP) system-deps $(JS_STAMP) fw-envs
 	$(BIN)/python -m pytest
 
 demo: $(STAMP)
