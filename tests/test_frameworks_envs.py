@@ -64,6 +64,8 @@ EXPECTED: dict[str, Expected] = {
     # the answer in the last chat span's output, the tool result in the second chat span's input
     "openai-loop-genai": Expected((RUN,)),
     "openai-loop-genai-tool-span": Expected((RUN,)),
+    # openai-v2's default: no content on the chat spans, the app's spans carry none either
+    "openai-loop-genai-no-content": Expected((RUN,), NO_ANSWER_NO_EVIDENCE),
     "openai-loop-openinference": Expected((RUN,)),
     "openai-loop-openinference-tool-span": Expected((RUN,)),
     # built-in alone: invoke_agent and execute_tool spans without content, no LLM spans
@@ -78,8 +80,16 @@ EXPECTED: dict[str, Expected] = {
     "strands-latest": Expected((RUN,)),
     "strands-latest-span-attributes": Expected((RUN,)),
     "adk-builtin": Expected((RUN,)),
+    # ADK 2.x without the switch: no content in its spans at all
+    "adk-builtin-default": Expected((RUN,), NO_ANSWER_NO_EVIDENCE),
+    # the legacy schema: gcp.vertex.agent.llm_response (call_llm) and .tool_response
+    "adk-builtin-legacy": Expected((RUN,)),
     "adk-openinference": Expected(("agent_run [weather_agent]",)),
     "crewai-openinference": Expected(("weather_agent._execute_core",)),
+    # every output.value is __REDACTED__
+    "crewai-openinference-hidden": Expected(
+        ("weather_agent._execute_core",), NO_ANSWER_NO_EVIDENCE
+    ),
     # three nested invoke_agent spans (workflow > task > agent), tools declared, no tool or
     # LLM spans at all: nobody can tell what the tool returned
     "crewai-openllmetry": Expected(

@@ -36,6 +36,8 @@ SWITCHES = (
     "OTEL_SEMCONV_STABILITY_OPT_IN",
     "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT",
     "TRACELOOP_TRACE_CONTENT",
+    "ADK_TELEMETRY_SCHEMA_VERSION_OPT_IN",
+    "ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS",
     "OPENINFERENCE_HIDE_OUTPUTS",
     "OPENINFERENCE_HIDE_INPUTS",
     "OPENINFERENCE_HIDE_OUTPUT_MESSAGES",
@@ -66,6 +68,11 @@ SCENARIOS: dict[str, Scenario] = {
         "openai", "openai_loop", "genai_tool_span",
         "hand-rolled `openai` loop, opentelemetry-instrumentation-openai-v2; app + execute_tool",
         GENAI_CONTENT,
+    ),
+    "openai-loop-genai-no-content": Scenario(
+        "openai", "openai_loop", "genai_tool_span",
+        "hand-rolled `openai` loop, opentelemetry-instrumentation-openai-v2, content off (default)",
+        {"OTEL_SEMCONV_STABILITY_OPT_IN": "gen_ai_latest_experimental"},
     ),
     "openai-loop-openinference": Scenario(
         "openai", "openai_loop", "openinference_app_span",
@@ -119,6 +126,14 @@ SCENARIOS: dict[str, Scenario] = {
         "Google ADK LlmAgent, built-in tracing, content SPAN_ONLY",
         {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "SPAN_ONLY"},
     ),
+    "adk-builtin-default": Scenario(
+        "adk", "adk_agent", "builtin", "Google ADK LlmAgent, built-in tracing, no switch set",
+    ),
+    "adk-builtin-legacy": Scenario(
+        "adk", "adk_agent", "builtin",
+        "Google ADK LlmAgent, built-in tracing, legacy schema (ADK_TELEMETRY_SCHEMA_VERSION_OPT_IN=1)",
+        {"ADK_TELEMETRY_SCHEMA_VERSION_OPT_IN": "1"},
+    ),
     "adk-openinference": Scenario(
         "adk", "adk_agent", "openinference",
         "Google ADK LlmAgent, openinference-instrumentation-google-adk",
@@ -127,6 +142,11 @@ SCENARIOS: dict[str, Scenario] = {
     "crewai-openinference": Scenario(
         "crewai", "crewai_crew", "openinference",
         "CrewAI crew (one agent, one task), openinference-instrumentation-crewai",
+    ),
+    "crewai-openinference-hidden": Scenario(
+        "crewai", "crewai_crew", "openinference",
+        "CrewAI crew, openinference-instrumentation-crewai, OPENINFERENCE_HIDE_OUTPUTS=true",
+        {"OPENINFERENCE_HIDE_OUTPUTS": "true"},
     ),
     "crewai-openllmetry": Scenario(
         "crewai", "crewai_crew", "openllmetry",

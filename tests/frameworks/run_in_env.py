@@ -54,6 +54,27 @@ OFFLINE = {
 }
 
 
+LOOPBACK = {"127.0.0.1", "::1", "localhost"}
+#: Every attempt to reach past the loopback (or the closed proxy port), refused and reported.
+OUTSIDE: list[str] = []
+
+
+def _guard(event: str, args: tuple[Any, ...]) -> None:
+    """Audit hook: refuse (and remember) any name lookup or connection beyond the loopback."""
+    if event == "socket.getaddrinfo":
+        host = args[0].decode() if isinstance(args[0], bytes) else args[0]
+        if host is not None and str(host) not in LOOPBACK:
+            OUTSIDE.append(f"lookup {host}:{args[1]}")
+            raise PermissionError(f"offline test: no lookup of {host}")
+    elif event == "socket.connect":
+        address = args[1]
+        if isinstance(address, tuple) and (
+            str(address[0]) not in LOOPBACK or address[1] == int(CLOSED_PORT.rsplit(":", 1)[1])
+        ):
+            OUTSIDE.append(f"connect {address[0]}:{address[1]}")
+            raise PermissionError(f"offline test: no connection to {address}")
+
+
 def prepare(name: str) -> None:
     """The scenario's switches and the offline environment, before any framework import."""
     for switch in SWITCHES:
@@ -87,6 +108,7 @@ def main(argv: list[str]) -> int:
     raw = "--raw" in argv[1:]
     out = argv[argv.index("--out") + 1] if "--out" in argv else None
     prepare(name)
+    sys.addaudithook(_guard)
     scenario = SCENARIOS[name]
 
     from _common import dumps, to_json
@@ -110,6 +132,8 @@ def main(argv: list[str]) -> int:
                 raise SystemExit(f"{name}: the agent answered {final!r}, not the scripted answer")
             result[label] = dumps(exporter.get_finished_spans())
     provider.shutdown()
+    if OUTSIDE:
+        raise SystemExit(f"{name}: tried to reach the network: {sorted(set(OUTSIDE))}")
     text = to_json(result)
     if out:
         Path(out).write_text(text + "\n", encoding="utf-8")
