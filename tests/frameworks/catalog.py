@@ -48,108 +48,128 @@ SWITCHES = (
 
 @dataclass(frozen=True)
 class Scenario:
-    """One framework × instrumentation × switch combination."""
+    """One framework × instrumentation × switch combination.
+
+    `module` (in env_scenarios/) builds the agent; `instrumentor` ("module:Class", None for the
+    framework's built-in tracing alone) is instrumented against the provider first; `options`
+    go to the module's `agent()`.
+    """
 
     env: str
     module: str
-    setup: str
+    instrumentor: str | None
     about: str
     environ: dict[str, str] = field(default_factory=dict)
+    options: dict[str, bool] = field(default_factory=dict)
 
+
+#: The instrumentations under test ("module:Class").
+OPENAI_V2 = "opentelemetry.instrumentation.openai_v2:OpenAIInstrumentor"
+OI_OPENAI = "openinference.instrumentation.openai:OpenAIInstrumentor"
+OI_AUTOGEN = "openinference.instrumentation.autogen_agentchat:AutogenAgentChatInstrumentor"
+OI_LLAMA_INDEX = "openinference.instrumentation.llama_index:LlamaIndexInstrumentor"
+OLLM_LLAMA_INDEX = "opentelemetry.instrumentation.llamaindex:LlamaIndexInstrumentor"
+OI_ADK = "openinference.instrumentation.google_adk:GoogleADKInstrumentor"
+OI_CREWAI = "openinference.instrumentation.crewai:CrewAIInstrumentor"
+OLLM_CREWAI = "opentelemetry.instrumentation.crewai:CrewAIInstrumentor"
+BUILT_IN = None
+#: The hand-rolled loop's app also opens an `execute_tool` span per call.
+TOOL_SPANS = {"tool_spans": True}
+LOOP = "hand-rolled `openai` loop"
 
 SCENARIOS: dict[str, Scenario] = {
     # ------------------------------------------------------------- hand-rolled openai loop
     "openai-loop-genai": Scenario(
-        "openai", "openai_loop", "genai_app_span",
-        "hand-rolled `openai` loop, opentelemetry-instrumentation-openai-v2; app span only",
-        GENAI_CONTENT,
+        "openai", "openai_loop", OPENAI_V2,
+        f"{LOOP}, opentelemetry-instrumentation-openai-v2; app span only", GENAI_CONTENT,
     ),
     "openai-loop-genai-tool-span": Scenario(
-        "openai", "openai_loop", "genai_tool_span",
-        "hand-rolled `openai` loop, opentelemetry-instrumentation-openai-v2; app + execute_tool",
-        GENAI_CONTENT,
+        "openai", "openai_loop", OPENAI_V2,
+        f"{LOOP}, opentelemetry-instrumentation-openai-v2; app + execute_tool spans",
+        GENAI_CONTENT, TOOL_SPANS,
     ),
     "openai-loop-genai-no-content": Scenario(
-        "openai", "openai_loop", "genai_tool_span",
-        "hand-rolled `openai` loop, opentelemetry-instrumentation-openai-v2, content off (default)",
-        {"OTEL_SEMCONV_STABILITY_OPT_IN": "gen_ai_latest_experimental"},
+        "openai", "openai_loop", OPENAI_V2,
+        f"{LOOP}, opentelemetry-instrumentation-openai-v2, content off (its default)",
+        {"OTEL_SEMCONV_STABILITY_OPT_IN": "gen_ai_latest_experimental"}, TOOL_SPANS,
     ),
     "openai-loop-openinference": Scenario(
-        "openai", "openai_loop", "openinference_app_span",
-        "hand-rolled `openai` loop, openinference-instrumentation-openai; app span only",
+        "openai", "openai_loop", OI_OPENAI,
+        f"{LOOP}, openinference-instrumentation-openai; app span only",
     ),
     "openai-loop-openinference-tool-span": Scenario(
-        "openai", "openai_loop", "openinference_tool_span",
-        "hand-rolled `openai` loop, openinference-instrumentation-openai; app + execute_tool",
+        "openai", "openai_loop", OI_OPENAI,
+        f"{LOOP}, openinference-instrumentation-openai; app + execute_tool spans",
+        options=TOOL_SPANS,
     ),
     # ------------------------------------------------------------- AutoGen AgentChat 0.7
     "autogen-builtin": Scenario(
-        "autogen", "autogen_agentchat", "builtin",
+        "autogen", "autogen_agentchat", BUILT_IN,
         "AutoGen AgentChat AssistantAgent, built-in tracing alone",
     ),
     "autogen-genai": Scenario(
-        "autogen", "autogen_agentchat", "genai",
+        "autogen", "autogen_agentchat", OPENAI_V2,
         "AutoGen AgentChat, built-in tracing + opentelemetry-instrumentation-openai-v2",
         GENAI_CONTENT,
     ),
     "autogen-openinference": Scenario(
-        "autogen", "autogen_agentchat", "openinference",
+        "autogen", "autogen_agentchat", OI_AUTOGEN,
         "AutoGen AgentChat, built-in tracing + openinference-instrumentation-autogen-agentchat",
     ),
     # ------------------------------------------------------------- LlamaIndex FunctionAgent
     "llamaindex-openinference": Scenario(
-        "llamaindex", "llamaindex_agent", "openinference",
+        "llamaindex", "llamaindex_agent", OI_LLAMA_INDEX,
         "LlamaIndex FunctionAgent, openinference-instrumentation-llama-index",
     ),
     "llamaindex-openllmetry": Scenario(
-        "llamaindex", "llamaindex_agent", "openllmetry",
+        "llamaindex", "llamaindex_agent", OLLM_LLAMA_INDEX,
         "LlamaIndex FunctionAgent, OpenLLMetry opentelemetry-instrumentation-llamaindex",
         TRACELOOP_CONTENT,
     ),
     # ------------------------------------------------------------- Strands Agents 1.x
     "strands-default": Scenario(
-        "strands", "strands_agent", "builtin", "Strands Agents, built-in tracing, defaults",
+        "strands", "strands_agent", BUILT_IN, "Strands Agents, built-in tracing, defaults",
     ),
     "strands-latest": Scenario(
-        "strands", "strands_agent", "builtin",
+        "strands", "strands_agent", BUILT_IN,
         "Strands Agents, OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental",
         {"OTEL_SEMCONV_STABILITY_OPT_IN": "gen_ai_latest_experimental"},
     ),
     "strands-latest-span-attributes": Scenario(
-        "strands", "strands_agent", "builtin",
+        "strands", "strands_agent", BUILT_IN,
         "Strands Agents, gen_ai_latest_experimental,gen_ai_span_attributes_only",
         {"OTEL_SEMCONV_STABILITY_OPT_IN": "gen_ai_latest_experimental,gen_ai_span_attributes_only"},
     ),
     # ------------------------------------------------------------- Google ADK 2.x
     "adk-builtin": Scenario(
-        "adk", "adk_agent", "builtin",
+        "adk", "adk_agent", BUILT_IN,
         "Google ADK LlmAgent, built-in tracing, content SPAN_ONLY",
         {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "SPAN_ONLY"},
     ),
     "adk-builtin-default": Scenario(
-        "adk", "adk_agent", "builtin", "Google ADK LlmAgent, built-in tracing, no switch set",
+        "adk", "adk_agent", BUILT_IN, "Google ADK LlmAgent, built-in tracing, no switch set",
     ),
     "adk-builtin-legacy": Scenario(
-        "adk", "adk_agent", "builtin",
+        "adk", "adk_agent", BUILT_IN,
         "Google ADK LlmAgent, built-in tracing, legacy schema (ADK_TELEMETRY_SCHEMA_VERSION_OPT_IN=1)",
         {"ADK_TELEMETRY_SCHEMA_VERSION_OPT_IN": "1"},
     ),
     "adk-openinference": Scenario(
-        "adk", "adk_agent", "openinference",
+        "adk", "adk_agent", OI_ADK,
         "Google ADK LlmAgent, openinference-instrumentation-google-adk",
     ),
     # ------------------------------------------------------------- CrewAI 1.x
     "crewai-openinference": Scenario(
-        "crewai", "crewai_crew", "openinference",
+        "crewai", "crewai_crew", OI_CREWAI,
         "CrewAI crew (one agent, one task), openinference-instrumentation-crewai",
     ),
     "crewai-openinference-hidden": Scenario(
-        "crewai", "crewai_crew", "openinference",
+        "crewai", "crewai_crew", OI_CREWAI,
         "CrewAI crew, openinference-instrumentation-crewai, OPENINFERENCE_HIDE_OUTPUTS=true",
         {"OPENINFERENCE_HIDE_OUTPUTS": "true"},
     ),
     "crewai-openllmetry": Scenario(
-        "crewai", "crewai_crew", "openllmetry",
+        "crewai", "crewai_crew", OLLM_CREWAI,
         "CrewAI crew (one agent, one task), OpenLLMetry opentelemetry-instrumentation-crewai",
         TRACELOOP_CONTENT,
     ),

@@ -120,8 +120,11 @@ def main(argv: list[str]) -> int:
     with ScriptedModel(WEATHER) as model:
         os.environ["OPENAI_BASE_URL"] = model.base_url
         os.environ["OPENAI_API_BASE"] = model.base_url
+        if scenario.instrumentor is not None:
+            path, cls = scenario.instrumentor.split(":")
+            getattr(importlib.import_module(path), cls)().instrument(tracer_provider=provider)
         module = importlib.import_module(f"env_scenarios.{scenario.module}")
-        run = getattr(module, scenario.setup)(provider, model)
+        run = module.agent(model, provider, **scenario.options)
         result: dict[str, Any] = {}
         for label, answer in ANSWERS.items():
             model.answer = answer

@@ -17,7 +17,7 @@ APP = "weather_app"
 USER = "user-1"
 
 
-def _agent(model: Any):
+def agent(model: Any, provider: Any):
     from google.adk.agents import LlmAgent
     from google.adk.models.lite_llm import LiteLlm
     from google.adk.runners import InMemoryRunner
@@ -50,14 +50,3 @@ def _agent(model: Any):
         return asyncio.run(go())
 
     return run
-
-
-def builtin(provider: Any, model: Any):
-    return _agent(model)
-
-
-def openinference(provider: Any, model: Any):
-    from openinference.instrumentation.google_adk import GoogleADKInstrumentor
-
-    GoogleADKInstrumentor().instrument(tracer_provider=provider)
-    return _agent(model)

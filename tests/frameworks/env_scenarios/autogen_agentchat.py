@@ -13,7 +13,7 @@ from typing import Any
 from otel_grounding.frameworks import AGENT_NAME, QUESTION, get_weather
 
 
-def _agent(model: Any):
+def agent(model: Any, provider: Any):
     from autogen_agentchat.agents import AssistantAgent
     from autogen_ext.models.openai import OpenAIChatCompletionClient
 
@@ -39,21 +39,3 @@ def _agent(model: Any):
         return result.messages[-1].content
 
     return run
-
-
-def builtin(provider: Any, model: Any):
-    return _agent(model)
-
-
-def genai(provider: Any, model: Any):
-    from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor
-
-    OpenAIInstrumentor().instrument(tracer_provider=provider)
-    return _agent(model)
-
-
-def openinference(provider: Any, model: Any):
-    from openinference.instrumentation.autogen_agentchat import AutogenAgentChatInstrumentor
-
-    AutogenAgentChatInstrumentor().instrument(tracer_provider=provider)
-    return _agent(model)

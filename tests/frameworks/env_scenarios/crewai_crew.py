@@ -10,7 +10,7 @@ from typing import Any
 from otel_grounding.frameworks import AGENT_NAME, QUESTION, get_weather
 
 
-def _crew(model: Any):
+def agent(model: Any, provider: Any):
     from crewai import LLM, Agent, Crew, Task
     from crewai.tools import tool
 
@@ -30,17 +30,3 @@ def _crew(model: Any):
         return Crew(agents=[agent], tasks=[task], verbose=False).kickoff().raw
 
     return run
-
-
-def openinference(provider: Any, model: Any):
-    from openinference.instrumentation.crewai import CrewAIInstrumentor
-
-    CrewAIInstrumentor().instrument(tracer_provider=provider)
-    return _crew(model)
-
-
-def openllmetry(provider: Any, model: Any):
-    from opentelemetry.instrumentation.crewai import CrewAIInstrumentor
-
-    CrewAIInstrumentor().instrument(tracer_provider=provider)
-    return _crew(model)

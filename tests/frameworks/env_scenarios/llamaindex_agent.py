@@ -13,7 +13,7 @@ from typing import Any
 from otel_grounding.frameworks import AGENT_NAME, QUESTION, get_weather
 
 
-def _agent(model: Any):
+def agent(model: Any, provider: Any):
     from llama_index.core import Settings
     from llama_index.core.agent.workflow import FunctionAgent
     from llama_index.llms.openai import OpenAI
@@ -38,17 +38,3 @@ def _agent(model: Any):
         return str(asyncio.run(go()))
 
     return run
-
-
-def openinference(provider: Any, model: Any):
-    from openinference.instrumentation.llama_index import LlamaIndexInstrumentor
-
-    LlamaIndexInstrumentor().instrument(tracer_provider=provider)
-    return _agent(model)
-
-
-def openllmetry(provider: Any, model: Any):
-    from opentelemetry.instrumentation.llamaindex import LlamaIndexInstrumentor
-
-    LlamaIndexInstrumentor().instrument(tracer_provider=provider)
-    return _agent(model)

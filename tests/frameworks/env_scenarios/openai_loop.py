@@ -28,7 +28,7 @@ TOOLS = [
 ]
 
 
-def _loop(provider: Any, model: Any, tool_spans: bool):
+def agent(model: Any, provider: Any, tool_spans: bool = False):
     from openai import OpenAI
 
     client = OpenAI(base_url=model.base_url, api_key="sk-offline-test", max_retries=0)
@@ -68,35 +68,3 @@ def _loop(provider: Any, model: Any, tool_spans: bool):
             return None
 
     return run
-
-
-def _genai(provider: Any) -> None:
-    from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor
-
-    OpenAIInstrumentor().instrument(tracer_provider=provider)
-
-
-def _openinference(provider: Any) -> None:
-    from openinference.instrumentation.openai import OpenAIInstrumentor
-
-    OpenAIInstrumentor().instrument(tracer_provider=provider)
-
-
-def genai_app_span(provider: Any, model: Any):
-    _genai(provider)
-    return _loop(provider, model, tool_spans=False)
-
-
-def genai_tool_span(provider: Any, model: Any):
-    _genai(provider)
-    return _loop(provider, model, tool_spans=True)
-
-
-def openinference_app_span(provider: Any, model: Any):
-    _openinference(provider)
-    return _loop(provider, model, tool_spans=False)
-
-
-def openinference_tool_span(provider: Any, model: Any):
-    _openinference(provider)
-    return _loop(provider, model, tool_spans=True)

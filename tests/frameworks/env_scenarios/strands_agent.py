@@ -11,7 +11,7 @@ from typing import Any
 from otel_grounding.frameworks import AGENT_NAME, QUESTION, get_weather
 
 
-def builtin(provider: Any, model: Any):
+def agent(model: Any, provider: Any):
     from strands import Agent, tool
     from strands.models.openai import OpenAIModel
 
