@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 JS := tests/relay_js
 JS_STAMP := $(JS)/node_modules/.installed
 
-.PHONY: test demo bench clean system-deps fw-envs
+.PHONY: test demo bench clean system-deps fw-envs fw-captures
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,10 @@ system-deps:
 # only when its requirements change (one at a time; pip's download cache is shared).
 fw-envs:
 	$(PYTHON) tests/frameworks/build_envs.py
+
+# Re-record tests/frameworks/captures/<scenario>.json (raw spans, no grounding processor).
+fw-captures: fw-envs
+	$(PYTHON) tests/frameworks/record_captures.py
 
 test: $(STAMP) system-deps $(JS_STAMP) fw-envs
 	$(BIN)/python -m pytest

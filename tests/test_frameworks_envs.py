@@ -156,7 +156,7 @@ def test_every_scenario_has_an_expectation() -> None:
 def test_each_run_is_graded_once(outcomes: dict[str, Any], name: str, mode: str) -> None:
     runs = graded(spans_of(outcomes, name, mode))
     names = [s["name"] for s in runs]
-    assert len(runs) == 1, f"graded spans: {names}"
+    assert len(runs) == 1, f"graded spans: {[(s['name'], grading(s)) for s in runs]}"
     assert names[0] in EXPECTED[name].run_spans
     assert runs[0]["attributes"][attr.PROJECT] == "weather-service"
 
@@ -165,6 +165,11 @@ def _the_run(outcomes: dict[str, Any], name: str, mode: str) -> dict[str, Any]:
     runs = graded(spans_of(outcomes, name, mode))
     assert runs, "no run span was graded"
     return runs[-1]
+
+
+def grading(span: dict[str, Any]) -> dict[str, Any]:
+    """What the processor wrote on a span (for failure messages)."""
+    return {k: v for k, v in span["attributes"].items() if k.startswith(attr.PREFIX)}
 
 
 def _flags(span: dict[str, Any]) -> list[dict[str, Any]]:
@@ -179,7 +184,7 @@ UNREADABLE = [n for n, e in EXPECTED.items() if e.reasons]
 def test_grounded_answer_scores_full(outcomes: dict[str, Any], name: str) -> None:
     span = _the_run(outcomes, name, "grounded")
     attrs = span["attributes"]
-    assert attrs.get(attr.RATE) == 1.0, attrs
+    assert attrs.get(attr.RATE) == 1.0, (span["name"], grading(span))
     assert attrs[attr.GRADE] == "full"
     assert attrs[attr.BELOW_THRESHOLD] is False
     assert attrs[attr.THRESHOLD] == THRESHOLD
@@ -193,7 +198,8 @@ def test_grounded_answer_scores_full(outcomes: dict[str, Any], name: str) -> Non
 def test_hallucinated_answer_is_flagged(outcomes: dict[str, Any], name: str) -> None:
     span = _the_run(outcomes, name, "hallucinated")
     attrs = span["attributes"]
-    assert attrs.get(attr.RATE) == 0.5, attrs  # the weather claim is grounded, the flood is not
+    # the weather claim is grounded, the flood is not
+    assert attrs.get(attr.RATE) == 0.5, (span["name"], grading(span))
     assert attrs[attr.GRADE] == "full"
     assert attrs[attr.BELOW_THRESHOLD] is True
     assert attrs[attr.CLAIMS_TOTAL] == 2
@@ -210,13 +216,13 @@ def test_what_the_trace_does_not_hold_is_never_scored(
 ) -> None:
     span = _the_run(outcomes, name, mode)
     attrs = span["attributes"]
-    assert attr.RATE not in attrs, "a rate over what was not captured is a false signal"
+    assert attr.RATE not in attrs, ("a rate over what was not captured", grading(span))
     assert attrs[attr.GRADE] == "partial"
     assert attrs[attr.BELOW_THRESHOLD] is False
     assert not _flags(span)
     reasons = attrs[attr.COVERAGE_REASON].split(",")
     expected = EXPECTED[name].reasons
-    assert reasons[0] == expected[0]
+    assert reasons[0] == expected[0], grading(span)
     assert set(expected) <= set(reasons)
 
 

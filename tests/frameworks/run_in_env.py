@@ -1,6 +1,6 @@
 """Run one catalog scenario in its framework's env: the scripted model, one tool, real tracing.
 
-    <env>/bin/python tests/frameworks/run_in_env.py SCENARIO [--raw] [--out FILE]
+    PYTHONPATH=src <env>/bin/python tests/frameworks/run_in_env.py SCENARIO [--raw] [--out FILE]
 
 Sets the scenario's switches and the offline environment before anything is imported (the
 instrumentations read them at import), starts the scripted OpenAI-compatible model on
