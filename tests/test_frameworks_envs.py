@@ -156,7 +156,7 @@ def test_every_scenario_has_an_expectation() -> None:
 def test_each_run_is_graded_once(outcomes: dict[str, Any], name: str, mode: str) -> None:
     runs = graded(spans_of(outcomes, name, mode))
     names = [s["name"] for s in runs]
-    assert len(runs) == 1, f"graded spans: {[(s['name'], grading(s)) for s in runs]}"
+    assert len(runs) == 1, f"graded spans: {json.dumps([(s['name'], grading(s)) for s in runs])}"
     assert names[0] in EXPECTED[name].run_spans
     assert runs[0]["attributes"][attr.PROJECT] == "weather-service"
 
@@ -180,33 +180,34 @@ SCORED = [n for n, e in EXPECTED.items() if not e.reasons]
 UNREADABLE = [n for n, e in EXPECTED.items() if e.reasons]
 
 
+def assert_scored(span: dict[str, Any], rate: float, claims: int, grounded: int) -> None:
+    """A rate over what the trace holds: grade full, flagged exactly when below the threshold."""
+    attrs = span["attributes"]
+    seen = f"{span['name']}: {json.dumps(grading(span))}"
+    assert attrs.get(attr.RATE) == rate, seen
+    assert attrs[attr.GRADE] == "full", seen
+    assert attrs[attr.THRESHOLD] == THRESHOLD
+    assert (attrs[attr.CLAIMS_TOTAL], attrs[attr.CLAIMS_GROUNDED]) == (claims, grounded), seen
+    assert attrs[attr.EVIDENCE_SOURCES] >= 1, seen
+    assert attr.COVERAGE_REASON not in attrs, seen
+    flagged = rate < THRESHOLD
+    assert attrs[attr.BELOW_THRESHOLD] is flagged
+    flags = _flags(span)
+    assert len(flags) == int(flagged), seen
+    for flag in flags:
+        assert flag["attributes"][attr.FLAGGED_EVENT_RATE] == rate
+        assert flag["attributes"][attr.FLAGGED_EVENT_THRESHOLD] == THRESHOLD
+
+
 @pytest.mark.parametrize("name", SCORED)
 def test_grounded_answer_scores_full(outcomes: dict[str, Any], name: str) -> None:
-    span = _the_run(outcomes, name, "grounded")
-    attrs = span["attributes"]
-    assert attrs.get(attr.RATE) == 1.0, (span["name"], grading(span))
-    assert attrs[attr.GRADE] == "full"
-    assert attrs[attr.BELOW_THRESHOLD] is False
-    assert attrs[attr.THRESHOLD] == THRESHOLD
-    assert attrs[attr.CLAIMS_TOTAL] == attrs[attr.CLAIMS_GROUNDED] == 1
-    assert attrs[attr.EVIDENCE_SOURCES] >= 1
-    assert attr.COVERAGE_REASON not in attrs
-    assert not _flags(span)
+    assert_scored(_the_run(outcomes, name, "grounded"), 1.0, claims=1, grounded=1)
 
 
 @pytest.mark.parametrize("name", SCORED)
 def test_hallucinated_answer_is_flagged(outcomes: dict[str, Any], name: str) -> None:
-    span = _the_run(outcomes, name, "hallucinated")
-    attrs = span["attributes"]
     # the weather claim is grounded, the flood is not
-    assert attrs.get(attr.RATE) == 0.5, (span["name"], grading(span))
-    assert attrs[attr.GRADE] == "full"
-    assert attrs[attr.BELOW_THRESHOLD] is True
-    assert attrs[attr.CLAIMS_TOTAL] == 2
-    assert attrs[attr.CLAIMS_GROUNDED] == 1
-    (flag,) = _flags(span)
-    assert flag["attributes"][attr.FLAGGED_EVENT_RATE] == 0.5
-    assert flag["attributes"][attr.FLAGGED_EVENT_THRESHOLD] == THRESHOLD
+    assert_scored(_the_run(outcomes, name, "hallucinated"), 0.5, claims=2, grounded=1)
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -216,14 +217,15 @@ def test_what_the_trace_does_not_hold_is_never_scored(
 ) -> None:
     span = _the_run(outcomes, name, mode)
     attrs = span["attributes"]
-    assert attr.RATE not in attrs, ("a rate over what was not captured", grading(span))
-    assert attrs[attr.GRADE] == "partial"
-    assert attrs[attr.BELOW_THRESHOLD] is False
-    assert not _flags(span)
+    seen = f"{span['name']}: {json.dumps(grading(span))}"
+    assert attr.RATE not in attrs, f"a rate over what was not captured: {seen}"
+    assert attrs[attr.GRADE] == "partial", seen
+    assert attrs[attr.BELOW_THRESHOLD] is False, seen
+    assert not _flags(span), seen
     reasons = attrs[attr.COVERAGE_REASON].split(",")
     expected = EXPECTED[name].reasons
-    assert reasons[0] == expected[0], grading(span)
-    assert set(expected) <= set(reasons)
+    assert reasons[0] == expected[0], seen
+    assert set(expected) <= set(reasons), seen
 
 
 # --------------------------------------------------------------------------- the kit itself
