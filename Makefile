@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 JS := tests/relay_js
 JS_STAMP := $(JS)/node_modules/.installed
 
-.PHONY: test demo bench clean system-deps
+.PHONY: test demo bench clean system-deps fw-envs fw-captures
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,7 +23,17 @@ $(JS_STAMP): $(JS)/package.json $(JS)/package-lock.json | system-deps
 system-deps:
 	.ci/install-system-deps
 
-test: $(STAMP) system-deps $(JS_STAMP) otel-stack-deps
+# Framework environments (tests/test_frameworks_envs.py): one pinned virtualenv per framework in
+# tests/frameworks/envs/, built into ${XDG_CACHE_HOME:-~/.cache}/otel-grounding/fw-<env>-<hash>/
+# only when its requirements change (one at a time; pip's download cache is shared).
+fw-envs:
+	$(PYTHON) tests/frameworks/build_envs.py
+
+# Re-record tests/frameworks/captures/<scenario>.json (raw spans, no grounding processor).
+fw-captures: fw-envs
+	$(PYTHON) tests/frameworks/record_captures.py
+
+test: $(STAMP) system-deps $(JS_STAMP) otel-stack-deps fw-envs
 	$(BIN)/python -m pytest
 
 demo: $(STAMP)
