@@ -5,10 +5,11 @@ hold at least 3 distinct significant tokens (ASCII alphanumeric runs of length >
 after tokenizing); a claim is grounded when at least half of its distinct tokens occur in the
 pooled tokens of the tool outputs. Linear time: one pass over the output, one over the sources.
 
-The rate path folds each text once (bytes `translate`: ASCII letters lowercased, digits kept,
-everything else a space) and works on token sets. Per-claim attribution (offsets, excerpt, best
-source, uncovered tokens) is computed only when someone reads it (`GroundingResult.claims`,
-`GroundingResult.ungrounded_claims`), from the texts the pass kept.
+The rate path folds each text once (a bytes `translate`: ASCII letters lowercased, digits kept,
+everything else a space), takes one token set per claim, and probes the sources for the claims'
+tokens only. Per-claim attribution (offsets, excerpt, best source, uncovered tokens) is computed
+only when someone reads it (`GroundingResult.claims`, `GroundingResult.ungrounded_claims`), from
+the texts the pass kept.
 """
 
 from __future__ import annotations
@@ -271,31 +272,42 @@ def score(
         cut.append("max_output_chars")
     source_list, evidence_cut = _bounded_sources(sources, options.max_evidence_chars)
 
-    pool: set[str] = set()
-    for text in source_list:
-        pool.update(_folded(text, _TOKEN_FOLD).split())  # runs under 3 too: no claim looks them up
-
     max_claims = options.max_claims
-    total = grounded = 0
+    total = 0
     pieces: list[int] = []
-    ungrounded: list[int] = []
+    claims: list[set[str]] = []
     for piece, folded in enumerate(_folded(output, _CLAIM_FOLD).split("\n")):
         tokens = set(folded.split()) - _SHORT_RUNS
-        if len(tokens) < MIN_CLAIM_TOKENS:
-            continue
-        if total < max_claims:
-            pieces.append(piece)
-            # covered / distinct >= 0.5, in integers
-            if 2 * len(tokens & pool) >= len(tokens):
-                grounded += 1
-            else:
-                ungrounded.append(total)
-        total += 1
+        if len(tokens) >= MIN_CLAIM_TOKENS:
+            if total < max_claims:
+                pieces.append(piece)
+                claims.append(tokens)
+            total += 1
     checked = len(pieces)
     if checked < total:
         cut.append("max_claims")
     if evidence_cut:
         cut.append("max_evidence_chars")
+
+    # Only the claims' tokens are looked for in the sources: a small set to probe, not a pool of
+    # every source token to build; a token once found is not looked for again.
+    wanted: set[str] = set().union(*claims)
+    found: set[str] = set()
+    for text in source_list:
+        if not wanted:
+            break
+        hits = wanted.intersection(_folded(text, _TOKEN_FOLD).split())
+        if hits:
+            found |= hits
+            wanted -= hits
+
+    grounded = 0
+    ungrounded: list[int] = []
+    for index, tokens in enumerate(claims):
+        if 2 * len(tokens & found) >= len(tokens):  # covered / distinct >= 0.5, in integers
+            grounded += 1
+        else:
+            ungrounded.append(index)
 
     anchors = options.anchors
     uncovered: tuple[Anchor, ...] = ()
