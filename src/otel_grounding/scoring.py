@@ -175,7 +175,7 @@ class Attribution:
                     text=self.output[start:end].strip(),
                     tokens_distinct=len(tokens),
                     tokens_covered=len(covered),
-                    grounded=len(covered) / len(tokens) >= GROUNDING_OVERLAP,
+                    grounded=len(covered) >= GROUNDING_OVERLAP * len(tokens),
                     best_source=best,
                     best_source_covered=best_covered,
                     uncovered_tokens=tuple([t for t in tokens if t not in postings]),
@@ -304,7 +304,7 @@ def score(
     grounded = 0
     ungrounded: list[int] = []
     for index, tokens in enumerate(claims):
-        if 2 * len(tokens & found) >= len(tokens):  # covered / distinct >= 0.5, in integers
+        if len(tokens & found) >= GROUNDING_OVERLAP * len(tokens):  # exact: a half of an int
             grounded += 1
         else:
             ungrounded.append(index)
