@@ -97,12 +97,14 @@ def bench_overhead() -> bool:
                 provider.shutdown()
         without, grounded = min(timings[False]), min(timings[True])
         ratio = grounded / without
+        # The verdict uses the median of the rounds' own ratios (with and without measured next to
+        # each other): one lucky pass on either side moves a best-of ratio, not this one.
         paired = statistics.median(w / b for w, b in zip(timings[True], timings[False], strict=True))
-        ok = ok and ratio <= TARGET_RATIO
+        ok = ok and paired <= TARGET_RATIO
         print(
-            f"  {name:<20} without {without / SPANS * 1e6:6.2f} us/span, with {grounded / SPANS * 1e6:6.2f} "
-            f"us/span: ratio {ratio:.3f} (+{(grounded - without) / SPANS * 1e6:.2f} us; target <= {TARGET_RATIO}); "
-            f"median of the paired rounds {paired:.3f}"
+            f"  {name:<20} best without {without / SPANS * 1e6:6.2f} us/span, with {grounded / SPANS * 1e6:6.2f} "
+            f"us/span: {ratio:.3f} (+{(grounded - without) / SPANS * 1e6:.2f} us); "
+            f"median of the paired rounds {paired:.3f} (target <= {TARGET_RATIO})"
         )
     return ok
 
