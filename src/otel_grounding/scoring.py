@@ -304,7 +304,7 @@ def score(
     grounded = 0
     ungrounded: list[int] = []
     for index, tokens in enumerate(claims):
-        if len(tokens & found) >= GROUNDING_OVERLAP * len(tokens):  # exact: a half of an int
+        if len(tokens & found) >= GROUNDING_OVERLAP * len(tokens):  # covered / distinct >= 0.5, exactly
             grounded += 1
         else:
             ungrounded.append(index)
@@ -313,11 +313,11 @@ def score(
     uncovered: tuple[Anchor, ...] = ()
     anchors_total = 0
     if anchors.enabled:
-        found = anchors.find(output)
-        anchors_total = len(found)
-        if found:
+        in_output = anchors.find(output)
+        anchors_total = len(in_output)
+        if in_output:
             keys = anchors.source_keys(source_list)
-            uncovered = tuple(a for a in found if a.key not in keys)
+            uncovered = tuple(a for a in in_output if a.key not in keys)
 
     rate = grounded / checked if checked else 1.0
     truncated_by = ",".join(cut) or None
