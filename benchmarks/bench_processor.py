@@ -1,8 +1,11 @@
 """Processor overhead, measured side by side (a script, not a test).
 
 1. Per-span cost on a mixed workload of ordinary (non-agent) spans: the same SDK pipeline with
-   and without GroundingSpanProcessor in front of its BatchSpanProcessor; ratio with/without.
-2. Cost of scoring one typical run inline (5 KB output, 50 KB of tool outputs, 10 tool spans).
+   and without GroundingSpanProcessor in front of its span processor; ratio with/without. Two
+   bases: a BatchSpanProcessor, and a SimpleSpanProcessor with a no-op exporter (the cheapest
+   pipeline there is, where our share shows most).
+2. Cost of scoring one typical run inline (5 KB output, 50 KB of tool outputs, 10 tool spans:
+   `bench_scoring.typical_run`), against the plain formulation scoring the same texts.
 3. Peak memory of the per-trace buffer in a flood of 100,000 traces whose runs never end.
 
     .venv/bin/python benchmarks/bench_processor.py
@@ -11,20 +14,28 @@
 from __future__ import annotations
 
 import gc
-import random
 import statistics
 import time
 import tracemalloc
+from collections.abc import Callable
 
+from bench_scoring import typical_run
 from opentelemetry import trace
-from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExporter, SpanExportResult
+from opentelemetry.sdk.trace import SpanProcessor, TracerProvider
+from opentelemetry.sdk.trace.export import (
+    BatchSpanProcessor,
+    SimpleSpanProcessor,
+    SpanExporter,
+    SpanExportResult,
+)
+from plain_formulation import plain_score
 
 from otel_grounding import GroundingSpanProcessor
 from otel_grounding.conventions import native
 
 SPANS = 20_000
 REPEATS = 15
+TARGET_RATIO = 1.10
 
 
 class NullExporter(SpanExporter):
@@ -32,19 +43,34 @@ class NullExporter(SpanExporter):
         return SpanExportResult.SUCCESS
 
 
-def _provider(with_grounding: bool) -> TracerProvider:
+def _batch() -> SpanProcessor:
+    return BatchSpanProcessor(NullExporter(), max_queue_size=SPANS * 2, max_export_batch_size=512)
+
+
+def _simple() -> SpanProcessor:
+    return SimpleSpanProcessor(NullExporter())
+
+
+BASES: dict[str, Callable[[], SpanProcessor]] = {"BatchSpanProcessor": _batch, "SimpleSpanProcessor": _simple}
+
+
+def _provider(with_grounding: bool, base: Callable[[], SpanProcessor] = _batch) -> TracerProvider:
     provider = TracerProvider()
-    batch = BatchSpanProcessor(NullExporter(), max_queue_size=SPANS * 2, max_export_batch_size=512)
+    inner = base()
     provider.add_span_processor(
-        GroundingSpanProcessor(batch, min_claim_grounding_rate=0.7) if with_grounding else batch
+        GroundingSpanProcessor(inner, min_claim_grounding_rate=0.7) if with_grounding else inner
     )
     return provider
 
 
 def _ordinary_spans(provider: TracerProvider, count: int) -> float:
-    """Web/db-like spans: a root with children and a handful of attributes each."""
+    """Web/db-like spans: a root with children and a handful of attributes each; CPU seconds.
+
+    CPU time of the process (the exporter thread included), not wall time: on a shared machine
+    the wall clock mostly measures the other tenants.
+    """
     tracer = provider.get_tracer("bench")
-    started = time.perf_counter()
+    started = time.process_time()
     for i in range(count // 4):
         with tracer.start_as_current_span("GET /orders", attributes={"http.method": "GET", "http.route": "/orders"}):
             with tracer.start_as_current_span("SELECT orders", attributes={"db.system": "postgresql", "db.statement": "SELECT * FROM orders WHERE id = $1"}):
@@ -53,52 +79,90 @@ def _ordinary_spans(provider: TracerProvider, count: int) -> float:
                 pass
             with tracer.start_as_current_span("render", attributes={"template": "order.html"}):
                 pass
-    return time.perf_counter() - started
+    return time.process_time() - started
 
 
-def bench_overhead() -> None:
+def bench_overhead() -> bool:
+    """Per-span ratio with/without our processor on each base; True when every ratio is on target."""
+    ok = True
+    print(f"ordinary spans: {SPANS} per pass, best of {REPEATS}, with and without interleaved, CPU time")
+    for name, base in BASES.items():
+        timings: dict[bool, list[float]] = {False: [], True: []}
+        for i in range(REPEATS):
+            order = (False, True) if i % 2 == 0 else (True, False)
+            for with_grounding in order:  # interleaved so both see the same machine state
+                provider = _provider(with_grounding, base)
+                gc.collect()
+                timings[with_grounding].append(_ordinary_spans(provider, SPANS))
+                provider.shutdown()
+        without, grounded = min(timings[False]), min(timings[True])
+        ratio = grounded / without
+        # The verdict uses the median of the rounds' own ratios (with and without measured next to
+        # each other): one lucky pass on either side moves a best-of ratio, not this one.
+        paired = statistics.median(w / b for w, b in zip(timings[True], timings[False], strict=True))
+        ok = ok and paired <= TARGET_RATIO
+        print(
+            f"  {name:<20} best without {without / SPANS * 1e6:6.2f} us/span, with {grounded / SPANS * 1e6:6.2f} "
+            f"us/span: {ratio:.3f} (+{(grounded - without) / SPANS * 1e6:.2f} us); "
+            f"median of the paired rounds {paired:.3f} (target <= {TARGET_RATIO})"
+        )
+    return ok
+
+
+def bench_layer() -> None:
+    """Our share alone: the three processor calls of one finished ordinary span, ours against the
+    inner processor's, in tight interleaved loops (steadier than whole-pipeline passes)."""
+    provider = TracerProvider()
+    span = provider.get_tracer("bench").start_span("SELECT orders", attributes={"db.system": "postgresql"})
+    span.end()
+    readable = span._readable_span()  # what the SDK hands to on_end
+    inner = SimpleSpanProcessor(NullExporter())
+    ours = GroundingSpanProcessor(SimpleSpanProcessor(NullExporter()), min_claim_grounding_rate=0.7)
+    ours.on_start(span)  # reads the span limits once, as the first span of a provider does
+
+    def per_span(processor: SpanProcessor, calls: int = 20_000) -> float:
+        started = time.process_time()
+        for _ in range(calls):
+            processor.on_start(span)
+            processor._on_ending(span)  # type: ignore[attr-defined]
+            processor.on_end(readable)
+        return (time.process_time() - started) / calls
+
     timings: dict[bool, list[float]] = {False: [], True: []}
     for _ in range(REPEATS):
-        for with_grounding in (False, True):  # interleaved so both see the same machine state
-            provider = _provider(with_grounding)
-            gc.collect()
-            timings[with_grounding].append(_ordinary_spans(provider, SPANS))
-            provider.shutdown()
-    base, grounded = min(timings[False]), min(timings[True])
-    print(f"ordinary spans: {SPANS} per pass, best of {REPEATS}")
-    print(f"  without processor  {base / SPANS * 1e6:7.2f} us/span")
-    print(f"  with processor     {grounded / SPANS * 1e6:7.2f} us/span")
-    print(f"  ratio              {grounded / base:7.3f}  (target <= 1.10)")
-
-
-def _text(rng: random.Random, words: list[str], chars: int) -> str:
-    out, size = [], 0
-    while size < chars:
-        sentence = " ".join(rng.choice(words) for _ in range(rng.randint(6, 14))).capitalize() + ". "
-        out.append(sentence)
-        size += len(sentence)
-    return "".join(out)[:chars]
+        timings[False].append(per_span(inner))
+        timings[True].append(per_span(ours))
+    share = min(timings[True]) - min(timings[False])
+    print(f"  our layer alone (on_start + _on_ending + on_end of a finished span): +{share * 1e6:.2f} us/span CPU")
 
 
 def bench_typical_run() -> None:
-    rng = random.Random(7)
-    words = [f"{w}{i}" for w in ("alpha", "delta", "orbit", "ledger", "vector", "harbor") for i in range(300)]
-    tool_outputs = [_text(rng, words, 5_000) for _ in range(10)]
-    output = _text(rng, words, 5_000)
+    output, tool_outputs = typical_run()
     provider = _provider(True)
     tracer = provider.get_tracer("bench")
-    samples = []
+    wall, cpu, plain = [], [], []
     for _ in range(50):
         with tracer.start_as_current_span("run") as run:
             for out in tool_outputs:
                 with tracer.start_as_current_span("tool", attributes={native.STEP_TYPE: "tool", native.STEP_OUTPUT: out}):
                     pass
             run.set_attribute(native.RUN_OUTPUT, output)
-            started = time.perf_counter()
-        samples.append(time.perf_counter() - started)  # run.end(): the inline scoring
+            started, started_cpu = time.perf_counter(), time.thread_time()
+        # run.end(): the inline scoring, in the thread that ends the run
+        wall.append(time.perf_counter() - started)
+        cpu.append(time.thread_time() - started_cpu)
+        started_cpu = time.thread_time()
+        plain_score(output, tool_outputs, 0.7)
+        plain.append(time.thread_time() - started_cpu)
     provider.shutdown()
+
+    def ms(samples: list[float]) -> str:
+        ordered = sorted(samples)
+        return f"median {statistics.median(ordered) * 1e3:5.2f} ms, p95 {ordered[int(len(ordered) * 0.95)] * 1e3:5.2f} ms"
+
     print("typical run (5 KB output, 10 tool outputs = 50 KB), scored inline in span.end():")
-    print(f"  median {statistics.median(samples) * 1e3:6.2f} ms   p95 {sorted(samples)[int(len(samples) * 0.95)] * 1e3:6.2f} ms")
+    print(f"  wall {ms(wall)}; CPU {ms(cpu)}")
+    print(f"  the plain formulation alone on the same texts, CPU {ms(plain)}")
 
 
 def bench_flood() -> None:
@@ -126,6 +190,8 @@ def bench_flood() -> None:
 
 
 if __name__ == "__main__":
-    bench_overhead()
+    on_target = bench_overhead()
+    bench_layer()
     bench_typical_run()
     bench_flood()
+    raise SystemExit(0 if on_target else 2)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-GOLDEN = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures" / "claim_grounding.golden.json"
+GOLDEN = Path(__file__).resolve().parent / "fixtures" / "claim_grounding.golden.json"
 SCRIPT = Path(sys.executable).parent / ("otel-grounding.exe" if os.name == "nt" else "otel-grounding")
 COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "otel_grounding.cli"]
 
@@ -27,7 +27,6 @@ def run_cli(*args: str, stdin: str | bytes | None = None) -> subprocess.Complete
 
 @pytest.fixture(scope="module")
 def golden_run() -> dict:
-    assert GOLDEN.is_file(), f"golden fixture missing: {GOLDEN}"
     golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
     return {
         "output": golden["output"],

@@ -124,16 +124,56 @@ def test_precedence_pairwise_examples() -> None:
 
 
 def test_missing_keys_default_to_not_applicable() -> None:
-    assert coverage_grade({}) == VACUOUS
-    assert coverage_grade(GradeMeta()) == VACUOUS
     assert coverage_grade({"claims_total": 7}) == FULL
     assert coverage_grade(GradeMeta(claims_total=7)) == FULL
+    assert coverage_grade({"claims_total": 0}) == VACUOUS
 
     class Old:  # an object written by an older version: only some attributes
         claims_total = 2
 
     assert coverage_grade(Old()) == FULL
-    assert coverage_grade(object()) == VACUOUS
+
+
+class NoCount:  # an object that carries other fields but never counted the claims
+    claims_checked = 0
+    truncated_by = None
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        {},
+        GradeMeta(),
+        object(),
+        NoCount(),
+        {"claims_checked": 0},
+        {"claims_checked": 0, "truncated_by": None, "evidence_incomplete": False, "judge": "ok"},
+        {"claims_total": None},
+        {"claims_total": None, "claims_checked": None},
+        GradeMeta(claims_total=None, claims_checked=0),
+        {"claims_total": 0.0},
+        {"claims_total": False},
+        {"claims_total": "0"},
+        {"claims_total": b"0"},
+        {"claims_total": [0]},
+        {"claims_total": float("nan")},
+    ],
+    ids=repr,
+)
+def test_claims_total_missing_or_not_an_int_grades_partial(record: object) -> None:
+    # A record that does not count the claims says nothing about the output: not "no claims".
+    assert coverage_grade(record) == PARTIAL
+
+
+def test_only_an_explicit_zero_is_vacuous() -> None:
+    assert coverage_grade({"claims_total": 0}) == VACUOUS
+    assert coverage_grade({"claims_total": 0, "claims_checked": None}) == VACUOUS
+    assert coverage_grade(GradeMeta(claims_total=0)) == VACUOUS
+    assert coverage_grade(GradeMeta(claims_total=0, claims_checked=0)) == VACUOUS
+    # stronger grades still win over a missing count
+    assert coverage_grade({"judge": "failed"}) == JUDGE_FAILED
+    assert coverage_grade({"critical_uncovered": 1}) == CRITICAL_UNCOVERED
+    assert coverage_grade({"truncated_by": "max_claims", "coverage_target_declared": True}) == COVERAGE_CAPPED
 
 
 def test_unknown_keys_are_ignored() -> None:
@@ -263,9 +303,11 @@ def test_any_record_grades_within_the_vocabulary(record: dict) -> None:
     def well_formed(value: object) -> bool:
         return type(value) is int and value >= 0
 
-    malformed = any(
-        key in record and not well_formed(record[key]) for key in ("claims_total", "critical_uncovered")
-    ) or (record.get("claims_checked") is not None and not well_formed(record["claims_checked"]))
+    malformed = (
+        not well_formed(record.get("claims_total"))  # missing counts as malformed: no evidence of 0
+        or ("critical_uncovered" in record and not well_formed(record["critical_uncovered"]))
+        or (record.get("claims_checked") is not None and not well_formed(record["claims_checked"]))
+    )
     if malformed:
         assert grade not in (FULL, VACUOUS), record
 

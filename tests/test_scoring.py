@@ -6,6 +6,7 @@ import importlib.util
 import json
 import math
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
@@ -15,23 +16,24 @@ from hypothesis import strategies as st
 
 from otel_grounding.config import ConfigError
 from otel_grounding.grade import COVERAGE_CAPPED, FULL, PARTIAL, VACUOUS
-from otel_grounding.scoring import as_text, score_run, score_texts, significant_tokens
+from otel_grounding.scoring import Attribution, as_text, score_run, score_texts, significant_tokens
 
 REPO = Path(__file__).resolve().parents[1]
-GOLDEN = REPO.parent / "shared" / "fixtures" / "claim_grounding.golden.json"
+GOLDEN = REPO / "tests" / "fixtures" / "claim_grounding.golden.json"
 
 
-def _load_naive() -> ModuleType:
-    path = Path(__file__).resolve().parent / "naive_grounding.py"
-    spec = importlib.util.spec_from_file_location("naive_grounding", path)
+def _load(name: str, path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("naive_grounding", module)
+    sys.modules.setdefault(name, module)
     spec.loader.exec_module(module)
     return module
 
 
-naive = _load_naive()
+naive = _load("naive_grounding", REPO / "tests" / "naive_grounding.py")
+# The baseline benchmarks/bench_scoring.py races against: it must compute the contract too.
+plain = _load("plain_formulation", REPO / "benchmarks" / "plain_formulation.py")
 
 
 # --- the golden case --------------------------------------------------------------------------
@@ -39,9 +41,29 @@ naive = _load_naive()
 
 @pytest.fixture(scope="module")
 def golden() -> dict:
-    # Fail, never skip: the cross-plane fixture must be asserted by this project's tests.
-    assert GOLDEN.is_file(), f"golden fixture missing: {GOLDEN} (shared/ must sit beside the clone)"
+    # The repository's own copy of the cross-plane fixture: asserted in every clone, anywhere.
     return json.loads(GOLDEN.read_text(encoding="utf-8"))
+
+
+def test_golden_fixture_is_the_shared_one_when_it_sits_beside_the_clone() -> None:
+    # Drift between planes: the workspace that holds every plane may keep the shared fixtures in
+    # a folder beside this clone. That folder is optional (a lone clone has none); when it is
+    # there, the copy in tests/fixtures/ must be the same file, byte for byte.
+    optional_shared_copy = REPO.parent / "shared" / "fixtures" / GOLDEN.name
+    if not optional_shared_copy.is_file():
+        pytest.skip(f"no shared fixtures beside the clone ({optional_shared_copy}): nothing to compare")
+    assert GOLDEN.read_bytes() == optional_shared_copy.read_bytes(), "tests/fixtures/ copy drifted"
+
+
+def test_golden_fixture_states_the_contract_case(golden: dict) -> None:
+    assert golden["expected"] == {
+        "claims_total": 3,
+        "claims_grounded": 2,
+        "rate": 2 / 3,
+        "below_threshold": True,
+        "threshold": 0.7,
+    }
+    assert golden["threshold"] == 0.7 and len(golden["sources"]) == 2
 
 
 def test_golden_case_score_texts(golden: dict) -> None:
@@ -464,6 +486,15 @@ def test_score_texts_agrees_with_naive(output: str, sources: list[str], threshol
 
 
 @PROPERTY
+@given(output=texts, sources=st.lists(texts, max_size=4), threshold=thresholds)
+def test_the_benchmark_baseline_agrees_with_naive(output: str, sources: list[str], threshold: float | None) -> None:
+    oracle = naive.naive_score(output, sources, threshold)
+    assert plain.plain_score(output, sources, threshold) == {
+        key: oracle[key] for key in ("claims_total", "claims_grounded", "rate", "below_threshold")
+    }
+
+
+@PROPERTY
 @given(output=texts, threshold=thresholds)
 def test_grounded_against_itself(output: str, threshold: float | None) -> None:
     # Every claim is grounded by its own text: the rate is 1.0 and nothing is flagged.
@@ -511,3 +542,93 @@ def test_agrees_with_naive_on_dense_overlap(output: str, sources: list[str], thr
     # A small vocabulary makes exact-half coverage, ties between sources and rates equal to
     # the threshold common rather than rare.
     _agree(output, sources, threshold)
+
+
+# --- lazy attribution -------------------------------------------------------------------------
+
+
+def _eager_oracle_verdicts(output: object, sources: list) -> list[dict]:
+    """Every claim's verdict computed up front, in the same pass as the counts (the oracle)."""
+    return naive.naive_score(output, sources)["claims"]
+
+
+def _fields(verdict: object) -> dict:
+    return {
+        "tokens_distinct": verdict.tokens_distinct,
+        "tokens_covered": verdict.tokens_covered,
+        "grounded": verdict.grounded,
+        "best_source": verdict.best_source,
+        "best_source_covered": verdict.best_source_covered,
+        "uncovered_tokens": list(verdict.uncovered_tokens),
+    }
+
+
+def _lazy_equals_eager(output: object, sources: list) -> None:
+    eager = _eager_oracle_verdicts(output, sources)
+    expected = [{k: v for k, v in claim.items() if k != "piece"} for claim in eager]
+    # Lazily, in three ways: the ungrounded ones alone first (what the processor reads), one claim
+    # at a time, then every claim on access; each must equal the eager verdicts.
+    result = score_texts(output, sources)
+    ungrounded = result.ungrounded_claims()
+    assert [_fields(v) for v in ungrounded] == [e for e in expected if not e["grounded"]]
+    assert [v.index for v in ungrounded] == [i for i, e in enumerate(expected) if not e["grounded"]]
+    for k in range(result.claims_checked):
+        (alone,) = result.attribution.verdicts([k])
+        assert _fields(alone) == expected[k]
+    claims = result.claims
+    assert [_fields(v) for v in claims] == expected
+    assert [v.index for v in claims] == list(range(len(expected)))
+    assert [as_text(output)[v.start : v.end] for v in claims] == [e["piece"] for e in eager]
+    assert [v.text for v in claims] == [e["piece"].strip() for e in eager]
+    # and with the counts of the rate path, which never built a verdict
+    assert result.claims_grounded == sum(v.grounded for v in claims)
+    assert result.ungrounded_claims() == tuple(v for v in claims if not v.grounded)
+    assert result.ungrounded_claims(1) == tuple(v for v in claims if not v.grounded)[:1]
+
+
+@PROPERTY
+@given(output=texts, sources=st.lists(texts, max_size=4))
+def test_lazy_verdicts_equal_eager_verdicts(output: str, sources: list[str]) -> None:
+    _lazy_equals_eager(output, sources)
+
+
+@PROPERTY
+@given(output=dense_output, sources=dense_sources)
+def test_lazy_verdicts_equal_eager_verdicts_on_dense_overlap(output: str, sources: list[str]) -> None:
+    _lazy_equals_eager(output, sources)
+
+
+def test_lazy_verdicts_with_bounds_and_the_golden_case(golden: dict) -> None:
+    _lazy_equals_eager(golden["output"], golden["sources"])
+    _lazy_equals_eager("Le café est à Paris. \u212aelvin naïve straße capital! " * 3, ["paris capital", "café"])
+    result = score_texts(THREE_CLAIMS, ["alpha beta", "delta"], max_claims=2)
+    assert [v.index for v in result.claims] == [0, 1]
+    assert [v.index for v in result.ungrounded_claims()] == [1]
+    cut = score_texts(THREE_CLAIMS, ["alpha beta", "delta epsilon"], max_evidence_chars=12)
+    assert [v.grounded for v in cut.claims] == [True, False, False]
+    # the evidence as the bound left it: "alpha beta" and "de", never "delta epsilon"
+    assert cut.claims[0].best_source == 0 and cut.claims[1].best_source is None
+
+
+def test_the_rate_path_attributes_nothing_until_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[list[int]] = []
+    real = Attribution.verdicts
+
+    def recording(self: Attribution, indexes: Sequence[int]) -> tuple:
+        asked.append(list(indexes))
+        return real(self, indexes)
+
+    monkeypatch.setattr(Attribution, "verdicts", recording)
+    output = "Paris is the capital of France. Bananas are purple fruit. The Eiffel Tower is in Paris. Moon cheese tastes odd."
+    result = score_texts(output, ["Paris is the capital of France.", "The Eiffel Tower stands in Paris."], threshold=0.7)
+    assert (result.claims_total, result.claims_grounded, result.below_threshold) == (4, 2, True)
+    assert result.grade == FULL and result.rate == 0.5
+    assert asked == []  # counts, rate, flag and grade: no verdict built
+    assert [v.index for v in result.ungrounded_claims(1)] == [1]
+    assert asked == [[1]]  # only the claim asked for
+    assert [v.index for v in result.ungrounded_claims()] == [1, 3]
+    assert asked == [[1], [1, 3]]
+    assert len(result.claims) == 4 and result.claims is result.claims
+    assert asked == [[1], [1, 3], [0, 1, 2, 3]]  # every claim once, on access, then cached
+    assert [v.index for v in result.ungrounded_claims()] == [1, 3]
+    assert len(asked) == 3

@@ -93,8 +93,7 @@ def build_enrichment(outcome: RunOutcome, settings: GroundingSettings) -> Enrich
             flagged[attr.FLAGGED_EVENT_PROJECT] = outcome.project
         events.append(EventSpec(attr.FLAGGED_EVENT, flagged))
     if result is not None and settings.claim_events:
-        ungrounded = [c for c in result.claims if not c.grounded][: settings.max_claim_events]
-        for claim in ungrounded:
+        for claim in result.ungrounded_claims(settings.max_claim_events):
             event: dict[str, Any] = {
                 attr.CLAIM_EVENT_INDEX: claim.index,
                 attr.CLAIM_EVENT_EXCERPT: claim.text[: attr.CLAIM_EXCERPT_CHARS],

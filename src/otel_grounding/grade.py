@@ -1,7 +1,8 @@
 """The claim coverage grade: one closed vocabulary saying how much of the output a check covered.
 
 A pure, total function over a small record (SPEC section 3). It accepts records written by older
-versions (missing fields mean "not applicable"), ignores unknown fields and never raises.
+versions (missing fields mean "not applicable", except `claims_total`: see `coverage_grade`),
+ignores unknown fields and never raises.
 """
 
 from __future__ import annotations
@@ -36,9 +37,13 @@ JUDGE_FAILED_OUTCOME = "failed"
 
 @dataclass(frozen=True)
 class GradeMeta:
-    """The record the grade is computed from; every field has a "not applicable" default."""
+    """The record the grade is computed from; every field but `claims_total` defaults to "not applicable".
 
-    claims_total: int = 0
+    `claims_total` defaults to None, "unknown": a record that does not say how many claims the
+    output held grades `partial`, never `vacuous`.
+    """
+
+    claims_total: int | None = None
     claims_checked: int | None = None
     truncated_by: str | None = None
     evidence_incomplete: bool = False
@@ -68,7 +73,10 @@ def coverage_grade(meta: Any) -> str:
 
     Malformed counters (negative, non-integer, None where a count is due, checked > total)
     grade `partial`: a record we cannot read must never read as `full` or `vacuous`.
-    A missing field is "not applicable"; `claims_checked` None means "all of them".
+    `claims_total` must be present and an int: missing, None or any non-integer grades `partial`
+    (a record that does not count the claims is no evidence that there were none); `vacuous` is
+    only ever earned by an explicit `claims_total` of 0. Any other missing field is "not
+    applicable"; `claims_checked` None means "all of them".
     """
     try:
         return _grade(meta)
@@ -95,8 +103,7 @@ def _grade(meta: Any) -> str:
     if cut and target is not _MISSING and bool(target):
         return COVERAGE_CAPPED
 
-    raw_total = _field(meta, "claims_total")
-    total = 0 if raw_total is _MISSING else _count(raw_total)
+    total = _count(_field(meta, "claims_total"))  # missing (the sentinel) is not a count either
     raw_checked = _field(meta, "claims_checked")
     checked = total if raw_checked is _MISSING or raw_checked is None else _count(raw_checked)
     if total is None or checked is None or checked > total:

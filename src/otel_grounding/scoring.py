@@ -4,6 +4,12 @@ SPEC section 2, to the character: claims are the pieces between `.`, `!`, `?` an
 hold at least 3 distinct significant tokens (ASCII alphanumeric runs of length >= 3, lowercased
 after tokenizing); a claim is grounded when at least half of its distinct tokens occur in the
 pooled tokens of the tool outputs. Linear time: one pass over the output, one over the sources.
+
+The rate path folds each text once (a bytes `translate`: ASCII letters lowercased, digits kept,
+everything else a space), takes one token set per claim, and probes the sources for the claims'
+tokens only. Per-claim attribution (offsets, excerpt, best source, uncovered tokens) is computed
+only when someone reads it (`GroundingResult.claims`, `GroundingResult.ungrounded_claims`), from
+the texts the pass kept.
 """
 
 from __future__ import annotations
@@ -11,9 +17,10 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from itertools import accumulate
+from typing import Any
 
 from otel_grounding.anchors import Anchor
 from otel_grounding.config import DEFAULT_SCORING, ScoringOptions, check_threshold
@@ -23,18 +30,44 @@ from otel_grounding.grade import GradeMeta, coverage_grade
 GROUNDING_OVERLAP = 0.5
 #: Candidates with fewer distinct significant tokens are not claims.
 MIN_CLAIM_TOKENS = 3
+#: Alphanumeric runs shorter than this are not significant tokens.
+MIN_TOKEN_CHARS = 3
 
-_TOKEN = re.compile(r"[A-Za-z0-9]{3,}")
-_TOKEN_LOWER = re.compile(r"[a-z0-9]{3,}")
-_CLAIM_SEPARATOR = re.compile(r"[.!?\n]")
+_CLAIM_SEPARATORS = ".!?\n"
+_CLAIM_SEPARATOR = re.compile("[" + re.escape(_CLAIM_SEPARATORS) + "]")
+_ALNUM = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def _fold_table(separators: str) -> bytes:
+    """A byte table: A-Z to a-z, a-z and 0-9 kept, `separators` to newline, all else to space."""
+    table = bytearray(b" " * 256)
+    for char in _ALNUM + _ALNUM[:26].upper():
+        table[ord(char)] = ord(char.lower())
+    for char in separators:
+        table[ord(char)] = ord("\n")
+    return bytes(table)
+
+
+_TOKEN_FOLD = _fold_table("")
+_CLAIM_FOLD = _fold_table(_CLAIM_SEPARATORS)
+# Every alphanumeric run too short to count: removed from a claim's token set in one C call.
+_SHORT_RUNS = frozenset([*_ALNUM, *(a + b for a in _ALNUM for b in _ALNUM)])
+
+
+def _folded(text: str, table: bytes) -> str:
+    """The text with only lowercased tokens and separators left (ASCII, one byte per byte).
+
+    UTF-8 writes every non-ASCII character (and, with surrogatepass, every lone surrogate) with
+    bytes >= 0x80 only, which the table maps to spaces: non-ASCII separates, and ASCII-lowercasing
+    after tokenizing is exactly what the byte table does.
+    """
+    data = text.encode("ascii") if text.isascii() else text.encode("utf-8", "surrogatepass")
+    return data.translate(table).decode("ascii")
 
 
 def significant_tokens(text: str) -> list[str]:
     """The text's significant tokens in order, lowercased; every non-ASCII character separates."""
-    if text.isascii():
-        return _TOKEN_LOWER.findall(text.lower())
-    # Lowercasing first would turn KELVIN SIGN into "k": tokenize on the original, then lower.
-    return [token.lower() for token in _TOKEN.findall(text)]
+    return [token for token in _folded(text, _TOKEN_FOLD).split() if len(token) >= MIN_TOKEN_CHARS]
 
 
 def as_text(value: Any) -> str:
@@ -91,8 +124,72 @@ class ClaimVerdict:
 
 
 @dataclass(frozen=True)
+class Attribution:
+    """What a scoring pass kept to explain its claims later: the texts it read, where its claims are.
+
+    `pieces[k]` is the candidate index of checked claim k; `ungrounded` lists the checked claims
+    that are not grounded. Verdicts are computed from these on request, for the claims asked for.
+    """
+
+    output: str
+    sources: tuple[str, ...]
+    pieces: tuple[int, ...]
+    ungrounded: tuple[int, ...]
+
+    def verdicts(self, indexes: Sequence[int]) -> tuple[ClaimVerdict, ...]:
+        """The verdicts of the checked claims `indexes`: one pass over the output and the sources."""
+        if not indexes:
+            return ()
+        texts = _CLAIM_SEPARATOR.split(self.output)
+        starts = [0, *accumulate(len(text) + 1 for text in texts)]
+        folded = _folded(self.output, _CLAIM_FOLD).split("\n")
+        claims = [
+            (k, tuple(dict.fromkeys(t for t in folded[self.pieces[k]].split() if len(t) >= MIN_TOKEN_CHARS)))
+            for k in indexes
+        ]
+        wanted = {token for _, tokens in claims for token in tokens}
+        postings: defaultdict[str, list[int]] = defaultdict(list)
+        for source, text in enumerate(self.sources):
+            for token in wanted.intersection(_folded(text, _TOKEN_FOLD).split()):
+                postings[token].append(source)
+
+        verdicts: list[ClaimVerdict] = []
+        for k, tokens in claims:
+            covered = [t for t in tokens if t in postings]
+            best, best_covered = None, 0
+            if covered:
+                counts: dict[int, int] = {}
+                for token in covered:
+                    for source in postings[token]:
+                        counts[source] = counts.get(source, 0) + 1
+                # the source covering most of the claim's tokens, the first one on a tie
+                best_covered = max(counts.values())
+                best = min(source for source, count in counts.items() if count == best_covered)
+            piece = self.pieces[k]
+            start, end = starts[piece], starts[piece] + len(texts[piece])
+            verdicts.append(
+                ClaimVerdict(
+                    index=k,
+                    start=start,
+                    end=end,
+                    text=self.output[start:end].strip(),
+                    tokens_distinct=len(tokens),
+                    tokens_covered=len(covered),
+                    grounded=len(covered) >= GROUNDING_OVERLAP * len(tokens),
+                    best_source=best,
+                    best_source_covered=best_covered,
+                    uncovered_tokens=tuple([t for t in tokens if t not in postings]),
+                )
+            )
+        return tuple(verdicts)
+
+
+_NO_ATTRIBUTION = Attribution("", (), (), ())
+
+
+@dataclass(frozen=True)
 class GroundingResult:
-    """The outcome of one scoring pass: the rate, the grade and the per-claim verdicts."""
+    """The outcome of one scoring pass: the rate, the grade and (on access) the per-claim verdicts."""
 
     claims_total: int
     claims_grounded: int
@@ -101,16 +198,32 @@ class GroundingResult:
     below_threshold: bool
     threshold: float | None
     grade: str
-    claims: tuple[ClaimVerdict, ...] = ()
     truncated_by: str | None = None
     evidence_incomplete: bool = False
     coverage_target_declared: bool = False
     anchors_total: int = 0
     uncovered_anchors: tuple[Anchor, ...] = field(default=())
+    attribution: Attribution = field(default=_NO_ATTRIBUTION, repr=False, compare=False)
 
     @property
     def critical_uncovered(self) -> int:
         return len(self.uncovered_anchors)
+
+    @property
+    def claims(self) -> tuple[ClaimVerdict, ...]:
+        """Every checked claim's verdict, attribution included; computed once, on first access."""
+        cached: tuple[ClaimVerdict, ...] | None = self.__dict__.get("_claims")
+        if cached is None:
+            cached = self.attribution.verdicts(range(len(self.attribution.pieces)))
+            object.__setattr__(self, "_claims", cached)  # a cache, not state: eq and hash ignore it
+        return cached
+
+    def ungrounded_claims(self, limit: int | None = None) -> tuple[ClaimVerdict, ...]:
+        """The verdicts of the ungrounded claims (the first `limit`), attributing only those."""
+        cached: tuple[ClaimVerdict, ...] | None = self.__dict__.get("_claims")
+        if cached is not None:
+            return tuple([c for c in cached if not c.grounded][:limit])
+        return self.attribution.verdicts(self.attribution.ungrounded[:limit])
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -129,24 +242,6 @@ class GroundingResult:
             "uncovered_anchors": [a.to_dict() for a in self.uncovered_anchors],
             "claims": [c.to_dict() for c in self.claims],
         }
-
-
-class _Claim(NamedTuple):  # a NamedTuple: built once per claim, cheaper than a dataclass
-    start: int
-    end: int
-    tokens: tuple[str, ...]  # distinct, in first-seen order
-
-
-def _claims(output: str) -> list[_Claim]:
-    claims: list[_Claim] = []
-    start = 0
-    for piece in _CLAIM_SEPARATOR.split(output):
-        end = start + len(piece)
-        distinct = tuple(dict.fromkeys(significant_tokens(piece)))
-        if len(distinct) >= MIN_CLAIM_TOKENS:
-            claims.append(_Claim(start, end, distinct))
-        start = end + 1
-    return claims
 
 
 def _bounded_sources(sources: Iterable[str], budget: int) -> tuple[list[str], bool]:
@@ -175,70 +270,61 @@ def score(
     if len(output) > options.max_output_chars:
         output = output[: options.max_output_chars]
         cut.append("max_output_chars")
-    claims = _claims(output)
-    checked = claims[: options.max_claims]
-    if len(checked) < len(claims):
-        cut.append("max_claims")
     source_list, evidence_cut = _bounded_sources(sources, options.max_evidence_chars)
+
+    max_claims = options.max_claims
+    total = 0
+    pieces: list[int] = []
+    claims: list[set[str]] = []
+    for piece, folded in enumerate(_folded(output, _CLAIM_FOLD).split("\n")):
+        tokens = set(folded.split()) - _SHORT_RUNS
+        if len(tokens) >= MIN_CLAIM_TOKENS:
+            if total < max_claims:
+                pieces.append(piece)
+                claims.append(tokens)
+            total += 1
+    checked = len(pieces)
+    if checked < total:
+        cut.append("max_claims")
     if evidence_cut:
         cut.append("max_evidence_chars")
 
-    wanted = {token for claim in checked for token in claim.tokens}
-    pool: set[str] = set()
-    postings: defaultdict[str, list[int]] = defaultdict(list)
-    for i, text in enumerate(source_list):
-        source_tokens = set(significant_tokens(text))
-        pool |= source_tokens
-        for token in source_tokens & wanted:
-            postings[token].append(i)
+    # Only the claims' tokens are looked for in the sources: a small set to probe, not a pool of
+    # every source token to build; a token once found is not looked for again.
+    wanted: set[str] = set().union(*claims)
+    found: set[str] = set()
+    for text in source_list:
+        if not wanted:
+            break
+        hits = wanted.intersection(_folded(text, _TOKEN_FOLD).split())
+        if hits:
+            found |= hits
+            wanted -= hits
 
-    verdicts: list[ClaimVerdict] = []
-    grounded_count = 0
-    for index, claim in enumerate(checked):
-        covered = [t for t in claim.tokens if t in pool]
-        grounded = len(covered) / len(claim.tokens) >= GROUNDING_OVERLAP
-        grounded_count += grounded
-        best, best_covered = None, 0
-        if covered:
-            counts: dict[int, int] = {}
-            for token in covered:
-                for source in postings[token]:
-                    counts[source] = counts.get(source, 0) + 1
-            # the source covering most of the claim's tokens, the first one on a tie
-            best_covered = max(counts.values())
-            best = min(source for source, count in counts.items() if count == best_covered)
-        verdicts.append(
-            ClaimVerdict(
-                index=index,
-                start=claim.start,
-                end=claim.end,
-                text=output[claim.start : claim.end].strip(),
-                tokens_distinct=len(claim.tokens),
-                tokens_covered=len(covered),
-                grounded=grounded,
-                best_source=best,
-                best_source_covered=best_covered,
-                uncovered_tokens=tuple([t for t in claim.tokens if t not in pool]),
-            )
-        )
+    grounded = 0
+    ungrounded: list[int] = []
+    for index, tokens in enumerate(claims):
+        if len(tokens & found) >= GROUNDING_OVERLAP * len(tokens):  # covered / distinct >= 0.5, exactly
+            grounded += 1
+        else:
+            ungrounded.append(index)
 
     anchors = options.anchors
     uncovered: tuple[Anchor, ...] = ()
     anchors_total = 0
     if anchors.enabled:
-        found = anchors.find(output)
-        anchors_total = len(found)
-        if found:
+        in_output = anchors.find(output)
+        anchors_total = len(in_output)
+        if in_output:
             keys = anchors.source_keys(source_list)
-            uncovered = tuple(a for a in found if a.key not in keys)
+            uncovered = tuple(a for a in in_output if a.key not in keys)
 
-    total = len(claims)
-    rate = grounded_count / len(checked) if checked else 1.0
+    rate = grounded / checked if checked else 1.0
     truncated_by = ",".join(cut) or None
     grade = coverage_grade(
         GradeMeta(
             claims_total=total,
-            claims_checked=len(checked),
+            claims_checked=checked,
             truncated_by=truncated_by,
             evidence_incomplete=evidence_incomplete,
             coverage_target_declared=options.full_coverage_target,
@@ -247,18 +333,18 @@ def score(
     )
     return GroundingResult(
         claims_total=total,
-        claims_grounded=grounded_count,
-        claims_checked=len(checked),
+        claims_grounded=grounded,
+        claims_checked=checked,
         rate=rate,
         below_threshold=threshold is not None and total > 0 and rate < threshold,
         threshold=threshold,
         grade=grade,
-        claims=tuple(verdicts),
         truncated_by=truncated_by,
         evidence_incomplete=evidence_incomplete,
         coverage_target_declared=options.full_coverage_target,
         anchors_total=anchors_total,
         uncovered_anchors=uncovered,
+        attribution=Attribution(output, tuple(source_list), tuple(pieces), tuple(ungrounded)),
     )
 
 

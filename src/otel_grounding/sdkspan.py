@@ -86,12 +86,13 @@ def enrich_sdk_span(
     """The span to forward: an enriched copy for a run span, the same object otherwise."""
     try:
         # Hot path for ordinary spans: the public properties build a new mappingproxy per call,
-        # so read the SDK's own fields when they are there (public properties otherwise).
+        # and BoundedAttributes iterates and counts in Python; so read the SDK's own fields,
+        # down to the attributes' plain dict, when they are there (public properties otherwise).
         context = getattr(span, "_context", None) or span.context
-        attributes = getattr(span, "_attributes", None)
-        if attributes is None:
-            attributes = span.attributes
-        if pipeline.skips(context.trace_id if context else 0, attributes or ()):
+        keys = getattr(getattr(span, "_attributes", None), "_dict", None)
+        if keys is None:
+            keys = span.attributes or _EMPTY
+        if pipeline.skips(context.trace_id if context else 0, keys):
             return span
         enrichment = pipeline.process(to_view(span, value_limit))
         return span if enrichment is None else enriched_copy(span, enrichment)
