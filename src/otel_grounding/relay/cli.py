@@ -9,13 +9,14 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 import os
 import signal
 import socket
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from otel_grounding.config import DEFAULT_RELAY_WAIT_S, SETTING_KEYS, ConfigError, load_settings
@@ -24,19 +25,56 @@ logger = logging.getLogger("otel_grounding.relay")
 
 TOKEN_ENV = "OTEL_GROUNDING_RELAY_TOKEN"
 MiB = 1024 * 1024
+#: No delay, timeout or retention the relay takes is longer than a day: beyond is a typo.
+MAX_SECONDS = 86_400.0
+#: More export workers than this only contend for the GIL (and each holds a batch).
+MAX_EXPORT_WORKERS = 64
 
 
 def _positive_int(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text} is not an integer >= 1")
     return value
 
 
+def _at_most(limit: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        value = _positive_int(text)
+        if value > limit:
+            raise argparse.ArgumentTypeError(f"{text} is more than {limit}")
+        return value
+
+    return parse
+
+
+def _port(text: str) -> int:
+    value = _positive_int(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"{text} is not a TCP port (1-65535)")
+    return value
+
+
 def _seconds(text: str) -> float:
-    value = float(text)
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"{text} is not a number of seconds >= 0")
+    """A finite number of seconds in [0, MAX_SECONDS] (`inf`, `nan` and typos refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and 0 <= value <= MAX_SECONDS):
+        raise argparse.ArgumentTypeError(
+            f"{text} is not a number of seconds from 0 to {MAX_SECONDS:g}"
+        )
+    return value
+
+
+def _positive_seconds(text: str) -> float:
+    value = _seconds(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text} is not a number of seconds > 0")
     return value
 
 
@@ -75,12 +113,12 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     hop.add_argument("--exporter-insecure", type=_bool_text, default=None, metavar="true|false")
     hop.add_argument("--exporter-certificate", default=None, help="CA bundle for TLS")
     hop.add_argument("--exporter-compression", choices=("gzip", "none"), default=None)
-    hop.add_argument("--exporter-timeout", type=_seconds, default=None, help="seconds")
+    hop.add_argument("--exporter-timeout", type=_positive_seconds, default=None, help="seconds")
 
     queue = parser.add_argument_group("queue and delivery")
     queue.add_argument("--queue-max-spans", type=_positive_int, default=100_000)
     queue.add_argument("--queue-max-bytes", type=_positive_int, default=64 * MiB)
-    queue.add_argument("--export-workers", type=_positive_int, default=2)
+    queue.add_argument("--export-workers", type=_at_most(MAX_EXPORT_WORKERS), default=2)
     queue.add_argument("--export-batch-spans", type=_positive_int, default=4096)
     queue.add_argument("--export-batch-bytes", type=_positive_int, default=3 * MiB)
     queue.add_argument("--retry-initial", type=_seconds, default=0.5)
@@ -105,7 +143,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     ground.add_argument("--set", action="append", default=[], metavar="KEY=JSON",
                         help="any setting, e.g. --set 'project_settings={\"p\": "
                         "{\"min_claim_grounding_rate\": 0.9}}'")
-    ground.add_argument("--trace-retention", type=_seconds, default=None,
+    ground.add_argument("--trace-retention", type=_positive_seconds, default=None,
                         help="how long an idle trace's state is kept (default 2 x wait)")
 
     obs = parser.add_argument_group("self-observability")
@@ -113,7 +151,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
                      choices=("debug", "info", "warning", "error"))
     obs.add_argument("--metrics-exporter", choices=("none", "otlp"), default="none",
                      help="also push the relay's metrics over OTLP (OTEL_EXPORTER_OTLP_METRICS_*)")
-    obs.add_argument("--prometheus-port", type=int, default=None,
+    obs.add_argument("--prometheus-port", type=_port, default=None,
                      help="serve the metrics on 127.0.0.1:PORT (needs the prometheus extra)")
     obs.add_argument("--passthrough", action="store_true",
                      help="benchmark floor: decode and re-encode only, no grounding")

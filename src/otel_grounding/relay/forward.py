@@ -15,6 +15,7 @@ import email.utils
 import gzip
 import http.client
 import logging
+import math
 import os
 import random
 import ssl
@@ -56,6 +57,9 @@ _RETRYABLE_GRPC = frozenset(
     }
 )
 _RETRYABLE_HTTP = frozenset({429, 502, 503, 504})
+DEFAULT_TIMEOUT_S = 10.0
+#: An export attempt longer than this is a misconfiguration (`inf` would hang a worker).
+MAX_TIMEOUT_S = 3600.0
 
 
 # -- configuration ----------------------------------------------------------------------------
@@ -71,7 +75,7 @@ class NextHop:
     client_key: str | None = None
     client_certificate: str | None = None
     compression: str | None = None
-    timeout: float = 10.0
+    timeout: float = DEFAULT_TIMEOUT_S
 
     def describe(self) -> str:
         return f"{self.protocol} {self.endpoint}"
@@ -148,16 +152,20 @@ def next_hop_from_env(
     if compression not in ("gzip", "none"):
         raise ConfigError(f"exporter compression: {compression!r} is not gzip or none")
     timeout_raw = overrides.get("timeout")
+    where = "--exporter-timeout"
     if timeout_raw is None:
         env_timeout = _env(env, "TIMEOUT")
+        where = "OTEL_EXPORTER_OTLP_TIMEOUT"
         try:
-            timeout = float(env_timeout) / 1000.0 if env_timeout else 10.0
+            timeout = float(env_timeout) / 1000.0 if env_timeout else DEFAULT_TIMEOUT_S
         except ValueError:
-            raise ConfigError(f"OTEL_EXPORTER_OTLP_TIMEOUT: {env_timeout!r} is not milliseconds")
+            raise ConfigError(f"{where}: {env_timeout!r} is not milliseconds") from None
     else:
         timeout = float(timeout_raw)  # type: ignore[arg-type]
-    if not timeout > 0:
-        raise ConfigError(f"exporter timeout: {timeout!r} is not > 0")
+    if not (math.isfinite(timeout) and 0 < timeout <= MAX_TIMEOUT_S):
+        raise ConfigError(
+            f"{where}: {timeout:g} s is not a timeout between 0 and {MAX_TIMEOUT_S:g} s"
+        )
     return NextHop(
         endpoint=endpoint,
         protocol=protocol,
