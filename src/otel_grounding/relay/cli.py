@@ -454,8 +454,15 @@ def _shutdown(
         health.stop()
     pipeline.close()
     stats = forwarder.stats
-    logger.info(
+    undelivered = stats.dropped + stats.rejected  # over the process's whole life
+    (logger.error if undelivered else logger.info)(
         "relay: stopped",
-        extra={"exported": stats.exported, "rejected": stats.rejected, "dropped": dropped},
+        extra={
+            "exported": stats.exported,
+            "rejected": stats.rejected,
+            "dropped": stats.dropped,
+            "dropped_at_shutdown": dropped,
+            "undelivered": undelivered,
+        },
     )
-    return 0 if dropped == 0 else 1
+    return 0 if undelivered == 0 else 1

@@ -50,11 +50,13 @@ from otel_grounding.relay.telemetry import (
     LABEL_REASON,
     LABEL_TRANSPORT,
     REFUSED_DRAINING,
+    REFUSED_INVALID,
     REFUSED_QUEUE_FULL,
     REFUSED_TOO_LARGE,
     RelayMetrics,
 )
 from otel_grounding.relay.wire import (
+    InvalidSpan,
     Layout,
     LinkRecords,
     ScopeGroup,
@@ -235,12 +237,26 @@ class GroundingRelay:
                 f"request of {spans} spans / {size} bytes exceeds the queue capacity "
                 f"({self.queue.max_spans} spans / {self.queue.max_bytes} bytes)",
             )
+        layout: Layout | None = None
+        links: dict[int, LinkRecords] = {}
+        if not self.passthrough:
+            try:
+                layout = _layout(request, raw, spans)
+                links = LinkRecords.of(layout)
+            except InvalidSpan as exc:
+                return self._refuse(REFUSED_INVALID, spans, str(exc))
+            except Exception:  # forwarded unchanged below rather than refused
+                logger.exception("relay: a request could not be walked; forwarded unchanged")
+                layout = None
         if not self.queue.reserve(spans, size):
             return self._refuse(
                 REFUSED_QUEUE_FULL, spans, "queue full, retry later", retry_after=self.retry_after
             )
         try:
-            data, forwarded, held = self._split(request, raw, spans)
+            if layout is None:  # pass-through: the benchmark floor decodes and re-encodes
+                data, forwarded, held = request.SerializeToString(), spans, []
+            else:
+                data, forwarded, held = self._split(layout, links, spans)
         except Exception:  # never lose an accepted span: forward the request unchanged
             logger.exception("relay: a request could not be processed; forwarded unchanged")
             data = raw if raw is not None else request.SerializeToString()
@@ -275,18 +291,16 @@ class GroundingRelay:
         return Verdict(False, reason, message, retry_after)
 
     def _split(
-        self, request: ExportTraceServiceRequest, raw: bytes | None, spans: int
+        self, layout: Layout, links: dict[int, LinkRecords], spans: int
     ) -> tuple[bytes, int, list[_Held]]:
         """(bytes to forward now, their span count, run spans to hold).
 
-        Works on the request's bytes: every span's parent link is lifted from its first bytes,
-        only the spans holding a convention's marker are decoded, and the spans that change
-        (run spans held back, content stripped) are spliced out of the bytes or replaced.
+        Works on the request's bytes: every span's parent link (lifted from its first bytes)
+        is remembered, only the spans holding a convention's marker are decoded, and the spans
+        that change (run spans held back, content stripped) are spliced out of the bytes or
+        replaced.
         """
-        if self.passthrough:
-            return request.SerializeToString(), spans, []
-        layout = _layout(request, raw, spans)
-        self.pipeline.assembly.remember_batches(LinkRecords.of(layout))
+        self.pipeline.assembly.remember_batches(links)
         candidates = self._candidates(layout)
         if not candidates:  # the common case: nothing to read, forward as received
             return layout.raw, spans, []

@@ -525,6 +525,9 @@ class Forwarder:
             if self.metrics is not None:
                 self.metrics.export_failures.add(1, {LABEL_REASON: result.reason or "error"})
             if not result.retryable:
+                if len(batch) > 1:  # merged requests: find the one the next hop refuses
+                    self._isolate(batch, spans, result)
+                    return
                 self._drop(batch, DROPPED_PERMANENT, result.message, code=result.reason)
                 return
             delay = self.retry.initial * self.retry.multiplier**attempt
@@ -550,6 +553,23 @@ class Forwarder:
             if self._abort.wait(delay):
                 self._drop(batch, DROPPED_SHUTDOWN, result.message, code=result.reason)
                 return
+
+    def _isolate(self, batch: list[Chunk], spans: int, result: SendResult) -> None:
+        """A permanent refusal of a batch of several requests: send each half on its own, so
+        that only the request(s) the next hop refuses are dropped, not everyone's."""
+        self._log(
+            "export-isolate",
+            logging.WARNING,
+            "relay: next hop refused a merged batch; sending its requests apart",
+            next_hop=self.describe,
+            code=result.reason,
+            error=result.message,
+            spans=spans,
+            requests=len(batch),
+        )
+        half = len(batch) // 2
+        self._deliver(batch[:half])
+        self._deliver(batch[half:])
 
     def _delivered(self, batch: list[Chunk], spans: int, result: SendResult) -> None:
         rejected = max(0, min(result.rejected, spans))

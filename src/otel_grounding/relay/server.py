@@ -170,6 +170,8 @@ class GrpcReceiver:
                     )
                 )
                 context.abort(grpc.StatusCode.UNAVAILABLE, verdict.message)
+            if verdict.reason == REFUSED_INVALID:
+                context.abort(grpc.StatusCode.INVALID_ARGUMENT, verdict.message)
             # too large for the queue: not retryable as is (no RetryInfo)
             context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, verdict.message)
         return b""  # an empty ExportTraceServiceResponse: full success
@@ -371,6 +373,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._error(HTTPStatus.SERVICE_UNAVAILABLE, code_pb2.UNAVAILABLE, verdict.message,
                         json_body, verdict.reason or "", (("Retry-After", str(seconds)),),
                         close=verdict.reason == REFUSED_DRAINING, count=False)
+        elif verdict.reason == REFUSED_INVALID:
+            self._error(HTTPStatus.BAD_REQUEST, code_pb2.INVALID_ARGUMENT, verdict.message,
+                        json_body, verdict.reason, count=False)
         else:
             self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, code_pb2.RESOURCE_EXHAUSTED,
                         verdict.message, json_body, verdict.reason or "", count=False)
