@@ -104,6 +104,18 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
                       help="largest request body on the wire (default %(default)s)")
     recv.add_argument("--max-decompressed-bytes", type=_positive_int, default=16 * MiB,
                       help="largest request once decompressed (default %(default)s)")
+    recv.add_argument("--grpc-max-concurrent-calls", type=_at_most(4096), default=32,
+                      help="Export calls served at once; beyond, UNAVAILABLE + RetryInfo "
+                      "(default %(default)s)")
+    recv.add_argument("--http-max-connections", type=_at_most(4096), default=64,
+                      help="connections served at once; as many more are answered 503 + "
+                      "Retry-After (default %(default)s)")
+    recv.add_argument("--http-max-connections-per-peer", type=_at_most(4096), default=32,
+                      help="of those, at most this many from one client address "
+                      "(default %(default)s)")
+    recv.add_argument("--http-request-timeout", type=_positive_seconds, default=30.0,
+                      help="time one HTTP request may take as a whole, headers and body "
+                      "(default %(default)s s)")
 
     hop = parser.add_argument_group("next hop (defaults: the OTEL_EXPORTER_OTLP_* variables)")
     hop.add_argument("--exporter-endpoint", default=None, help="URL of the next OTLP hop")
@@ -353,6 +365,10 @@ def run(args: argparse.Namespace) -> int:
         token=token,
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,
+        grpc_max_concurrent_rpcs=args.grpc_max_concurrent_calls,
+        http_max_connections=args.http_max_connections,
+        http_max_connections_per_peer=args.http_max_connections_per_peer,
+        request_timeout=args.http_request_timeout,
     )
     try:
         grpc_receiver = (
@@ -442,14 +458,15 @@ def _shutdown(
         extra={"queue_spans": queued, "runs_held": relay.runs_held,
                "drain_timeout_s": args.drain_timeout},
     )
+    # the receivers stay up while draining: new requests get the documented retryable answer
+    # (UNAVAILABLE + RetryInfo / 503 + Retry-After), not a refused connection
     relay.stop_accepting()
-    grace = min(2.0, max(args.drain_timeout / 4, 0.1))
-    if grpc_receiver is not None:
-        grpc_receiver.stop(grace)
-    if http_receiver is not None:
-        http_receiver.stop()
     relay.drain(timeout=max(deadline - time.monotonic(), 1.0))
     dropped = forwarder.drain(deadline)
+    if grpc_receiver is not None:
+        grpc_receiver.stop(0.5)
+    if http_receiver is not None:
+        http_receiver.stop()
     if health is not None:
         health.stop()
     pipeline.close()

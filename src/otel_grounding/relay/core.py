@@ -227,7 +227,8 @@ class GroundingRelay:
         spans = count_spans(request)
         size = len(raw) if raw is not None else request.ByteSize()
         if self._draining:
-            return self._refuse(REFUSED_DRAINING, spans, "the relay is shutting down")
+            return self._refuse(REFUSED_DRAINING, spans, "the relay is shutting down",
+                                retry_after=self.retry_after)
         if spans == 0:
             return ACCEPTED
         if spans > self.queue.max_spans or size > self.queue.max_bytes:

@@ -13,12 +13,16 @@ and TLS on both receivers.
 from __future__ import annotations
 
 import hmac
+import itertools
 import json
 import logging
+import os
 import socket
 import ssl
 import threading
+import time
 import zlib
+from collections import Counter
 from collections.abc import Callable
 from concurrent import futures
 from dataclasses import dataclass
@@ -35,18 +39,21 @@ from otel_grounding.relay.core import GroundingRelay, Verdict
 from otel_grounding.relay.otlp import InvalidRequest, decode_json, decode_protobuf, response_json
 from otel_grounding.relay.telemetry import (
     LABEL_REASON,
+    REFUSED_BUSY,
     REFUSED_DRAINING,
     REFUSED_INVALID,
     REFUSED_QUEUE_FULL,
     REFUSED_TOO_LARGE,
     REFUSED_UNAUTHENTICATED,
     REFUSED_UNSUPPORTED,
+    RETRYABLE_REFUSALS,
     RateLimitedLog,
 )
 
 logger = logging.getLogger("otel_grounding.relay")
 
 SERVICE = "opentelemetry.proto.collector.trace.v1.TraceService"
+EXPORT_PATH = f"/{SERVICE}/Export"
 TRACES_PATH = "/v1/traces"
 PROTOBUF = "application/x-protobuf"
 JSON = "application/json"
@@ -60,9 +67,11 @@ class ReceiverOptions:
     tls_cert: str | None = None
     tls_key: str | None = None
     grpc_workers: int = 4  # measured: more handler threads only contend for the GIL
-    grpc_max_concurrent_rpcs: int = 32  # beyond this, RESOURCE_EXHAUSTED; others wait for a worker
-    http_max_connections: int = 64
-    read_timeout: float = 30.0
+    grpc_max_concurrent_rpcs: int = 32  # beyond this, UNAVAILABLE + RetryInfo
+    http_max_connections: int = 64  # beyond this (and per peer), 503 + Retry-After
+    http_max_connections_per_peer: int = 32
+    read_timeout: float = 30.0  # one read
+    request_timeout: float = 30.0  # one whole request (or the idle wait before it)
 
 
 def split_endpoint(endpoint: str, default_port: int) -> tuple[str, int]:
@@ -91,7 +100,7 @@ class _Log:
 
 
 def _log_refusal(transport: str, reason: str, message: str) -> None:
-    level = logging.WARNING if reason != REFUSED_QUEUE_FULL else logging.INFO
+    level = logging.WARNING if reason not in RETRYABLE_REFUSALS else logging.INFO
     _Log.refused(
         f"{transport}-{reason}", level, "relay: request refused",
         transport=transport, reason=reason, error=message[:300],
@@ -99,6 +108,70 @@ def _log_refusal(transport: str, reason: str, message: str) -> None:
 
 
 # -- gRPC -------------------------------------------------------------------------------------
+def _abort_retryable(context: grpc.ServicerContext, delay: float, message: str) -> None:
+    """UNAVAILABLE with a RetryInfo delay, in `grpc-status-details-bin` (what OTLP specifies and
+    the Collector reads) and as `google.rpc.retryinfo-bin` (what the Python SDK reads)."""
+    info = error_details_pb2.RetryInfo(
+        retry_delay=duration_pb2.Duration(seconds=int(delay), nanos=int((delay % 1) * 1e9))
+    )
+    status = status_pb2.Status(code=code_pb2.UNAVAILABLE, message=message)
+    status.details.add().Pack(info)
+    context.set_trailing_metadata(
+        (
+            ("google.rpc.retryinfo-bin", info.SerializeToString()),
+            ("grpc-status-details-bin", status.SerializeToString()),
+        )
+    )
+    context.abort(grpc.StatusCode.UNAVAILABLE, message)
+
+
+class _Admission(grpc.GenericRpcHandler):
+    """Admits at most `cap` Export calls at a time; the others are answered at once, from their
+    own small pool and without reading their request, with the retryable UNAVAILABLE.
+
+    grpcio's own `maximum_concurrent_rpcs` answers RESOURCE_EXHAUSTED without RetryInfo, which
+    OTLP clients (the Collector's among them) treat as permanent. `service` runs on the
+    server's polling thread, before a call is queued for a worker. Both handlers take the
+    request as a stream, so that a refused call's request is never read and an admitted call
+    always reaches `_admitted` (which releases its slot), even when cancelled meanwhile."""
+
+    def __init__(self, receiver: GrpcReceiver, cap: int) -> None:
+        self._receiver = receiver
+        self._cap = cap
+        self._active = 0
+        self._lock = threading.Lock()
+        self.refusals = futures.ThreadPoolExecutor(2, thread_name_prefix="relay-grpc-refuse")
+        self._admit = grpc.stream_unary_rpc_method_handler(self._admitted)
+
+        def refuse(requests: Any, context: grpc.ServicerContext) -> bytes:
+            return receiver.refuse_busy(context)
+
+        refuse.experimental_thread_pool = self.refusals  # type: ignore[attr-defined]
+        self._refuse = grpc.stream_unary_rpc_method_handler(refuse)
+
+    def service(self, details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler | None:
+        if details.method != EXPORT_PATH:
+            return None
+        with self._lock:
+            if self._active >= self._cap:
+                return self._refuse
+            self._active += 1
+        return self._admit
+
+    def _admitted(self, requests: Any, context: grpc.ServicerContext) -> bytes:
+        try:
+            try:
+                request = next(requests)
+            except StopIteration:
+                context.abort(grpc.StatusCode.INVALID_ARGUMENT, "no request message")
+            except grpc.RpcError:  # the client went away before sending its request
+                return b""
+            return self._receiver.export(request, context)
+        finally:
+            with self._lock:
+                self._active -= 1
+
+
 class GrpcReceiver:
     def __init__(self, relay: GroundingRelay, endpoint: str, options: ReceiverOptions) -> None:
         self.relay = relay
@@ -110,14 +183,9 @@ class GrpcReceiver:
                 ("grpc.max_send_message_length", 4 * 1024 * 1024),
                 ("grpc.so_reuseport", 0),
             ],
-            maximum_concurrent_rpcs=options.grpc_max_concurrent_rpcs,
         )
-        handler = grpc.unary_unary_rpc_method_handler(
-            self._export, request_deserializer=None, response_serializer=None
-        )
-        self._server.add_generic_rpc_handlers(
-            [grpc.method_handlers_generic_handler(SERVICE, {"Export": handler})]
-        )
+        self._admission = _Admission(self, options.grpc_max_concurrent_rpcs)
+        self._server.add_generic_rpc_handlers([self._admission])
         host, port = split_endpoint(endpoint, 4317)
         address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
         try:
@@ -138,8 +206,16 @@ class GrpcReceiver:
 
     def stop(self, grace: float) -> None:
         self._server.stop(grace).wait(grace + 1.0)
+        self._admission.refusals.shutdown(wait=False)
 
-    def _export(self, request: bytes, context: grpc.ServicerContext) -> bytes:
+    def refuse_busy(self, context: grpc.ServicerContext) -> bytes:
+        message = "too many concurrent export calls, retry later"
+        self._count(REFUSED_BUSY)
+        _log_refusal("grpc", REFUSED_BUSY, message)
+        _abort_retryable(context, self.relay.retry_after, message)
+        return b""
+
+    def export(self, request: bytes, context: grpc.ServicerContext) -> bytes:
         metadata = dict(context.invocation_metadata() or ())
         if not _token_ok(self.options.token, metadata.get("authorization")):
             self._count(REFUSED_UNAUTHENTICATED)
@@ -154,22 +230,8 @@ class GrpcReceiver:
         verdict = self.relay.ingest(decoded, request, "grpc")
         if not verdict.accepted:
             _log_refusal("grpc", verdict.reason or "", verdict.message)
-            if verdict.reason in (REFUSED_QUEUE_FULL, REFUSED_DRAINING):
-                delay = verdict.retry_after or 1.0
-                info = error_details_pb2.RetryInfo(
-                    retry_delay=duration_pb2.Duration(
-                        seconds=int(delay), nanos=int((delay % 1) * 1e9)
-                    )
-                )
-                status = status_pb2.Status(code=code_pb2.UNAVAILABLE, message=verdict.message)
-                status.details.add().Pack(info)
-                context.set_trailing_metadata(
-                    (
-                        ("google.rpc.retryinfo-bin", info.SerializeToString()),
-                        ("grpc-status-details-bin", status.SerializeToString()),
-                    )
-                )
-                context.abort(grpc.StatusCode.UNAVAILABLE, verdict.message)
+            if verdict.reason in RETRYABLE_REFUSALS:
+                _abort_retryable(context, verdict.retry_after or 1.0, verdict.message)
             if verdict.reason == REFUSED_INVALID:
                 context.abort(grpc.StatusCode.INVALID_ARGUMENT, verdict.message)
             # too large for the queue: not retryable as is (no RetryInfo)
@@ -212,7 +274,66 @@ def _inflate(body: bytes, encoding: str, limit: int) -> bytes:
     return b"".join(out)
 
 
+class _Deadlines:
+    """Bounds the time a request may take as a whole, not per read: a connection whose current
+    request (headers and body, or the idle wait for the next one) passes its deadline is shut
+    down by one reaper thread, which ends the blocked read in its handler thread."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._due: dict[int, tuple[float, int]] = {}  # token -> (deadline, file descriptor)
+        self._tokens = itertools.count()
+        self._thread = threading.Thread(target=self._reap, name="relay-http-deadlines",
+                                        daemon=True)
+        self._stopped = threading.Event()
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopped.set()
+
+    def watch(self, sock: socket.socket, seconds: float) -> int:
+        token = next(self._tokens)
+        with self._lock:
+            self._due[token] = (time.monotonic() + seconds, sock.fileno())
+        return token
+
+    def extend(self, token: int, seconds: float) -> None:
+        with self._lock:
+            entry = self._due.get(token)
+            if entry is not None:
+                self._due[token] = (time.monotonic() + seconds, entry[1])
+
+    def unwatch(self, token: int) -> None:
+        with self._lock:  # after this the reaper never touches the descriptor (it may be reused)
+            self._due.pop(token, None)
+
+    def _reap(self) -> None:
+        while not self._stopped.wait(DEADLINE_TICK_S):
+            now = time.monotonic()
+            with self._lock:
+                expired = [t for t, (deadline, _) in self._due.items() if deadline <= now]
+                for token in expired:
+                    _, fd = self._due.pop(token)
+                    try:  # shutdown through a duplicate acts on the shared connection
+                        with socket.socket(fileno=os.dup(fd)) as dup:
+                            dup.shutdown(socket.SHUT_RDWR)
+                    except OSError:
+                        pass
+
+
+#: How often request deadlines are checked (a request may overrun its deadline by this much).
+DEADLINE_TICK_S = 0.25
+#: A connection refused for overload is answered within this long at most.
+REFUSAL_TIMEOUT_S = 5.0
+
+
 class _HttpServer(ThreadingHTTPServer):
+    """One thread per connection, at most `http_max_connections` served and as many again
+    being refused (their request read and answered 503 + Retry-After, never reset); one peer
+    holds at most `http_max_connections_per_peer` of the served ones."""
+
     daemon_threads = True
     block_on_close = False
     request_queue_size = 128
@@ -221,32 +342,48 @@ class _HttpServer(ThreadingHTTPServer):
     options: ReceiverOptions
     tls: ssl.SSLContext | None
     slots: threading.BoundedSemaphore
-
-    def finish_request(self, request: Any, client_address: Any) -> None:
-        # TLS handshake in the connection's own thread, never in the accept loop
-        request.settimeout(self.options.read_timeout)
-        if self.tls is not None:
-            try:
-                request = self.tls.wrap_socket(request, server_side=True)
-            except (OSError, ssl.SSLError):
-                return
-        super().finish_request(request, client_address)
+    refusing: threading.BoundedSemaphore
+    deadlines: _Deadlines
+    peers: Counter[str]
+    peers_lock: threading.Lock
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
-        if not self.slots.acquire(blocking=False):
-            try:
-                request.sendall(
-                    b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\n"
-                    b"Content-Length: 0\r\nConnection: close\r\n\r\n"
-                )
-            except OSError:
-                pass
-            self.shutdown_request(request)
-            return
+        peer = str(client_address[0])
+        handler: type[_Handler] | None = None
+        timeout = self.options.request_timeout
+        with self.peers_lock:
+            if self.peers[peer] < self.options.http_max_connections_per_peer and (
+                self.slots.acquire(blocking=False)
+            ):
+                self.peers[peer] += 1
+                handler = _Handler
+        if handler is None:
+            if not self.refusing.acquire(blocking=False):
+                self.shutdown_request(request)  # far beyond every bound: no thread to spare
+                return
+            handler = _Overloaded
+            timeout = min(timeout, REFUSAL_TIMEOUT_S)
+        token = self.deadlines.watch(request, timeout)
         try:
-            super().process_request_thread(request, client_address)
+            request.settimeout(min(self.options.read_timeout, timeout))
+            if self.tls is not None:  # the handshake in the connection's own thread
+                request = self.tls.wrap_socket(request, server_side=True)
+            handler(request, client_address, self, token)  # type: ignore[call-arg]
+        except (OSError, ssl.SSLError):
+            pass
+        except Exception:
+            self.handle_error(request, client_address)
         finally:
-            self.slots.release()
+            self.deadlines.unwatch(token)
+            self.shutdown_request(request)
+            if handler is _Overloaded:
+                self.refusing.release()
+            else:
+                with self.peers_lock:
+                    self.peers[peer] -= 1
+                    if not self.peers[peer]:
+                        del self.peers[peer]
+                self.slots.release()
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -254,6 +391,15 @@ class _Handler(BaseHTTPRequestHandler):
     server: _HttpServer
     server_version = "otel-grounding-relay"
     sys_version = ""
+
+    def __init__(self, request: Any, client_address: Any, server: Any, token: int) -> None:
+        self._token = token
+        super().__init__(request, client_address, server)
+
+    def handle_one_request(self) -> None:
+        super().handle_one_request()
+        # the next request on this connection (and the idle wait for it) gets its own time
+        self.server.deadlines.extend(self._token, self.server.options.request_timeout)
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - silence stderr
         return
@@ -368,7 +514,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._reply(HTTPStatus.OK, response.SerializeToString(), PROTOBUF)
 
     def _refused(self, verdict: Verdict, json_body: bool) -> None:
-        if verdict.reason in (REFUSED_QUEUE_FULL, REFUSED_DRAINING):
+        if verdict.reason in RETRYABLE_REFUSALS:
             seconds = max(1, round(verdict.retry_after or 1.0))
             self._error(HTTPStatus.SERVICE_UNAVAILABLE, code_pb2.UNAVAILABLE, verdict.message,
                         json_body, verdict.reason or "", (("Retry-After", str(seconds)),),
@@ -380,34 +526,43 @@ class _Handler(BaseHTTPRequestHandler):
             self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, code_pb2.RESOURCE_EXHAUSTED,
                         verdict.message, json_body, verdict.reason or "", count=False)
 
-    def _read_body(self, limit: int) -> bytes:
+    def _read_body(self, limit: int, keep: bool = True) -> bytes:
+        """The body (at most `limit` bytes on the wire, else _TooLarge); with `keep` False it is
+        read and discarded in pieces (a refused request costs no memory)."""
         if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
-            return self._read_chunked(limit)
+            return self._read_chunked(limit, keep)
         length_header = self.headers.get("Content-Length")
         if length_header is None:
             raise InvalidRequest("Content-Length or chunked Transfer-Encoding required")
-        try:
-            length = int(length_header)
-        except ValueError:
-            raise InvalidRequest(f"bad Content-Length {length_header!r}") from None
-        if length < 0:
+        if not length_header.strip().isdigit():
             raise InvalidRequest(f"bad Content-Length {length_header!r}")
+        length = int(length_header)
         if length > limit:
             raise _TooLarge(f"request body of {length} bytes exceeds {limit} bytes")
-        body = self.rfile.read(length)
-        if len(body) != length:
-            raise InvalidRequest("request body shorter than its Content-Length")
+        body = self._read_exactly(length, keep)
         return body
 
-    def _read_chunked(self, limit: int) -> bytes:
+    def _read_exactly(self, length: int, keep: bool) -> bytes:
+        parts: list[bytes] = []
+        left = length
+        while left > 0:
+            part = self.rfile.read(min(left, READ_PIECE))
+            if not part:
+                raise InvalidRequest("request body shorter than its Content-Length")
+            left -= len(part)
+            if keep:
+                parts.append(part)
+        return b"".join(parts)
+
+    def _read_chunked(self, limit: int, keep: bool = True) -> bytes:
         parts: list[bytes] = []
         total = 0
         while True:
             line = self.rfile.readline(1024)
-            try:
-                size = int(line.split(b";")[0].strip(), 16)
-            except ValueError:
-                raise InvalidRequest("bad chunk size in chunked body") from None
+            token = line.split(b";")[0].strip()
+            if not token or len(token) > 16 or token.strip(HEX_DIGITS):
+                raise InvalidRequest("bad chunk size in chunked body")  # no sign, no 0x: hex only
+            size = int(token, 16)
             if size == 0:
                 while self.rfile.readline(1024) not in (b"\r\n", b"\n", b""):
                     pass
@@ -415,8 +570,11 @@ class _Handler(BaseHTTPRequestHandler):
             total += size
             if total > limit:
                 raise _TooLarge(f"request body exceeds {limit} bytes")
-            parts.append(self.rfile.read(size))
-            self.rfile.readline(8)
+            part = self._read_exactly(size, keep)
+            if keep:
+                parts.append(part)
+            if self.rfile.readline(8) not in (b"\r\n", b"\n"):
+                raise InvalidRequest("chunk not followed by CRLF in chunked body")
 
     def _discard_or_close(self) -> None:
         """Skip a refused request's body when small, else close the connection after replying."""
@@ -432,6 +590,31 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
 
 
+#: Bodies are read in pieces of at most this many bytes.
+READ_PIECE = 64 * 1024
+HEX_DIGITS = b"0123456789abcdefABCDEF"
+
+
+class _Overloaded(_Handler):
+    """A connection beyond the pool's bounds: its request is read (and discarded) and answered
+    with the retryable 503 + Retry-After, then the connection closes. Never a reset: a client
+    still sending its body when the server closes gets one instead of the answer."""
+
+    def do_POST(self) -> None:
+        content_type = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+        try:
+            self._read_body(self.server.options.max_request_bytes, keep=False)
+        except (_TooLarge, InvalidRequest, OSError, ValueError):
+            self.close_connection = True  # answered all the same, then closed
+        seconds = max(1, round(self.server.relay.retry_after))
+        self._error(HTTPStatus.SERVICE_UNAVAILABLE, code_pb2.UNAVAILABLE,
+                    "too many connections, retry later", content_type == JSON, REFUSED_BUSY,
+                    (("Retry-After", str(seconds)),), close=True)
+
+    do_PUT = do_POST
+    do_GET = do_POST
+
+
 class HttpReceiver:
     def __init__(self, relay: GroundingRelay, endpoint: str, options: ReceiverOptions) -> None:
         host, port = split_endpoint(endpoint, 4318)
@@ -442,6 +625,10 @@ class HttpReceiver:
         self._server.relay = relay
         self._server.options = options
         self._server.slots = threading.BoundedSemaphore(options.http_max_connections)
+        self._server.refusing = threading.BoundedSemaphore(options.http_max_connections)
+        self._server.peers = Counter()
+        self._server.peers_lock = threading.Lock()
+        self._server.deadlines = _Deadlines()
         self._server.tls = None
         if options.tls_cert:
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
@@ -456,11 +643,13 @@ class HttpReceiver:
         )
 
     def start(self) -> None:
+        self._server.deadlines.start()
         self._thread.start()
 
     def stop(self) -> None:
         self._server.shutdown()
         self._server.server_close()
+        self._server.deadlines.stop()
 
 
 # -- health -----------------------------------------------------------------------------------
