@@ -115,7 +115,9 @@ class TraceAssembly:
         output yet (for shells that see a trace's spans in any order, like the OTLP relay);
         by default a span of no interest is linked only into a trace that already has state.
         With `link_all`, a trace that ages out holding no unclaimed output is not counted as
-        evicted (its state simply ends), though a run arriving later still learns it is lost.
+        evicted (its state simply ends), though a run arriving later still learns it is lost;
+        and the shell gives every span's link through `remember_batches` (a tool or LLM span
+        passed to `observe` then adds its output, not its link a second time).
         """
         self._link_all = link_all
         self._num_traces = num_traces
@@ -156,7 +158,13 @@ class TraceAssembly:
             trace = self._trace_for(span.trace_id)
             text = reading.text if not reading.redacted else None
             size = len(text) if text else 0
-            if not self._link(span.trace_id, trace, span, size):
+            if self._link_all:  # its link came in a batch already: counted once, not twice
+                if trace.overflowed:
+                    return
+                cost = RECORD_OVERHEAD + size
+                trace.size += cost
+                self._bytes += cost
+            elif not self._link(span.trace_id, trace, span, size):
                 return
             record = _Output(span.span_id, span.parent_id, text, reading.truncated, reading.run_id)
             if reading.role == TOOL:

@@ -160,7 +160,7 @@ class GroundingPipeline:
         sources = attached + list(evidence.sources)
         source_span_ids: tuple[int | None, ...] = (None,) * len(attached) + evidence.source_span_ids
         result = None
-        if output is not None:
+        if output is not None and not (evidence.lost and not sources):  # none left to read
             started = time.perf_counter()
             try:
                 result = score(

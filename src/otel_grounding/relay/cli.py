@@ -19,7 +19,13 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from otel_grounding.config import DEFAULT_RELAY_WAIT_S, SETTING_KEYS, ConfigError, load_settings
+from otel_grounding.config import (
+    DEFAULT_RELAY_TRACE_RETENTION_S,
+    DEFAULT_RELAY_WAIT_S,
+    SETTING_KEYS,
+    ConfigError,
+    load_settings,
+)
 
 logger = logging.getLogger("otel_grounding.relay")
 
@@ -156,7 +162,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
                         help="any setting, e.g. --set 'project_settings={\"p\": "
                         "{\"min_claim_grounding_rate\": 0.9}}'")
     ground.add_argument("--trace-retention", type=_positive_seconds, default=None,
-                        help="how long an idle trace's state is kept (default 2 x wait)")
+                        help="how long an idle trace's state (its tool outputs) is kept for a "
+                        f"run still to come (default {DEFAULT_RELAY_TRACE_RETENTION_S:g} s)")
 
     obs = parser.add_argument_group("self-observability")
     obs.add_argument("--log-level", default="info",
@@ -304,7 +311,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("at least one of --grpc-endpoint and --http-endpoint must be enabled")
     token = _token(args)
     wait = settings.wait_duration or DEFAULT_RELAY_WAIT_S
-    retention = args.trace_retention or max(2 * wait, 1.0)
+    retention = args.trace_retention or max(DEFAULT_RELAY_TRACE_RETENTION_S, 2 * wait)
 
     readers: list[MetricReader] = []
     memory = InMemoryMetricReader()
