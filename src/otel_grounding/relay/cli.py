@@ -26,6 +26,7 @@ from otel_grounding.config import (
     ConfigError,
     load_settings,
 )
+from otel_grounding.relay.memory import DEFAULT_INTAKE_BYTES, SPIKE_FRACTION, IntakeBudget
 
 logger = logging.getLogger("otel_grounding.relay")
 
@@ -110,6 +111,13 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
                       help="largest request body on the wire (default %(default)s)")
     recv.add_argument("--max-decompressed-bytes", type=_positive_int, default=16 * MiB,
                       help="largest request once decompressed (default %(default)s)")
+    recv.add_argument("--memory-limit-mib", type=_positive_int, default=None,
+                      help="refuse requests (retryable) while the resident size is above "
+                      f"{100 - int(SPIKE_FRACTION * 100)}%% of this (default: no limit)")
+    recv.add_argument("--max-intake-bytes", type=_positive_int, default=None,
+                      help="bytes all requests being read, inflated and decoded may take "
+                      f"together (default {DEFAULT_INTAKE_BYTES // MiB} MiB, or a third of "
+                      "the soft memory limit)")
     recv.add_argument("--grpc-max-concurrent-calls", type=_at_most(4096), default=32,
                       help="Export calls served at once; beyond, UNAVAILABLE + RetryInfo "
                       "(default %(default)s)")
@@ -205,6 +213,24 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 # -- wiring -----------------------------------------------------------------------------------
+def _budget(args: argparse.Namespace) -> IntakeBudget:
+    """The intake budget and the memory limit; a budget that cannot fit under the limit
+    beside the queue and the trace buffers is a configuration error."""
+    limit = args.memory_limit_mib * MiB if args.memory_limit_mib else None
+    budget = IntakeBudget(args.max_intake_bytes or DEFAULT_INTAKE_BYTES, limit)
+    if budget.soft is not None:
+        if args.max_intake_bytes is None:
+            budget.total = budget.soft // 3
+        if budget.total + args.queue_max_bytes >= budget.soft:
+            raise ConfigError(
+                f"--memory-limit-mib {args.memory_limit_mib}: its soft limit "
+                f"({budget.soft // MiB} MiB) leaves no room beside --queue-max-bytes "
+                f"({args.queue_max_bytes // MiB} MiB) and the intake budget "
+                f"({budget.total // MiB} MiB)"
+            )
+    return budget
+
+
 def _settings_overrides(args: argparse.Namespace) -> dict[str, Any]:
     overrides: dict[str, Any] = {}
     for item in args.set:
@@ -377,13 +403,14 @@ def run(args: argparse.Namespace) -> int:
         http_max_connections_per_peer=args.http_max_connections_per_peer,
         request_timeout=args.http_request_timeout,
     )
+    budget = _budget(args)
     try:
         grpc_receiver = (
-            GrpcReceiver(relay, args.grpc_endpoint, options)
+            GrpcReceiver(relay, args.grpc_endpoint, options, budget)
             if _enabled(args.grpc_endpoint) else None
         )
         http_receiver = (
-            HttpReceiver(relay, args.http_endpoint, options)
+            HttpReceiver(relay, args.http_endpoint, options, budget)
             if _enabled(args.http_endpoint) else None
         )
     except OSError as exc:
@@ -417,6 +444,7 @@ def run(args: argparse.Namespace) -> int:
         sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)
     }
     try:
+        budget.start()
         relay.start()
         forwarder.start()
         for server in (grpc_receiver, http_receiver, health):
@@ -436,6 +464,8 @@ def run(args: argparse.Namespace) -> int:
                 "trace_retention_s": retention,
                 "queue_max_spans": args.queue_max_spans,
                 "queue_max_bytes": args.queue_max_bytes,
+                "memory_limit_bytes": budget.limit,
+                "intake_bytes": budget.total,
                 "passthrough": args.passthrough,
             },
         )
@@ -443,6 +473,7 @@ def run(args: argparse.Namespace) -> int:
             pass
         return _shutdown(args, relay, forwarder, grpc_receiver, http_receiver, health, pipeline)
     finally:
+        budget.stop()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         meter_provider.shutdown()

@@ -36,6 +36,7 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
 
 from otel_grounding.relay.core import GroundingRelay, Verdict
+from otel_grounding.relay.memory import IntakeBudget, Refusal, Reservation
 from otel_grounding.relay.otlp import InvalidRequest, decode_json, decode_protobuf, response_json
 from otel_grounding.relay.telemetry import (
     LABEL_REASON,
@@ -173,9 +174,16 @@ class _Admission(grpc.GenericRpcHandler):
 
 
 class GrpcReceiver:
-    def __init__(self, relay: GroundingRelay, endpoint: str, options: ReceiverOptions) -> None:
+    def __init__(
+        self,
+        relay: GroundingRelay,
+        endpoint: str,
+        options: ReceiverOptions,
+        budget: IntakeBudget | None = None,
+    ) -> None:
         self.relay = relay
         self.options = options
+        self.budget = budget
         self._server = grpc.server(
             futures.ThreadPoolExecutor(options.grpc_workers, thread_name_prefix="relay-grpc"),
             options=[
@@ -221,13 +229,24 @@ class GrpcReceiver:
             self._count(REFUSED_UNAUTHENTICATED)
             _log_refusal("grpc", REFUSED_UNAUTHENTICATED, "missing or wrong bearer token")
             context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or invalid bearer token")
-        try:
-            decoded = decode_protobuf(request)
-        except InvalidRequest as exc:
-            self._count(REFUSED_INVALID)
-            _log_refusal("grpc", REFUSED_INVALID, str(exc))
-            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
-        verdict = self.relay.ingest(decoded, request, "grpc")
+        with Reservation(self.budget) as reservation:
+            try:
+                reservation.add(len(request))
+                reservation.decoding(request, json=False)
+            except Refusal as refusal:
+                self._count(refusal.reason)
+                _log_refusal("grpc", refusal.reason, str(refusal))
+                if refusal.permanent:
+                    context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(refusal))
+                _abort_retryable(context, self.relay.retry_after, str(refusal))
+            try:
+                decoded = decode_protobuf(request)
+            except InvalidRequest as exc:
+                self._count(REFUSED_INVALID)
+                _log_refusal("grpc", REFUSED_INVALID, str(exc))
+                context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+            verdict = self.relay.ingest(decoded, request, "grpc")
+            del decoded
         if not verdict.accepted:
             _log_refusal("grpc", verdict.reason or "", verdict.message)
             if verdict.reason in RETRYABLE_REFUSALS:
@@ -248,10 +267,10 @@ class _TooLarge(Exception):
     pass
 
 
-def _inflate(body: bytes, encoding: str, limit: int) -> bytes:
+def _inflate(body: bytes, encoding: str, limit: int, reservation: Reservation) -> bytes:
     """Decompress, producing at most `limit` bytes: beyond that raises _TooLarge without
-    inflating further (a gzip bomb costs at most `limit` bytes). Concatenated gzip members
-    are read in turn; bad data raises InvalidRequest."""
+    inflating further (a gzip bomb costs at most `limit` bytes), each piece reserved before it
+    is produced. Concatenated gzip members are read in turn; bad data raises InvalidRequest."""
     wbits = 16 + zlib.MAX_WBITS if encoding in ("gzip", "x-gzip") else zlib.MAX_WBITS
     out: list[bytes] = []
     produced = 0
@@ -259,11 +278,19 @@ def _inflate(body: bytes, encoding: str, limit: int) -> bytes:
     try:
         while True:
             inflater = zlib.decompressobj(wbits)
-            chunk = inflater.decompress(data, limit - produced + 1)
-            produced += len(chunk)
-            out.append(chunk)
-            if produced > limit or inflater.unconsumed_tail:
-                raise _TooLarge(f"decompressed body exceeds {limit} bytes")
+            pending = data
+            while True:
+                want = min(INFLATE_PIECE, limit - produced + 1)
+                reservation.add(want)
+                chunk = inflater.decompress(pending, want)
+                reservation.release(want - len(chunk))
+                produced += len(chunk)
+                out.append(chunk)
+                if produced > limit:
+                    raise _TooLarge(f"decompressed body exceeds {limit} bytes")
+                pending = inflater.unconsumed_tail
+                if inflater.eof or (not pending and len(chunk) < want):
+                    break
             if not inflater.eof:
                 raise InvalidRequest(f"body is truncated {encoding} data")
             data = inflater.unused_data
@@ -271,7 +298,15 @@ def _inflate(body: bytes, encoding: str, limit: int) -> bytes:
                 break
     except zlib.error as exc:
         raise InvalidRequest(f"body is not valid {encoding} data: {exc}") from None
-    return b"".join(out)
+    reservation.add(produced)  # the pieces and their join, for a moment
+    joined = b"".join(out)
+    del out
+    reservation.release(produced)
+    return joined
+
+
+#: Bodies are inflated in pieces of at most this many bytes, each reserved first.
+INFLATE_PIECE = 1024 * 1024
 
 
 class _Deadlines:
@@ -344,6 +379,7 @@ class _HttpServer(ThreadingHTTPServer):
     slots: threading.BoundedSemaphore
     refusing: threading.BoundedSemaphore
     deadlines: _Deadlines
+    budget: IntakeBudget | None
     peers: Counter[str]
     peers_lock: threading.Lock
 
@@ -481,13 +517,31 @@ class _Handler(BaseHTTPRequestHandler):
                         f"unsupported Content-Encoding {encoding!r}: use gzip, deflate or none",
                         json_body, REFUSED_UNSUPPORTED)
             return
+        with Reservation(self.server.budget) as reservation:
+            self._post(options, json_body, encoding, reservation)
+
+    def _post(
+        self, options: ReceiverOptions, json_body: bool, encoding: str, reservation: Reservation
+    ) -> None:
         try:
-            body = self._read_body(options.max_request_bytes)
+            body = self._read_body(options.max_request_bytes, reservation=reservation)
             if encoding != "identity":
-                body = _inflate(body, encoding, options.max_decompressed_bytes)
+                compressed = len(body)
+                body = _inflate(body, encoding, options.max_decompressed_bytes, reservation)
+                reservation.release(compressed)
             elif len(body) > options.max_decompressed_bytes:
                 raise _TooLarge(f"body exceeds {options.max_decompressed_bytes} bytes")
+            reservation.decoding(body, json_body)
             request = decode_json(body) if json_body else decode_protobuf(body)
+        except Refusal as refusal:
+            if refusal.permanent:
+                self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, code_pb2.RESOURCE_EXHAUSTED,
+                            str(refusal), json_body, refusal.reason, close=True)
+            else:
+                seconds = max(1, round(self.server.relay.retry_after))
+                self._error(HTTPStatus.SERVICE_UNAVAILABLE, code_pb2.UNAVAILABLE, str(refusal),
+                            json_body, refusal.reason, (("Retry-After", str(seconds)),))
+            return
         except _TooLarge as exc:
             self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, code_pb2.RESOURCE_EXHAUSTED,
                         str(exc), json_body, REFUSED_TOO_LARGE, close=True)
@@ -526,11 +580,15 @@ class _Handler(BaseHTTPRequestHandler):
             self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, code_pb2.RESOURCE_EXHAUSTED,
                         verdict.message, json_body, verdict.reason or "", count=False)
 
-    def _read_body(self, limit: int, keep: bool = True) -> bytes:
-        """The body (at most `limit` bytes on the wire, else _TooLarge); with `keep` False it is
-        read and discarded in pieces (a refused request costs no memory)."""
+    def _read_body(
+        self, limit: int, keep: bool = True, reservation: Reservation | None = None
+    ) -> bytes:
+        """The body (at most `limit` bytes on the wire, else _TooLarge), reserved before it is
+        read; with `keep` False it is read and discarded in pieces (a refused request costs
+        no memory). When the reservation is refused the body is still read (discarded), so
+        the client gets the answer rather than a reset."""
         if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
-            return self._read_chunked(limit, keep)
+            return self._read_chunked(limit, keep, reservation)
         length_header = self.headers.get("Content-Length")
         if length_header is None:
             raise InvalidRequest("Content-Length or chunked Transfer-Encoding required")
@@ -539,8 +597,13 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(length_header)
         if length > limit:
             raise _TooLarge(f"request body of {length} bytes exceeds {limit} bytes")
-        body = self._read_exactly(length, keep)
-        return body
+        if reservation is not None:
+            try:
+                reservation.add(length)
+            except Refusal:
+                self._read_exactly(length, keep=False)
+                raise
+        return self._read_exactly(length, keep)
 
     def _read_exactly(self, length: int, keep: bool) -> bytes:
         parts: list[bytes] = []
@@ -554,9 +617,12 @@ class _Handler(BaseHTTPRequestHandler):
                 parts.append(part)
         return b"".join(parts)
 
-    def _read_chunked(self, limit: int, keep: bool = True) -> bytes:
+    def _read_chunked(
+        self, limit: int, keep: bool = True, reservation: Reservation | None = None
+    ) -> bytes:
         parts: list[bytes] = []
         total = 0
+        refused: Refusal | None = None
         while True:
             line = self.rfile.readline(1024)
             token = line.split(b";")[0].strip()
@@ -566,10 +632,17 @@ class _Handler(BaseHTTPRequestHandler):
             if size == 0:
                 while self.rfile.readline(1024) not in (b"\r\n", b"\n", b""):
                     pass
+                if refused is not None:
+                    raise refused
                 return b"".join(parts)
             total += size
             if total > limit:
                 raise _TooLarge(f"request body exceeds {limit} bytes")
+            if reservation is not None and refused is None:
+                try:
+                    reservation.add(size)
+                except Refusal as refusal:  # read the rest, discarded, then answer
+                    refused, keep, parts = refusal, False, []
             part = self._read_exactly(size, keep)
             if keep:
                 parts.append(part)
@@ -616,7 +689,13 @@ class _Overloaded(_Handler):
 
 
 class HttpReceiver:
-    def __init__(self, relay: GroundingRelay, endpoint: str, options: ReceiverOptions) -> None:
+    def __init__(
+        self,
+        relay: GroundingRelay,
+        endpoint: str,
+        options: ReceiverOptions,
+        budget: IntakeBudget | None = None,
+    ) -> None:
         host, port = split_endpoint(endpoint, 4318)
         server_class = type("RelayHttpServer", (_HttpServer,), {})
         if ":" in host:
@@ -629,6 +708,7 @@ class HttpReceiver:
         self._server.peers = Counter()
         self._server.peers_lock = threading.Lock()
         self._server.deadlines = _Deadlines()
+        self._server.budget = budget
         self._server.tls = None
         if options.tls_cert:
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
