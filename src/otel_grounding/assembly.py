@@ -193,6 +193,15 @@ class TraceAssembly:
                 self._bytes += cost
             self._enforce_budgets()
 
+    def mark_lost(self, trace_ids: Iterable[int]) -> None:
+        """Traces whose state a shell lost (the relay replaying its persistent queue after a
+        kill): a run of one of them grades partial (`evidence-evicted`)."""
+        with self._lock:
+            for trace_id in trace_ids:
+                self._lost[trace_id] = None
+                if len(self._lost) > self._num_traces:
+                    self._lost.popitem(last=False)
+
     def _trace_for(self, trace_id: int, expire: bool = True) -> _Trace:
         if expire:
             self._expire()

@@ -144,6 +144,13 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     queue = parser.add_argument_group("queue and delivery")
     queue.add_argument("--queue-max-spans", type=_positive_int, default=100_000)
     queue.add_argument("--queue-max-bytes", type=_positive_int, default=64 * MiB)
+    queue.add_argument("--queue-dir", default=None,
+                       help="persistent queue: every accepted request is written here before "
+                       "it is acknowledged and replayed after a kill (default: memory only)")
+    queue.add_argument("--queue-dir-max-bytes", type=_positive_int, default=None,
+                       help="bytes the queue directory may hold (default 2 x --queue-max-bytes)")
+    queue.add_argument("--queue-dir-fsync", action="store_true",
+                       help="fsync each request file (survive a machine crash, not only a kill)")
     queue.add_argument("--export-workers", type=_at_most(MAX_EXPORT_WORKERS), default=2)
     queue.add_argument("--export-batch-spans", type=_positive_int, default=4096)
     queue.add_argument("--export-batch-bytes", type=_positive_int, default=3 * MiB)
@@ -363,7 +370,16 @@ def run(args: argparse.Namespace) -> int:
     pipeline = GroundingPipeline(
         settings, meter_provider=meter_provider, trace_retention=retention, link_all=True
     )
-    queue = DeliveryQueue(args.queue_max_spans, args.queue_max_bytes)
+    store = None
+    if args.queue_dir:
+        from otel_grounding.relay.store import QueueStore
+
+        try:
+            store = QueueStore(args.queue_dir, args.queue_dir_max_bytes or
+                               2 * args.queue_max_bytes, fsync=args.queue_dir_fsync)
+        except OSError as exc:
+            raise ConfigError(f"--queue-dir: {exc}") from None
+    queue = DeliveryQueue(args.queue_max_spans, args.queue_max_bytes, store=store)
     relay = GroundingRelay(
         pipeline,
         queue,
@@ -444,6 +460,10 @@ def run(args: argparse.Namespace) -> int:
         sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)
     }
     try:
+        replayed = relay.replay()
+        if store is not None:
+            logger.info("relay: queue directory replayed",
+                        extra={"queue_dir": args.queue_dir, "spans": replayed})
         budget.start()
         relay.start()
         forwarder.start()
@@ -518,6 +538,7 @@ def _shutdown(
             "dropped": stats.dropped,
             "dropped_at_shutdown": dropped,
             "undelivered": undelivered,
+            "kept_in_queue_dir": stats.kept,
         },
     )
     return 0 if undelivered == 0 else 1

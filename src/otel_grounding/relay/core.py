@@ -40,12 +40,15 @@ from otel_grounding.conventions import RUN, Convention, SpanReading
 from otel_grounding.pipeline import GroundingPipeline
 from otel_grounding.relay.otlp import (
     AttributeMap,
+    InvalidRequest,
     apply_enrichment,
     count_spans,
+    decode_protobuf,
     enrichment_suffix,
     span_view,
 )
 from otel_grounding.relay.queue import Chunk, DeliveryQueue
+from otel_grounding.relay.store import StoreFull
 from otel_grounding.relay.telemetry import (
     LABEL_REASON,
     LABEL_TRANSPORT,
@@ -98,6 +101,8 @@ def _ending(marker: bytes) -> bytes | None:
 #: Held runs coming due within this long of each other are scored and queued together (one
 #: export for many runs rather than one per request); a run waits at most this much longer.
 RELEASE_TICK_S = 0.05
+#: The `transport` label of spans replayed from the persistent queue.
+TRANSPORT_REPLAYED = "replayed"
 #: Resident bytes a held run costs per byte of its span and beyond them (measured with runs
 #: of 0.4 to 20 KB: 6.5 KB for 0.4, 12 KB for 2.2, 66 KB for 20).
 HELD_BYTE_FACTOR = 3
@@ -136,7 +141,7 @@ class _Group:
 class _Held:
     """A run span held back for late evidence: its bytes, decoded copy, reading and group."""
 
-    __slots__ = ("deadline", "seq", "data", "span", "reading", "group", "view")
+    __slots__ = ("deadline", "seq", "data", "span", "reading", "group", "view", "record")
 
     def __init__(
         self, deadline: float, seq: int, data: bytes, span: Span, view: SpanView,
@@ -149,6 +154,7 @@ class _Held:
         self.view = view
         self.reading = reading
         self.group = group
+        self.record: int | None = None  # the persisted request it came in
 
     @property
     def size(self) -> int:
@@ -220,18 +226,44 @@ class GroundingRelay:
             due = self._pop_due(flush=True)
         self._release(due)
 
+    def replay(self) -> int:
+        """Take again what the persistent queue holds from a previous process (before the
+        receivers start); returns the number of spans replayed."""
+        store = self.queue.store
+        if store is None:
+            return 0
+        spans = 0
+        for record, data in store.left_over():
+            try:
+                request = decode_protobuf(data)
+            except InvalidRequest:
+                logger.error("relay: an unreadable file in the queue directory was removed")
+                store.expect(record, 0)
+                continue
+            spans += count_spans(request)
+            self.ingest(request, data, TRANSPORT_REPLAYED, record=record)
+        return spans
+
     # -- intake -----------------------------------------------------------------------------
     def ingest(
-        self, request: ExportTraceServiceRequest, raw: bytes | None, transport: str
+        self,
+        request: ExportTraceServiceRequest,
+        raw: bytes | None,
+        transport: str,
+        record: int | None = None,
     ) -> Verdict:
         """Accept a decoded request into the queue, or refuse it; never raises.
 
         `raw` is the request's protobuf bytes as received (None for JSON): forwarded as is
-        when nothing in the request needs changing.
+        when nothing in the request needs changing. With a persistent queue the request is
+        written to it before it is accepted; `record` is a request replayed from it (already
+        accepted once: taken whatever the queue holds).
         """
         started = time.perf_counter()
         spans = count_spans(request)
         size = len(raw) if raw is not None else request.ByteSize()
+        if record is not None:
+            return self._replay(request, raw, spans, size, record, transport, started)
         if self._draining:
             return self._refuse(REFUSED_DRAINING, spans, "the relay is shutting down",
                                 retry_after=self.retry_after)
@@ -259,6 +291,52 @@ class GroundingRelay:
             return self._refuse(
                 REFUSED_QUEUE_FULL, spans, "queue full, retry later", retry_after=self.retry_after
             )
+        store = self.queue.store
+        if store is not None:
+            try:
+                record = store.write(raw if raw is not None else request.SerializeToString())
+            except (StoreFull, OSError) as exc:
+                self.queue.adjust(-spans, -size)
+                logger.warning("relay: the queue directory cannot take a request",
+                               extra={"error": str(exc)})
+                return self._refuse(REFUSED_QUEUE_FULL, spans, "queue full, retry later",
+                                    retry_after=self.retry_after)
+        self._accept(request, raw, spans, size, layout, links, record)
+        if self.metrics is not None:
+            self.metrics.spans_received.add(spans, {LABEL_TRANSPORT: transport})
+            self.metrics.request_duration.record(time.perf_counter() - started)
+        return ACCEPTED
+
+    def _replay(
+        self, request: ExportTraceServiceRequest, raw: bytes | None, spans: int, size: int,
+        record: int, transport: str, started: float,
+    ) -> Verdict:
+        """A request from the persistent queue, accepted before a kill: taken again (beyond the
+        queue's bounds if need be); its traces' state is gone, so its runs grade partial."""
+        if spans == 0:
+            if self.queue.store is not None:
+                self.queue.store.expect(record, 0)
+            return ACCEPTED
+        layout: Layout | None = None
+        links: dict[int, LinkRecords] = {}
+        if not self.passthrough:
+            try:
+                layout = _layout(request, raw, spans)
+                links = LinkRecords.of(layout)
+            except Exception:
+                layout = None
+            self.pipeline.assembly.mark_lost(links)
+        self.queue.adjust(spans, size)
+        self._accept(request, raw, spans, size, layout, links, record)
+        if self.metrics is not None:
+            self.metrics.spans_received.add(spans, {LABEL_TRANSPORT: transport})
+        return ACCEPTED
+
+    def _accept(
+        self, request: ExportTraceServiceRequest, raw: bytes | None, spans: int, size: int,
+        layout: Layout | None, links: dict[int, LinkRecords], record: int | None,
+    ) -> None:
+        """Split a reserved request into what is forwarded now and the runs held back."""
         try:
             if layout is None:  # pass-through: the benchmark floor decodes and re-encodes
                 data, forwarded, held = request.SerializeToString(), spans, []
@@ -270,8 +348,14 @@ class GroundingRelay:
             forwarded, held = spans, []
         held_bytes = sum(h.size for h in held)
         self.queue.adjust(0, (len(data) if forwarded else 0) + held_bytes - size)
+        records: tuple[int, ...] = ()
+        if record is not None and self.queue.store is not None:
+            self.queue.store.expect(record, (1 if forwarded else 0) + len(held))
+            records = (record,)
+            for item in held:
+                item.record = record
         if forwarded:
-            self.queue.put(Chunk(data, forwarded))
+            self.queue.put(Chunk(data, forwarded, records))
         if held:
             with self._cond:
                 late = self._stopped  # drained already: release now rather than never
@@ -283,10 +367,6 @@ class GroundingRelay:
                         self._cond.notify()  # the holder sleeps until the earliest deadline
             if late:
                 self._release(held)
-        if self.metrics is not None:
-            self.metrics.spans_received.add(spans, {LABEL_TRANSPORT: transport})
-            self.metrics.request_duration.record(time.perf_counter() - started)
-        return ACCEPTED
 
     def _refuse(
         self, reason: str, spans: int, message: str, retry_after: float | None = None
@@ -395,6 +475,7 @@ class GroundingRelay:
         resource and scope. An enrichment that only adds is appended to the span's bytes."""
         due.sort(key=lambda h: h.span.end_time_unix_nano)
         chunks: dict[tuple[bytes, str, bytes, str], list[bytes]] = {}
+        records: dict[tuple[bytes, str, bytes, str], list[int]] = {}
         reserved = 0
         for item in due:
             reserved += item.size
@@ -412,11 +493,14 @@ class GroundingRelay:
                 logger.exception("relay: a run span could not be enriched; forwarded unchanged")
                 data = item.data
             chunks.setdefault(item.group.key(), []).append(data)
+            if item.record is not None:
+                records.setdefault(item.group.key(), []).append(item.record)
         size = 0
         built = []
-        for (resource, resource_schema, scope, scope_schema), spans in chunks.items():
+        for key, spans in chunks.items():
+            resource, resource_schema, scope, scope_schema = key
             chunk = Chunk(wrap_spans(resource, resource_schema, scope, scope_schema, spans),
-                          len(spans))
+                          len(spans), tuple(records.get(key, ())))
             size += chunk.size
             built.append(chunk)
         self.queue.adjust(0, size - reserved)

@@ -439,6 +439,7 @@ class ForwarderStats:
     exported: int = 0
     rejected: int = 0
     dropped: int = 0
+    kept: int = 0  # left in the persistent queue at shutdown, delivered after the next start
     failures: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -491,10 +492,10 @@ class Forwarder:
             thread.join(max(0.5, deadline - time.monotonic() + 1.0))
         leftover = self.queue.drain_ready()
         if leftover:
-            self._drop(leftover, DROPPED_SHUTDOWN, "drain deadline passed")
+            self._give_up_at_shutdown(leftover, "drain deadline passed")
         stuck = self.queue.spans  # batches still being sent when the deadline passed
         if stuck > 0:
-            self._drop([Chunk(b"", stuck)], DROPPED_SHUTDOWN, "export still in flight at exit")
+            self._give_up_at_shutdown([Chunk(b"", stuck)], "export still in flight at exit")
         try:
             self.sender.close()
         except Exception:
@@ -551,7 +552,7 @@ class Forwarder:
                 retry_in_s=round(delay, 3),
             )
             if self._abort.wait(delay):
-                self._drop(batch, DROPPED_SHUTDOWN, result.message, code=result.reason)
+                self._give_up_at_shutdown(batch, result.message, code=result.reason)
                 return
 
     def _isolate(self, batch: list[Chunk], spans: int, result: SendResult) -> None:
@@ -591,6 +592,21 @@ class Forwarder:
                 error=result.message,
             )
         self.queue.done(batch)
+
+    def _give_up_at_shutdown(self, batch: list[Chunk], message: str, code: str = "") -> None:
+        """Spans not delivered by the drain deadline: dropped, counted; with a persistent
+        queue they stay on disk instead and are delivered after the next start."""
+        if self.queue.store is None:
+            self._drop(batch, DROPPED_SHUTDOWN, message, code=code)
+            return
+        spans = sum(c.spans for c in batch)
+        with self.stats.lock:
+            self.stats.kept += spans
+        logger.warning(
+            "relay: accepted spans kept in the queue directory for the next start",
+            extra={"next_hop": self.describe, "error": message, "spans": spans},
+        )
+        self.queue.done(batch, kept=True)
 
     def _drop(self, batch: list[Chunk], reason: str, message: str, code: str = "") -> None:
         spans = sum(c.spans for c in batch)
