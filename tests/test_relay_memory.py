@@ -22,31 +22,24 @@ from otel_grounding.relay.testing import (
     EXPORT_METHOD,
     OtlpSink,
     SinkBehaviour,
+    empty_spans_request,
     make_request,
     make_span,
+    process_memory,
     start_relay,
 )
-from otel_grounding.relay.wire import length_delimited
 
 MiB = 1024 * 1024
 LIMIT_MIB = 256
 QUEUE_BYTES = 32 * MiB
 
 
-def _status(pid: int, key: str) -> int:
-    with open(f"/proc/{pid}/status") as handle:
-        for line in handle:
-            if line.startswith(key + ":"):
-                return int(line.split()[1]) * 1024
-    raise AssertionError(key)
-
-
 def peak_rss(relay: Any) -> int:
-    return _status(relay.process.pid, "VmHWM")
+    return process_memory(relay.process.pid, "VmHWM")
 
 
 def rss(relay: Any) -> int:
-    return _status(relay.process.pid, "VmRSS")
+    return process_memory(relay.process.pid)
 
 
 @pytest.fixture()
@@ -100,15 +93,10 @@ def test_a_negative_chunk_size_is_refused_not_read_to_the_end(limited):
     assert peak_rss(relay) - before < 20 * MiB
 
 
-def _empty_spans_bomb(spans: int) -> bytes:
-    """One request of `spans` empty spans: 2 bytes each on the wire, ~180 once decoded."""
-    return length_delimited(1, length_delimited(2, b"\x12\x00" * spans))
-
-
 def test_bombs_of_empty_spans_are_refused_before_they_are_decoded(limited):
     relay, _ = limited
     port = int(relay.http.rsplit(":", 1)[1])
-    raw = _empty_spans_bomb(7_000_000)  # 14 MB: under the 16 MiB decompressed cap
+    raw = empty_spans_request(7_000_000)  # 14 MB: under the 16 MiB decompressed cap
     bomb = gzip.compress(raw, compresslevel=9)
     assert len(bomb) < 64 * 1024
     answers: list[Any] = []

@@ -23,7 +23,14 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from otel_grounding.relay.testing import EXPORT_METHOD, OtlpSink, make_request, make_span, start_relay
+from otel_grounding.relay.testing import (
+    EXPORT_METHOD,
+    OtlpSink,
+    grpc_export,
+    make_request,
+    make_span,
+    start_relay,
+)
 
 
 def _finished_spans(count: int, name: str) -> list[Any]:
@@ -83,12 +90,8 @@ def test_grpc_call_cap_answers_unavailable_with_retry_info_and_sdk_exporter_retr
         held = _HeldCalls(relay.grpc_target, 2)
         time.sleep(0.5)
         data = make_request([make_span(os.urandom(16), os.urandom(8), None, "x")])
-        channel = grpc.insecure_channel(relay.grpc_target)
-        call = channel.unary_unary(EXPORT_METHOD, request_serializer=None,
-                                   response_deserializer=None)
         with pytest.raises(grpc.RpcError) as info:
-            call(data.SerializeToString(), timeout=5)
-        channel.close()
+            grpc_export(relay.grpc_target, data.SerializeToString(), timeout=5)
         assert info.value.code() in (grpc.StatusCode.UNAVAILABLE,
                                      grpc.StatusCode.RESOURCE_EXHAUSTED)
         assert _retry_delay(info.value) == 1.0  # what the Collector needs to retry
@@ -183,12 +186,8 @@ def test_during_the_sigterm_drain_clients_get_the_retryable_answer_not_refused()
         response = connection.getresponse()
         assert response.status == 503 and response.getheader("Retry-After") == "2"
         connection.close()
-        channel = grpc.insecure_channel(relay.grpc_target)
-        call = channel.unary_unary(EXPORT_METHOD, request_serializer=None,
-                                   response_deserializer=None)
         with pytest.raises(grpc.RpcError) as info:
-            call(data.SerializeToString(), timeout=5)
-        channel.close()
+            grpc_export(relay.grpc_target, data.SerializeToString(), timeout=5)
         assert info.value.code() == grpc.StatusCode.UNAVAILABLE
         assert _retry_delay(info.value) == 2.0
         assert relay.process.wait(15) == 1  # the accepted span could not be delivered

@@ -263,7 +263,7 @@ class GroundingRelay:
         spans = count_spans(request)
         size = len(raw) if raw is not None else request.ByteSize()
         if record is not None:
-            return self._replay(request, raw, spans, size, record, transport, started)
+            return self._replay(request, raw, spans, size, record, transport)
         if self._draining:
             return self._refuse(REFUSED_DRAINING, spans, "the relay is shutting down",
                                 retry_after=self.retry_after)
@@ -276,17 +276,10 @@ class GroundingRelay:
                 f"request of {spans} spans / {size} bytes exceeds the queue capacity "
                 f"({self.queue.max_spans} spans / {self.queue.max_bytes} bytes)",
             )
-        layout: Layout | None = None
-        links: dict[int, LinkRecords] = {}
-        if not self.passthrough:
-            try:
-                layout = _layout(request, raw, spans)
-                links = LinkRecords.of(layout)
-            except InvalidSpan as exc:
-                return self._refuse(REFUSED_INVALID, spans, str(exc))
-            except Exception:  # forwarded unchanged below rather than refused
-                logger.exception("relay: a request could not be walked; forwarded unchanged")
-                layout = None
+        try:
+            layout, links = self._walk(request, raw, spans)
+        except InvalidSpan as exc:
+            return self._refuse(REFUSED_INVALID, spans, str(exc))
         if not self.queue.reserve(spans, size):
             return self._refuse(
                 REFUSED_QUEUE_FULL, spans, "queue full, retry later", retry_after=self.retry_after
@@ -307,9 +300,25 @@ class GroundingRelay:
             self.metrics.request_duration.record(time.perf_counter() - started)
         return ACCEPTED
 
+    def _walk(
+        self, request: ExportTraceServiceRequest, raw: bytes | None, spans: int
+    ) -> tuple[Layout | None, dict[int, LinkRecords]]:
+        """The request's layout and parent links (none in pass-through, or when the walk
+        fails: the request is then forwarded unchanged); InvalidSpan for ids OTLP forbids."""
+        if self.passthrough:
+            return None, {}
+        try:
+            layout = _layout(request, raw, spans)
+            return layout, LinkRecords.of(layout)
+        except InvalidSpan:
+            raise
+        except Exception:
+            logger.exception("relay: a request could not be walked; forwarded unchanged")
+            return None, {}
+
     def _replay(
         self, request: ExportTraceServiceRequest, raw: bytes | None, spans: int, size: int,
-        record: int, transport: str, started: float,
+        record: int, transport: str,
     ) -> Verdict:
         """A request from the persistent queue, accepted before a kill: taken again (beyond the
         queue's bounds if need be); its traces' state is gone, so its runs grade partial."""
@@ -317,15 +326,11 @@ class GroundingRelay:
             if self.queue.store is not None:
                 self.queue.store.expect(record, 0)
             return ACCEPTED
-        layout: Layout | None = None
-        links: dict[int, LinkRecords] = {}
-        if not self.passthrough:
-            try:
-                layout = _layout(request, raw, spans)
-                links = LinkRecords.of(layout)
-            except Exception:
-                layout = None
-            self.pipeline.assembly.mark_lost(links)
+        try:
+            layout, links = self._walk(request, raw, spans)
+        except InvalidSpan:
+            layout, links = None, {}
+        self.pipeline.assembly.mark_lost(links)
         self.queue.adjust(spans, size)
         self._accept(request, raw, spans, size, layout, links, record)
         if self.metrics is not None:

@@ -353,6 +353,23 @@ class TraceIdRouter:
 
 
 # -- building OTLP by hand --------------------------------------------------------------------
+def empty_spans_request(spans: int) -> bytes:
+    """A request of `spans` empty spans: 2 bytes each on the wire, about 180 once decoded
+    (a decompression-free memory bomb)."""
+    from otel_grounding.relay.wire import length_delimited
+
+    return length_delimited(1, length_delimited(2, b"\x12\x00" * spans))
+
+
+def process_memory(pid: int, key: str = "VmRSS") -> int:
+    """A process's resident size (`VmRSS`) or its peak (`VmHWM`), in bytes (Linux)."""
+    with open(f"/proc/{pid}/status") as handle:
+        for line in handle:
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) * 1024
+    raise ValueError(f"no {key} for process {pid}")
+
+
 def kv(key: str, value: Any) -> KeyValue:
     from otel_grounding.relay.otlp import to_any
 
