@@ -437,7 +437,11 @@ def run(args: argparse.Namespace) -> int:
 
     def status() -> dict[str, Any]:
         return {
-            "ready": started.is_set() and not relay.draining and not queue.full,
+            "ready": started.is_set() and not relay.draining and not queue.full
+            and not budget.limited,
+            "memory_limited": budget.limited,
+            "resident_bytes": budget.resident if budget.limit else None,
+            "intake_reserved_bytes": budget.reserved,
             "draining": relay.draining,
             "queue_spans": queue.spans,
             "queue_bytes": queue.nbytes,

@@ -43,6 +43,7 @@ from otel_grounding.relay.telemetry import (
     REFUSED_BUSY,
     REFUSED_DRAINING,
     REFUSED_INVALID,
+    REFUSED_MEMORY,
     REFUSED_QUEUE_FULL,
     REFUSED_TOO_LARGE,
     REFUSED_UNAUTHENTICATED,
@@ -145,14 +146,24 @@ class _Admission(grpc.GenericRpcHandler):
         self._admit = grpc.stream_unary_rpc_method_handler(self._admitted)
 
         def refuse(requests: Any, context: grpc.ServicerContext) -> bytes:
-            return receiver.refuse_busy(context)
+            return receiver.refuse_retryable(
+                context, REFUSED_BUSY, "too many concurrent export calls, retry later")
 
-        refuse.experimental_thread_pool = self.refusals  # type: ignore[attr-defined]
+        def refuse_memory(requests: Any, context: grpc.ServicerContext) -> bytes:
+            return receiver.refuse_retryable(
+                context, REFUSED_MEMORY, "the relay is at its memory limit, retry later")
+
+        for behaviour in (refuse, refuse_memory):
+            behaviour.experimental_thread_pool = self.refusals  # type: ignore[attr-defined]
         self._refuse = grpc.stream_unary_rpc_method_handler(refuse)
+        self._refuse_memory = grpc.stream_unary_rpc_method_handler(refuse_memory)
 
     def service(self, details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler | None:
         if details.method != EXPORT_PATH:
             return None
+        budget = self._receiver.budget
+        if budget is not None and budget.limited:  # refused before its request is read
+            return self._refuse_memory
         with self._lock:
             if self._active >= self._cap:
                 return self._refuse
@@ -190,6 +201,10 @@ class GrpcReceiver:
                 ("grpc.max_receive_message_length", options.max_decompressed_bytes),
                 ("grpc.max_send_message_length", 4 * 1024 * 1024),
                 ("grpc.so_reuseport", 0),
+                # under a memory limit, no flow-control window growth: a call's request waits
+                # at the client until it is served instead of in gRPC's buffers (measured: a
+                # burst's peak 211 MiB instead of 248-263 under a 256 MiB limit)
+                ("grpc.http2.bdp_probe", 0 if budget is not None and budget.limit else 1),
             ],
         )
         self._admission = _Admission(self, options.grpc_max_concurrent_rpcs)
@@ -216,10 +231,9 @@ class GrpcReceiver:
         self._server.stop(grace).wait(grace + 1.0)
         self._admission.refusals.shutdown(wait=False)
 
-    def refuse_busy(self, context: grpc.ServicerContext) -> bytes:
-        message = "too many concurrent export calls, retry later"
-        self._count(REFUSED_BUSY)
-        _log_refusal("grpc", REFUSED_BUSY, message)
+    def refuse_retryable(self, context: grpc.ServicerContext, reason: str, message: str) -> bytes:
+        self._count(reason)
+        _log_refusal("grpc", reason, message)
         _abort_retryable(context, self.relay.retry_after, message)
         return b""
 
