@@ -82,6 +82,10 @@ class _HeldCalls:
             future.result(timeout=10)
         self._channel.close()
 
+    def release_quietly(self) -> None:
+        self._release.set()
+        self._channel.close()
+
 
 def test_grpc_call_cap_answers_unavailable_with_retry_info_and_sdk_exporter_retries():
     with OtlpSink() as sink, start_relay(
@@ -197,7 +201,7 @@ def test_slow_peers_are_cut_off_and_cannot_lock_other_clients_out():
     """64 connections from one peer trickling a byte a second: each is closed once its
     request has taken the request timeout, and another client is served meanwhile."""
     with OtlpSink() as sink, start_relay(
-        sink.endpoint, "--http-request-timeout", "2", "--http-max-connections-per-peer", "8"
+        sink.endpoint, "--request-timeout", "2", "--http-max-connections-per-peer", "8"
     ) as relay:
         port = int(relay.http.rsplit(":", 1)[1])
         slow = _hold_http(port, 64, source="127.0.0.2")
@@ -241,4 +245,25 @@ def test_slow_peers_are_cut_off_and_cannot_lock_other_clients_out():
             for sock in slow:
                 sock.close()
         assert sink.wait_until(lambda: any(s.span.name == "served" for s in sink.spans()), 5)
+        assert relay.terminate() == 0
+
+
+def test_grpc_calls_that_never_send_their_request_are_cut_off():
+    """Calls holding every gRPC slot without sending their request are cancelled once they
+    have taken the request timeout; then other clients are served again."""
+    with OtlpSink() as sink, start_relay(
+        sink.endpoint, "--grpc-max-concurrent-calls", "2", "--request-timeout", "1.5"
+    ) as relay:
+        held = _HeldCalls(relay.grpc_target, 2)
+        time.sleep(0.3)
+        data = make_request([make_span(os.urandom(16), os.urandom(8), None, "later")])
+        with pytest.raises(grpc.RpcError) as info:
+            grpc_export(relay.grpc_target, data.SerializeToString(), timeout=5)
+        assert info.value.code() == grpc.StatusCode.UNAVAILABLE  # the slots are held
+        time.sleep(2.5)
+        for future in held.futures:
+            assert future.exception(timeout=5) is not None  # cancelled by the relay
+        grpc_export(relay.grpc_target, data.SerializeToString(), timeout=5)
+        assert sink.wait_until(lambda: any(s.span.name == "later" for s in sink.spans()), 5)
+        held.release_quietly()
         assert relay.terminate() == 0

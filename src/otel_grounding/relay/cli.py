@@ -127,9 +127,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     recv.add_argument("--http-max-connections-per-peer", type=_at_most(4096), default=32,
                       help="of those, at most this many from one client address "
                       "(default %(default)s)")
-    recv.add_argument("--http-request-timeout", type=_positive_seconds, default=30.0,
-                      help="time one HTTP request may take as a whole, headers and body "
-                      "(default %(default)s s)")
+    recv.add_argument("--request-timeout", type=_positive_seconds, default=30.0,
+                      help="time one request may take to arrive as a whole (HTTP headers and "
+                      "body, a gRPC call's message; default %(default)s s)")
 
     hop = parser.add_argument_group("next hop (defaults: the OTEL_EXPORTER_OTLP_* variables)")
     hop.add_argument("--exporter-endpoint", default=None, help="URL of the next OTLP hop")
@@ -417,7 +417,7 @@ def run(args: argparse.Namespace) -> int:
         grpc_max_concurrent_rpcs=args.grpc_max_concurrent_calls,
         http_max_connections=args.http_max_connections,
         http_max_connections_per_peer=args.http_max_connections_per_peer,
-        request_timeout=args.http_request_timeout,
+        request_timeout=args.request_timeout,
     )
     budget = _budget(args)
     try:

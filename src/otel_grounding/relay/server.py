@@ -12,6 +12,7 @@ and TLS on both receivers.
 
 from __future__ import annotations
 
+import functools
 import hmac
 import itertools
 import json
@@ -73,7 +74,7 @@ class ReceiverOptions:
     http_max_connections: int = 64  # beyond this (and per peer), 503 + Retry-After
     http_max_connections_per_peer: int = 32
     read_timeout: float = 30.0  # one read
-    request_timeout: float = 30.0  # one whole request (or the idle wait before it)
+    request_timeout: float = 30.0  # one whole request: HTTP (or the idle wait before it), gRPC
 
 
 def split_endpoint(endpoint: str, default_port: int) -> tuple[str, int]:
@@ -171,13 +172,17 @@ class _Admission(grpc.GenericRpcHandler):
         return self._admit
 
     def _admitted(self, requests: Any, context: grpc.ServicerContext) -> bytes:
+        deadlines = self._receiver.deadlines
+        token = deadlines.watch(context.cancel, self._receiver.options.request_timeout)
         try:
             try:
                 request = next(requests)
             except StopIteration:
                 context.abort(grpc.StatusCode.INVALID_ARGUMENT, "no request message")
-            except grpc.RpcError:  # the client went away before sending its request
+            except grpc.RpcError:  # gone, or cancelled: it took longer than a request may
                 return b""
+            finally:
+                deadlines.unwatch(token)
             return self._receiver.export(request, context)
         finally:
             with self._lock:
@@ -195,6 +200,7 @@ class GrpcReceiver:
         self.relay = relay
         self.options = options
         self.budget = budget
+        self.deadlines = _Deadlines()
         self._server = grpc.server(
             futures.ThreadPoolExecutor(options.grpc_workers, thread_name_prefix="relay-grpc"),
             options=[
@@ -225,11 +231,13 @@ class GrpcReceiver:
         self.address = f"{host}:{self.port}"
 
     def start(self) -> None:
+        self.deadlines.start()
         self._server.start()
 
     def stop(self, grace: float) -> None:
         self._server.stop(grace).wait(grace + 1.0)
         self._admission.refusals.shutdown(wait=False)
+        self.deadlines.stop()
 
     def refuse_retryable(self, context: grpc.ServicerContext, reason: str, message: str) -> bytes:
         self._count(reason)
@@ -324,16 +332,15 @@ INFLATE_PIECE = 1024 * 1024
 
 
 class _Deadlines:
-    """Bounds the time a request may take as a whole, not per read: a connection whose current
-    request (headers and body, or the idle wait for the next one) passes its deadline is shut
-    down by one reaper thread, which ends the blocked read in its handler thread."""
+    """Bounds the time a request may take as a whole, not per read: one reaper thread runs
+    the action of every request past its deadline (an HTTP connection is shut down, which
+    ends the blocked read in its handler thread; a gRPC call is cancelled)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._due: dict[int, tuple[float, int]] = {}  # token -> (deadline, file descriptor)
+        self._due: dict[int, tuple[float, Callable[[], object]]] = {}
         self._tokens = itertools.count()
-        self._thread = threading.Thread(target=self._reap, name="relay-http-deadlines",
-                                        daemon=True)
+        self._thread = threading.Thread(target=self._reap, name="relay-deadlines", daemon=True)
         self._stopped = threading.Event()
 
     def start(self) -> None:
@@ -342,11 +349,14 @@ class _Deadlines:
     def stop(self) -> None:
         self._stopped.set()
 
-    def watch(self, sock: socket.socket, seconds: float) -> int:
+    def watch(self, action: Callable[[], object], seconds: float) -> int:
         token = next(self._tokens)
         with self._lock:
-            self._due[token] = (time.monotonic() + seconds, sock.fileno())
+            self._due[token] = (time.monotonic() + seconds, action)
         return token
+
+    def watch_socket(self, sock: socket.socket, seconds: float) -> int:
+        return self.watch(functools.partial(_shut_down, sock.fileno()), seconds)
 
     def extend(self, token: int, seconds: float) -> None:
         with self._lock:
@@ -355,7 +365,7 @@ class _Deadlines:
                 self._due[token] = (time.monotonic() + seconds, entry[1])
 
     def unwatch(self, token: int) -> None:
-        with self._lock:  # after this the reaper never touches the descriptor (it may be reused)
+        with self._lock:  # after this the action never runs (a descriptor may be reused)
             self._due.pop(token, None)
 
     def _reap(self) -> None:
@@ -364,12 +374,18 @@ class _Deadlines:
             with self._lock:
                 expired = [t for t, (deadline, _) in self._due.items() if deadline <= now]
                 for token in expired:
-                    _, fd = self._due.pop(token)
-                    try:  # shutdown through a duplicate acts on the shared connection
-                        with socket.socket(fileno=os.dup(fd)) as dup:
-                            dup.shutdown(socket.SHUT_RDWR)
-                    except OSError:
+                    _, action = self._due.pop(token)
+                    try:
+                        action()
+                    except Exception:  # a call or connection already gone
                         pass
+
+
+def _shut_down(fd: int) -> None:
+    """Shut a connection down through a duplicate of its descriptor (shutdown acts on the
+    shared connection; the handler thread's blocked read returns)."""
+    with socket.socket(fileno=os.dup(fd)) as dup:
+        dup.shutdown(socket.SHUT_RDWR)
 
 
 #: How often request deadlines are checked (a request may overrun its deadline by this much).
@@ -413,7 +429,7 @@ class _HttpServer(ThreadingHTTPServer):
                 return
             handler = _Overloaded
             timeout = min(timeout, REFUSAL_TIMEOUT_S)
-        token = self.deadlines.watch(request, timeout)
+        token = self.deadlines.watch_socket(request, timeout)
         try:
             request.settimeout(min(self.options.read_timeout, timeout))
             if self.tls is not None:  # the handshake in the connection's own thread
