@@ -6,8 +6,14 @@ relay decodes once, answers malformed input with INVALID_ARGUMENT / 400 and a me
 forward an untouched request byte for byte. Sizes are capped before anything is inflated:
 gRPC's receive limit applies to the decompressed message; HTTP bodies are capped on the wire
 (`max_request_bytes`) and while inflating (`max_decompressed_bytes`: a gzip bomb is refused
-after at most that many bytes were produced). Optional bearer token (constant-time compare)
-and TLS on both receivers.
+after at most that many bytes were produced); what a request may cost is reserved from the
+intake budget (`memory`) before it is read, inflated and decoded. Optional bearer token
+(constant-time compare) and TLS on both receivers.
+
+Every overload answer is one OTLP clients retry (UNAVAILABLE + RetryInfo, 503 + Retry-After):
+gRPC calls beyond the cap are refused before their request is read; HTTP connections beyond
+the pool (or one peer's share of it) get their request read and a 503. A whole request, not
+each read, is bounded in time (`request_timeout`) on both receivers.
 """
 
 from __future__ import annotations
@@ -45,7 +51,6 @@ from otel_grounding.relay.telemetry import (
     REFUSED_DRAINING,
     REFUSED_INVALID,
     REFUSED_MEMORY,
-    REFUSED_QUEUE_FULL,
     REFUSED_TOO_LARGE,
     REFUSED_UNAUTHENTICATED,
     REFUSED_UNSUPPORTED,
