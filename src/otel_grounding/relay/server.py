@@ -662,6 +662,7 @@ class _Handler(BaseHTTPRequestHandler):
             line = self.rfile.readline(1024)
             token = line.split(b";")[0].strip()
             if not token or len(token) > 16 or token.strip(HEX_DIGITS):
+                self.close_connection = True  # the framing is lost: nothing after it is read
                 raise InvalidRequest("bad chunk size in chunked body")  # no sign, no 0x: hex only
             size = int(token, 16)
             if size == 0:
@@ -682,6 +683,7 @@ class _Handler(BaseHTTPRequestHandler):
             if keep:
                 parts.append(part)
             if self.rfile.readline(8) not in (b"\r\n", b"\n"):
+                self.close_connection = True
                 raise InvalidRequest("chunk not followed by CRLF in chunked body")
 
     def _discard_or_close(self) -> None:
