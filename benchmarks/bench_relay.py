@@ -9,6 +9,9 @@
    relay vs pass-through vs the sink itself, p50/p99.
 3. Memory under a flood of 100,000 traces whose runs never arrive (tool outputs buffered):
    peak RSS of the relay process, traces buffered and evicted (budgets: num_traces, bytes).
+4. Memory under attack, with `--memory-limit-mib 256`: bombs of empty spans (gzip over HTTP,
+   gzip over gRPC, 8 at once), a burst of 32 clients sending 1.7 MB requests, held runs filling
+   the queue: peak RSS after each, and how the requests were answered.
 
     .venv/bin/python benchmarks/bench_relay.py [--seconds 8] [--quick]
 """
@@ -31,8 +34,10 @@ from otel_grounding.relay.testing import (
     EXPORT_METHOD,
     OtlpSink,
     SinkBehaviour,
+    empty_spans_request,
     make_request,
     make_span,
+    process_memory,
     start_relay,
 )
 
@@ -257,6 +262,103 @@ def flood(sink: OtlpSink, traces: int) -> dict[str, float]:
             "traces_evicted": evicted}
 
 
+def attacks(sink: OtlpSink, seconds: float) -> list[tuple[str, float, dict[str, int]]]:
+    """Peak RSS (MiB) of a relay with a 256 MiB memory limit after each attack, and the
+    answers its requests got."""
+    import gzip
+    import http.client
+    from collections import Counter
+
+    relay = start_relay(sink.endpoint, "--memory-limit-mib", "256", "--queue-max-bytes",
+                        str(32 << 20), "--wait-duration", "60", "--queue-max-spans", "1000000")
+    port = int(str(relay.http).rsplit(":", 1)[1])
+    pid = relay.process.pid
+
+    def post(body: bytes, headers: dict[str, str]) -> str:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        try:
+            connection.request("POST", "/v1/traces", body=body, headers={
+                "Content-Type": "application/x-protobuf", **headers})
+            response = connection.getresponse()
+            response.read()
+            return f"http {response.status}"
+        finally:
+            connection.close()
+
+    def export(call: Any, body: bytes, compression: Any = None) -> str:
+        try:
+            call(body, timeout=60, compression=compression)
+            return "grpc OK"
+        except grpc.RpcError as error:
+            return f"grpc {error.code().name}"
+
+    def in_parallel(jobs: list[Any]) -> Counter[str]:
+        answers: Counter[str] = Counter()
+        lock = threading.Lock()
+
+        def run(job: Any) -> None:
+            for answer in job():
+                with lock:
+                    answers[answer] += 1
+
+        threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return answers
+
+    channel = grpc.insecure_channel(relay.grpc_target)
+    call = channel.unary_unary(EXPORT_METHOD, request_serializer=None, response_deserializer=None)
+    rows = []
+    try:
+        time.sleep(0.5)
+        rows.append(("idle", process_memory(pid) / 2**20, {}))
+        raw = empty_spans_request(7_000_000)
+        bomb = gzip.compress(raw, compresslevel=9)
+        answers = in_parallel(
+            [lambda: [post(bomb, {"Content-Encoding": "gzip"})]] * 4
+            + [lambda: [export(call, raw, grpc.Compression.Gzip)]] * 4)
+        rows.append((f"8 bombs of 7M empty spans ({len(bomb) // 1024} KiB gzip each)",
+                     process_memory(pid, "VmHWM") / 2**20, dict(answers)))
+        body = make_request([make_span(os.urandom(16), os.urandom(8), os.urandom(8), "GET", {
+            f"http.attr{k}": "value " * 6 for k in range(8)}) for _ in range(4000)])
+        data = body.SerializeToString()
+        deadline = time.monotonic() + seconds
+
+        def sender(grpc_client: bool) -> list[str]:
+            out = []
+            while time.monotonic() < deadline:
+                out.append(export(call, data) if grpc_client else post(data, {}))
+            return out
+
+        answers = in_parallel([lambda: sender(False)] * 16 + [lambda: sender(True)] * 16)
+        rows.append((f"burst: 32 clients x {len(data) / 1e6:.1f} MB requests for {seconds:.0f} s",
+                     process_memory(pid, "VmHWM") / 2**20, dict(answers)))
+        for waited in range(1, 21):  # the limiter gives freed heap back: RSS comes down
+            time.sleep(0.5)
+            if process_memory(pid) < 0.8 * 256 * 2**20 * 0.75:
+                break
+        state = relay.health_get("/healthz")[1]
+        rows.append((f"resident {waited / 2:.1f} s after the burst", process_memory(pid) / 2**20,
+                     {"intake_reserved_bytes": state["intake_reserved_bytes"],
+                      "queue_bytes": state["queue_bytes"]}))
+        output = "The order shipped today from the Paris warehouse. " * 400
+        held: Counter[str] = Counter()
+        while held["http 503"] < 3 and held["http 200"] < 2000:
+            runs = make_request([make_span(os.urandom(16), os.urandom(8), None, "invoke_agent", {
+                native.RUN_ID: os.urandom(4).hex(), native.RUN_OUTPUT: output})
+                for _ in range(20)])
+            held[post(runs.SerializeToString(), {})] += 1
+        rows.append(("held runs (20 KB output each) until the 32 MiB queue is full",
+                     process_memory(pid, "VmHWM") / 2**20, dict(held)))
+    finally:
+        channel.close()
+        relay.kill()
+        relay.close()
+    return rows
+
+
 def stages(template: bytes, repeats: int = 5) -> dict[str, float]:
     """Where a grounding relay's time goes, in-process, best of `repeats` (us per span)."""
     from otel_grounding.config import load_settings
@@ -292,7 +394,11 @@ def stages(template: bytes, repeats: int = 5) -> dict[str, float]:
     measure("marker search", lambda r, d, q: _find_all(d, r._markers))
     measure("span layout (wire walk)", lambda r, d, q: Layout(d))
     measure("layout + parent links", lambda r, d, q: LinkRecords.of(Layout(d)))
-    measure("all intake work", lambda r, d, q: r._split(q, d, spans_per_request))
+    def intake(r: GroundingRelay, data: bytes, request: Any) -> None:
+        layout = Layout(data)
+        r._split(layout, LinkRecords.of(layout), spans_per_request)
+
+    measure("all intake work", intake)
     best = float("inf")
     for _ in range(3):
         r = relay()
@@ -311,11 +417,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--quick", action="store_true", help="short run (smoke test)")
+    parser.add_argument("--attacks-only", action="store_true", help="only part 4")
     args = parser.parse_args(argv)
     seconds = 2.0 if args.quick else args.seconds
     flood_traces = 10_000 if args.quick else 100_000
 
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    if args.attacks_only:
+        with OtlpSink(behaviour=SinkBehaviour(count_only=True)) as sink:
+            for name, peak, answers in attacks(sink, seconds):
+                shown = ", ".join(f"{k}: {v}" for k, v in sorted(answers.items()))
+                print(f"   {name:62} {peak:6.0f} MiB  {shown}")
+        return 0
     template = request_template()
     print(f"workload: {SPANS_PER_TRACE * TRACES_PER_REQUEST} spans/request "
           f"({len(template)} bytes), {TRACES_PER_REQUEST} traces/request, 1% run spans, "
@@ -382,6 +495,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"   {f['traces']:>7,} traces: peak RSS {f['peak_rss_mib']:.0f} MiB "
                   f"(idle {f['base_rss_mib']:.0f} MiB, after {f['rss_after_mib']:.0f} MiB), "
                   f"traces buffered {f['traces_buffered']:,}, evicted {f['traces_evicted']:,.0f}")
+        print("\n4. memory under attack, --memory-limit-mib 256 (peak RSS so far; answers)")
+        for name, peak, answers in attacks(sink, seconds):
+            shown = ", ".join(f"{k}: {v}" for k, v in sorted(answers.items()))
+            print(f"   {name:62} {peak:6.0f} MiB  {shown}")
     return 0
 
 

@@ -12,7 +12,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Span
 
 from otel_grounding.relay.testing import attributes_first
-from otel_grounding.relay.wire import Layout, LinkRecords, WireError, splice, varint
+from otel_grounding.relay.wire import InvalidSpan, Layout, LinkRecords, WireError, splice, varint
 
 TRACE_IDS = [bytes([n]) * 16 for n in (1, 2, 3)]
 
@@ -132,7 +132,8 @@ def test_link_records_give_every_span_its_parent(groups):
 
 def test_fields_out_of_order_unknown_fields_and_short_spans():
     """A span encoded attributes first, unknown fields in the groups, a span of ids only and a
-    span with ids of unusual length: ranges, splice and links still match the decoding."""
+    span with ids of a length OTLP forbids: ranges, splice and links still match the
+    decoding, and the forbidden ids are named."""
     trace, other = TRACE_IDS[0], TRACE_IDS[1]
     parent = b"\x07" * 8
     full = _span(trace, b"\x01" * 8, parent, None, "tool", ["x" * 50])
@@ -152,12 +153,14 @@ def test_fields_out_of_order_unknown_fields_and_short_spans():
     request = ExportTraceServiceRequest.FromString(raw)  # valid protobuf
     layout = Layout(raw)
     assert [Span.FromString(layout.span(i)) for i in range(3)] == _spans(request)
-    batches = LinkRecords.of(layout)
+    with pytest.raises(InvalidSpan, match="span 2 .*trace_id is 3 bytes"):
+        LinkRecords.of(layout)  # OTLP requires 16: the relay refuses the request
+    batches = LinkRecords.of(Layout(splice(layout, {2: None})))
     assert batches[int.from_bytes(trace, "big")].links() == [(int.from_bytes(b"\x01" * 8, "big"),
                                                              int.from_bytes(parent, "big"))]
     assert batches[int.from_bytes(other, "big")].links() == [(int.from_bytes(b"\x02" * 8, "big"),
                                                              None)]
-    assert len(batches) == 2  # the span with a 3-byte trace id has no record
+    assert len(batches) == 2
     out = splice(layout, {1: None})
     assert out.count(unknown_len4) == 1 and out.count(unknown_varint) == 2
     assert _spans(ExportTraceServiceRequest.FromString(out)) == [_spans(request)[0],
@@ -304,6 +307,7 @@ def test_mutated_requests_the_decoder_accepts_never_lose_or_corrupt_spans(rng, f
     taken whole: every span is either forwarded, in bytes that decode, or held as a run."""
     from google.protobuf.message import DecodeError
 
+    from otel_grounding.relay.core import _layout
     from otel_grounding.relay.otlp import count_spans
 
     raw = bytearray(_agent_request(random.Random(rng.random())).SerializeToString())
@@ -318,7 +322,15 @@ def test_mutated_requests_the_decoder_accepts_never_lose_or_corrupt_spans(rng, f
     spans = count_spans(request)
     event("decoded")
     # the relay's intake itself: `ingest` would mask a failure by forwarding unchanged
-    data, forwarded, held = _relay()._split(request, raw, spans)
+    layout = _layout(request, raw, spans)
+    try:
+        links = LinkRecords.of(layout)
+    except InvalidSpan:
+        assert any(len(s.trace_id) != 16 or len(s.span_id) != 8
+                   or len(s.parent_span_id) not in (0, 8) for s in _spans(request))
+        event("refused: ids OTLP forbids")
+        return
+    data, forwarded, held = _relay()._split(layout, links, spans)
     assert forwarded + len(held) == spans
     assert count_spans(ExportTraceServiceRequest.FromString(data)) == forwarded
     received = _spans(request)

@@ -134,7 +134,9 @@ class TraceAssembly:
         output yet (for shells that see a trace's spans in any order, like the OTLP relay);
         by default a span of no interest is linked only into a trace that already has state.
         With `link_all`, a trace that ages out holding no unclaimed output is not counted as
-        evicted (its state simply ends), though a run arriving later still learns it is lost.
+        evicted (its state simply ends), though a run arriving later still learns it is lost;
+        and the shell gives every span's link through `remember_batches` (a tool or LLM span
+        passed to `observe` then adds its output, not its link a second time).
         """
         self._link_all = link_all
         self._num_traces = num_traces
@@ -191,7 +193,13 @@ class TraceAssembly:
             text = reading.text if not reading.redacted else None
             results = reading.input_tool_results
             size = (len(text) if text else 0) + sum(len(r.text or "") for r in results)
-            if not self._link(span.trace_id, trace, span, size):
+            if self._link_all:  # its link came in a batch already: counted once, not twice
+                if trace.overflowed:
+                    return
+                cost = RECORD_OVERHEAD + size
+                trace.size += cost
+                self._bytes += cost
+            elif not self._link(span.trace_id, trace, span, size):
                 return
             record = _Output(
                 span.span_id,
@@ -230,6 +238,15 @@ class TraceAssembly:
                 trace.size += cost
                 self._bytes += cost
             self._enforce_budgets()
+
+    def mark_lost(self, trace_ids: Iterable[int]) -> None:
+        """Traces whose state a shell lost (the relay replaying its persistent queue after a
+        kill): a run of one of them grades partial (`evidence-evicted`)."""
+        with self._lock:
+            for trace_id in trace_ids:
+                self._lost[trace_id] = None
+                if len(self._lost) > self._num_traces:
+                    self._lost.popitem(last=False)
 
     def _trace_for(self, trace_id: int, expire: bool = True) -> _Trace:
         if expire:

@@ -26,6 +26,9 @@ DEFAULT_MAX_EVIDENCE_CHARS = 4_000_000
 DEFAULT_PROCESSOR_WAIT_S = 300.0
 #: In the relay: how long a run span is held after it arrives, for late tool spans.
 DEFAULT_RELAY_WAIT_S = 5.0
+#: How long the relay keeps an idle trace's state (its tool outputs) for a run still to come;
+#: `num_traces` and `max_buffer_bytes` bound the memory this takes.
+DEFAULT_RELAY_TRACE_RETENTION_S = 300.0
 DEFAULT_NUM_TRACES = 10_000
 DEFAULT_MAX_SPANS_PER_TRACE = 1_000
 DEFAULT_MAX_BUFFER_BYTES = 64 * 1024 * 1024

@@ -168,7 +168,7 @@ class GroundingPipeline:
         sources = attached + list(evidence.sources)
         source_span_ids: tuple[int | None, ...] = (None,) * len(attached) + evidence.source_span_ids
         result = None
-        if output is not None and not unseen:
+        if output is not None and not unseen and not (evidence.lost and not sources):
             started = time.perf_counter()
             try:
                 result = score(

@@ -9,34 +9,79 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 import os
 import signal
 import socket
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from otel_grounding.config import DEFAULT_RELAY_WAIT_S, SETTING_KEYS, ConfigError, load_settings
+from otel_grounding.config import (
+    DEFAULT_RELAY_TRACE_RETENTION_S,
+    DEFAULT_RELAY_WAIT_S,
+    SETTING_KEYS,
+    ConfigError,
+    load_settings,
+)
+from otel_grounding.relay.memory import DEFAULT_INTAKE_BYTES, SPIKE_FRACTION, IntakeBudget
 
 logger = logging.getLogger("otel_grounding.relay")
 
 TOKEN_ENV = "OTEL_GROUNDING_RELAY_TOKEN"
 MiB = 1024 * 1024
+#: No delay, timeout or retention the relay takes is longer than a day: beyond is a typo.
+MAX_SECONDS = 86_400.0
+#: More export workers than this only contend for the GIL (and each holds a batch).
+MAX_EXPORT_WORKERS = 64
 
 
 def _positive_int(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text} is not an integer >= 1")
     return value
 
 
+def _at_most(limit: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        value = _positive_int(text)
+        if value > limit:
+            raise argparse.ArgumentTypeError(f"{text} is more than {limit}")
+        return value
+
+    return parse
+
+
+def _port(text: str) -> int:
+    value = _positive_int(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"{text} is not a TCP port (1-65535)")
+    return value
+
+
 def _seconds(text: str) -> float:
-    value = float(text)
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"{text} is not a number of seconds >= 0")
+    """A finite number of seconds in [0, MAX_SECONDS] (`inf`, `nan` and typos refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and 0 <= value <= MAX_SECONDS):
+        raise argparse.ArgumentTypeError(
+            f"{text} is not a number of seconds from 0 to {MAX_SECONDS:g}"
+        )
+    return value
+
+
+def _positive_seconds(text: str) -> float:
+    value = _seconds(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text} is not a number of seconds > 0")
     return value
 
 
@@ -66,6 +111,25 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
                       help="largest request body on the wire (default %(default)s)")
     recv.add_argument("--max-decompressed-bytes", type=_positive_int, default=16 * MiB,
                       help="largest request once decompressed (default %(default)s)")
+    recv.add_argument("--memory-limit-mib", type=_positive_int, default=None,
+                      help="refuse requests (retryable) while the resident size is above "
+                      f"{100 - int(SPIKE_FRACTION * 100)}%% of this (default: no limit)")
+    recv.add_argument("--max-intake-bytes", type=_positive_int, default=None,
+                      help="bytes all requests being read, inflated and decoded may take "
+                      f"together (default {DEFAULT_INTAKE_BYTES // MiB} MiB, or a third of "
+                      "the soft memory limit)")
+    recv.add_argument("--grpc-max-concurrent-calls", type=_at_most(4096), default=32,
+                      help="Export calls served at once; beyond, UNAVAILABLE + RetryInfo "
+                      "(default %(default)s)")
+    recv.add_argument("--http-max-connections", type=_at_most(4096), default=64,
+                      help="connections served at once; as many more are answered 503 + "
+                      "Retry-After (default %(default)s)")
+    recv.add_argument("--http-max-connections-per-peer", type=_at_most(4096), default=32,
+                      help="of those, at most this many from one client address "
+                      "(default %(default)s)")
+    recv.add_argument("--request-timeout", type=_positive_seconds, default=30.0,
+                      help="time one request may take to arrive as a whole (HTTP headers and "
+                      "body, a gRPC call's message; default %(default)s s)")
 
     hop = parser.add_argument_group("next hop (defaults: the OTEL_EXPORTER_OTLP_* variables)")
     hop.add_argument("--exporter-endpoint", default=None, help="URL of the next OTLP hop")
@@ -75,12 +139,19 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     hop.add_argument("--exporter-insecure", type=_bool_text, default=None, metavar="true|false")
     hop.add_argument("--exporter-certificate", default=None, help="CA bundle for TLS")
     hop.add_argument("--exporter-compression", choices=("gzip", "none"), default=None)
-    hop.add_argument("--exporter-timeout", type=_seconds, default=None, help="seconds")
+    hop.add_argument("--exporter-timeout", type=_positive_seconds, default=None, help="seconds")
 
     queue = parser.add_argument_group("queue and delivery")
     queue.add_argument("--queue-max-spans", type=_positive_int, default=100_000)
     queue.add_argument("--queue-max-bytes", type=_positive_int, default=64 * MiB)
-    queue.add_argument("--export-workers", type=_positive_int, default=2)
+    queue.add_argument("--queue-dir", default=None,
+                       help="persistent queue: every accepted request is written here before "
+                       "it is acknowledged and replayed after a kill (default: memory only)")
+    queue.add_argument("--queue-dir-max-bytes", type=_positive_int, default=None,
+                       help="bytes the queue directory may hold (default 2 x --queue-max-bytes)")
+    queue.add_argument("--queue-dir-fsync", action="store_true",
+                       help="fsync each request file (survive a machine crash, not only a kill)")
+    queue.add_argument("--export-workers", type=_at_most(MAX_EXPORT_WORKERS), default=2)
     queue.add_argument("--export-batch-spans", type=_positive_int, default=4096)
     queue.add_argument("--export-batch-bytes", type=_positive_int, default=3 * MiB)
     queue.add_argument("--retry-initial", type=_seconds, default=0.5)
@@ -105,15 +176,16 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     ground.add_argument("--set", action="append", default=[], metavar="KEY=JSON",
                         help="any setting, e.g. --set 'project_settings={\"p\": "
                         "{\"min_claim_grounding_rate\": 0.9}}'")
-    ground.add_argument("--trace-retention", type=_seconds, default=None,
-                        help="how long an idle trace's state is kept (default 2 x wait)")
+    ground.add_argument("--trace-retention", type=_positive_seconds, default=None,
+                        help="how long an idle trace's state (its tool outputs) is kept for a "
+                        f"run still to come (default {DEFAULT_RELAY_TRACE_RETENTION_S:g} s)")
 
     obs = parser.add_argument_group("self-observability")
     obs.add_argument("--log-level", default="info",
                      choices=("debug", "info", "warning", "error"))
     obs.add_argument("--metrics-exporter", choices=("none", "otlp"), default="none",
                      help="also push the relay's metrics over OTLP (OTEL_EXPORTER_OTLP_METRICS_*)")
-    obs.add_argument("--prometheus-port", type=int, default=None,
+    obs.add_argument("--prometheus-port", type=_port, default=None,
                      help="serve the metrics on 127.0.0.1:PORT (needs the prometheus extra)")
     obs.add_argument("--passthrough", action="store_true",
                      help="benchmark floor: decode and re-encode only, no grounding")
@@ -148,6 +220,24 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 # -- wiring -----------------------------------------------------------------------------------
+def _budget(args: argparse.Namespace) -> IntakeBudget:
+    """The intake budget and the memory limit; a budget that cannot fit under the limit
+    beside the queue and the trace buffers is a configuration error."""
+    limit = args.memory_limit_mib * MiB if args.memory_limit_mib else None
+    budget = IntakeBudget(args.max_intake_bytes or DEFAULT_INTAKE_BYTES, limit)
+    if budget.soft is not None:
+        if args.max_intake_bytes is None:
+            budget.total = budget.soft // 3
+        if budget.total + args.queue_max_bytes >= budget.soft:
+            raise ConfigError(
+                f"--memory-limit-mib {args.memory_limit_mib}: its soft limit "
+                f"({budget.soft // MiB} MiB) leaves no room beside --queue-max-bytes "
+                f"({args.queue_max_bytes // MiB} MiB) and the intake budget "
+                f"({budget.total // MiB} MiB)"
+            )
+    return budget
+
+
 def _settings_overrides(args: argparse.Namespace) -> dict[str, Any]:
     overrides: dict[str, Any] = {}
     for item in args.set:
@@ -254,7 +344,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("at least one of --grpc-endpoint and --http-endpoint must be enabled")
     token = _token(args)
     wait = settings.wait_duration or DEFAULT_RELAY_WAIT_S
-    retention = args.trace_retention or max(2 * wait, 1.0)
+    retention = args.trace_retention or max(DEFAULT_RELAY_TRACE_RETENTION_S, 2 * wait)
 
     readers: list[MetricReader] = []
     memory = InMemoryMetricReader()
@@ -280,7 +370,16 @@ def run(args: argparse.Namespace) -> int:
     pipeline = GroundingPipeline(
         settings, meter_provider=meter_provider, trace_retention=retention, link_all=True
     )
-    queue = DeliveryQueue(args.queue_max_spans, args.queue_max_bytes)
+    store = None
+    if args.queue_dir:
+        from otel_grounding.relay.store import QueueStore
+
+        try:
+            store = QueueStore(args.queue_dir, args.queue_dir_max_bytes or
+                               2 * args.queue_max_bytes, fsync=args.queue_dir_fsync)
+        except OSError as exc:
+            raise ConfigError(f"--queue-dir: {exc}") from None
+    queue = DeliveryQueue(args.queue_max_spans, args.queue_max_bytes, store=store)
     relay = GroundingRelay(
         pipeline,
         queue,
@@ -315,14 +414,19 @@ def run(args: argparse.Namespace) -> int:
         token=token,
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,
+        grpc_max_concurrent_rpcs=args.grpc_max_concurrent_calls,
+        http_max_connections=args.http_max_connections,
+        http_max_connections_per_peer=args.http_max_connections_per_peer,
+        request_timeout=args.request_timeout,
     )
+    budget = _budget(args)
     try:
         grpc_receiver = (
-            GrpcReceiver(relay, args.grpc_endpoint, options)
+            GrpcReceiver(relay, args.grpc_endpoint, options, budget)
             if _enabled(args.grpc_endpoint) else None
         )
         http_receiver = (
-            HttpReceiver(relay, args.http_endpoint, options)
+            HttpReceiver(relay, args.http_endpoint, options, budget)
             if _enabled(args.http_endpoint) else None
         )
     except OSError as exc:
@@ -333,7 +437,11 @@ def run(args: argparse.Namespace) -> int:
 
     def status() -> dict[str, Any]:
         return {
-            "ready": started.is_set() and not relay.draining and not queue.full,
+            "ready": started.is_set() and not relay.draining and not queue.full
+            and not budget.limited,
+            "memory_limited": budget.limited,
+            "resident_bytes": budget.resident if budget.limit else None,
+            "intake_reserved_bytes": budget.reserved,
             "draining": relay.draining,
             "queue_spans": queue.spans,
             "queue_bytes": queue.nbytes,
@@ -356,6 +464,11 @@ def run(args: argparse.Namespace) -> int:
         sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)
     }
     try:
+        replayed = relay.replay()
+        if store is not None:
+            logger.info("relay: queue directory replayed",
+                        extra={"queue_dir": args.queue_dir, "spans": replayed})
+        budget.start()
         relay.start()
         forwarder.start()
         for server in (grpc_receiver, http_receiver, health):
@@ -375,6 +488,8 @@ def run(args: argparse.Namespace) -> int:
                 "trace_retention_s": retention,
                 "queue_max_spans": args.queue_max_spans,
                 "queue_max_bytes": args.queue_max_bytes,
+                "memory_limit_bytes": budget.limit,
+                "intake_bytes": budget.total,
                 "passthrough": args.passthrough,
             },
         )
@@ -382,6 +497,7 @@ def run(args: argparse.Namespace) -> int:
             pass
         return _shutdown(args, relay, forwarder, grpc_receiver, http_receiver, health, pipeline)
     finally:
+        budget.stop()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         meter_provider.shutdown()
@@ -404,20 +520,29 @@ def _shutdown(
         extra={"queue_spans": queued, "runs_held": relay.runs_held,
                "drain_timeout_s": args.drain_timeout},
     )
+    # the receivers stay up while draining: new requests get the documented retryable answer
+    # (UNAVAILABLE + RetryInfo / 503 + Retry-After), not a refused connection
     relay.stop_accepting()
-    grace = min(2.0, max(args.drain_timeout / 4, 0.1))
-    if grpc_receiver is not None:
-        grpc_receiver.stop(grace)
-    if http_receiver is not None:
-        http_receiver.stop()
     relay.drain(timeout=max(deadline - time.monotonic(), 1.0))
     dropped = forwarder.drain(deadline)
+    if grpc_receiver is not None:
+        grpc_receiver.stop(0.5)
+    if http_receiver is not None:
+        http_receiver.stop()
     if health is not None:
         health.stop()
     pipeline.close()
     stats = forwarder.stats
-    logger.info(
+    undelivered = stats.dropped + stats.rejected  # over the process's whole life
+    (logger.error if undelivered else logger.info)(
         "relay: stopped",
-        extra={"exported": stats.exported, "rejected": stats.rejected, "dropped": dropped},
+        extra={
+            "exported": stats.exported,
+            "rejected": stats.rejected,
+            "dropped": stats.dropped,
+            "dropped_at_shutdown": dropped,
+            "undelivered": undelivered,
+            "kept_in_queue_dir": stats.kept,
+        },
     )
-    return 0 if dropped == 0 else 1
+    return 0 if undelivered == 0 else 1

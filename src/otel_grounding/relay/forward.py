@@ -15,6 +15,7 @@ import email.utils
 import gzip
 import http.client
 import logging
+import math
 import os
 import random
 import ssl
@@ -56,6 +57,9 @@ _RETRYABLE_GRPC = frozenset(
     }
 )
 _RETRYABLE_HTTP = frozenset({429, 502, 503, 504})
+DEFAULT_TIMEOUT_S = 10.0
+#: An export attempt longer than this is a misconfiguration (`inf` would hang a worker).
+MAX_TIMEOUT_S = 3600.0
 
 
 # -- configuration ----------------------------------------------------------------------------
@@ -71,7 +75,7 @@ class NextHop:
     client_key: str | None = None
     client_certificate: str | None = None
     compression: str | None = None
-    timeout: float = 10.0
+    timeout: float = DEFAULT_TIMEOUT_S
 
     def describe(self) -> str:
         return f"{self.protocol} {self.endpoint}"
@@ -148,16 +152,20 @@ def next_hop_from_env(
     if compression not in ("gzip", "none"):
         raise ConfigError(f"exporter compression: {compression!r} is not gzip or none")
     timeout_raw = overrides.get("timeout")
+    where = "--exporter-timeout"
     if timeout_raw is None:
         env_timeout = _env(env, "TIMEOUT")
+        where = "OTEL_EXPORTER_OTLP_TIMEOUT"
         try:
-            timeout = float(env_timeout) / 1000.0 if env_timeout else 10.0
+            timeout = float(env_timeout) / 1000.0 if env_timeout else DEFAULT_TIMEOUT_S
         except ValueError:
-            raise ConfigError(f"OTEL_EXPORTER_OTLP_TIMEOUT: {env_timeout!r} is not milliseconds")
+            raise ConfigError(f"{where}: {env_timeout!r} is not milliseconds") from None
     else:
         timeout = float(timeout_raw)  # type: ignore[arg-type]
-    if not timeout > 0:
-        raise ConfigError(f"exporter timeout: {timeout!r} is not > 0")
+    if not (math.isfinite(timeout) and 0 < timeout <= MAX_TIMEOUT_S):
+        raise ConfigError(
+            f"{where}: {timeout:g} s is not a timeout between 0 and {MAX_TIMEOUT_S:g} s"
+        )
     return NextHop(
         endpoint=endpoint,
         protocol=protocol,
@@ -431,6 +439,7 @@ class ForwarderStats:
     exported: int = 0
     rejected: int = 0
     dropped: int = 0
+    kept: int = 0  # left in the persistent queue at shutdown, delivered after the next start
     failures: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -483,10 +492,10 @@ class Forwarder:
             thread.join(max(0.5, deadline - time.monotonic() + 1.0))
         leftover = self.queue.drain_ready()
         if leftover:
-            self._drop(leftover, DROPPED_SHUTDOWN, "drain deadline passed")
+            self._give_up_at_shutdown(leftover, "drain deadline passed")
         stuck = self.queue.spans  # batches still being sent when the deadline passed
         if stuck > 0:
-            self._drop([Chunk(b"", stuck)], DROPPED_SHUTDOWN, "export still in flight at exit")
+            self._give_up_at_shutdown([Chunk(b"", stuck)], "export still in flight at exit")
         try:
             self.sender.close()
         except Exception:
@@ -517,6 +526,9 @@ class Forwarder:
             if self.metrics is not None:
                 self.metrics.export_failures.add(1, {LABEL_REASON: result.reason or "error"})
             if not result.retryable:
+                if len(batch) > 1:  # merged requests: find the one the next hop refuses
+                    self._isolate(batch, spans, result)
+                    return
                 self._drop(batch, DROPPED_PERMANENT, result.message, code=result.reason)
                 return
             delay = self.retry.initial * self.retry.multiplier**attempt
@@ -540,8 +552,25 @@ class Forwarder:
                 retry_in_s=round(delay, 3),
             )
             if self._abort.wait(delay):
-                self._drop(batch, DROPPED_SHUTDOWN, result.message, code=result.reason)
+                self._give_up_at_shutdown(batch, result.message, code=result.reason)
                 return
+
+    def _isolate(self, batch: list[Chunk], spans: int, result: SendResult) -> None:
+        """A permanent refusal of a batch of several requests: send each half on its own, so
+        that only the request(s) the next hop refuses are dropped, not everyone's."""
+        self._log(
+            "export-isolate",
+            logging.WARNING,
+            "relay: next hop refused a merged batch; sending its requests apart",
+            next_hop=self.describe,
+            code=result.reason,
+            error=result.message,
+            spans=spans,
+            requests=len(batch),
+        )
+        half = len(batch) // 2
+        self._deliver(batch[:half])
+        self._deliver(batch[half:])
 
     def _delivered(self, batch: list[Chunk], spans: int, result: SendResult) -> None:
         rejected = max(0, min(result.rejected, spans))
@@ -563,6 +592,21 @@ class Forwarder:
                 error=result.message,
             )
         self.queue.done(batch)
+
+    def _give_up_at_shutdown(self, batch: list[Chunk], message: str, code: str = "") -> None:
+        """Spans not delivered by the drain deadline: dropped, counted; with a persistent
+        queue they stay on disk instead and are delivered after the next start."""
+        if self.queue.store is None:
+            self._drop(batch, DROPPED_SHUTDOWN, message, code=code)
+            return
+        spans = sum(c.spans for c in batch)
+        with self.stats.lock:
+            self.stats.kept += spans
+        logger.warning(
+            "relay: accepted spans kept in the queue directory for the next start",
+            extra={"next_hop": self.describe, "error": message, "spans": spans},
+        )
+        self.queue.done(batch, kept=True)
 
     def _drop(self, batch: list[Chunk], reason: str, message: str, code: str = "") -> None:
         spans = sum(c.spans for c in batch)

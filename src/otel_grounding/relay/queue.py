@@ -14,6 +14,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from otel_grounding.relay.store import QueueStore
+
 
 @dataclass(frozen=True)
 class Chunk:
@@ -25,6 +27,8 @@ class Chunk:
 
     data: bytes
     spans: int
+    #: The persisted requests (see `store`) this chunk holds a part of, one entry per part.
+    records: tuple[int, ...] = ()
 
     @property
     def size(self) -> int:
@@ -35,10 +39,15 @@ class DeliveryQueue:
     """Reservations in spans and bytes, plus the FIFO of chunks ready for export."""
 
     def __init__(
-        self, max_spans: int, max_bytes: int, clock: Callable[[], float] = time.monotonic
+        self,
+        max_spans: int,
+        max_bytes: int,
+        clock: Callable[[], float] = time.monotonic,
+        store: QueueStore | None = None,
     ) -> None:
         self.max_spans = max_spans
         self.max_bytes = max_bytes
+        self.store = store
         self._clock = clock
         self._lock = threading.Lock()
         self._ready_cond = threading.Condition(self._lock)
@@ -96,13 +105,16 @@ class DeliveryQueue:
             self._ready_spans -= spans
             return batch
 
-    def done(self, chunks: list[Chunk]) -> None:
-        """Release the reservation of delivered (or given-up) chunks."""
+    def done(self, chunks: list[Chunk], kept: bool = False) -> None:
+        """Release the reservation of delivered (or given-up) chunks; their persisted requests
+        are removed from disk unless `kept` (at shutdown, for the next start)."""
         with self._lock:
             self._spans -= sum(c.spans for c in chunks)
             self._bytes -= sum(c.size for c in chunks)
             if self._spans <= 0:
                 self._empty_cond.notify_all()
+        if self.store is not None and not kept:
+            self.store.done(record for chunk in chunks for record in chunk.records)
 
     def wait_empty(self, deadline: float) -> bool:
         """Wait until nothing is reserved, or the monotonic deadline passes."""

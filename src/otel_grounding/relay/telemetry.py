@@ -5,7 +5,7 @@ runs scored, traces evicted, scoring duration...):
 
 - `otel_grounding.relay.spans_received`  spans in accepted requests, by transport
 - `otel_grounding.relay.requests_refused` requests refused, by reason (queue_full,
-  draining, unauthenticated, invalid, too_large, unsupported)
+  draining, busy, memory_limited, unauthenticated, invalid, too_large, unsupported)
 - `otel_grounding.relay.spans_refused`   spans in requests refused after decoding, by reason
 - `otel_grounding.relay.queue_spans` / `queue_bytes` / `runs_held`  gauges
 - `otel_grounding.relay.spans_exported`  spans the next hop accepted
@@ -43,6 +43,12 @@ REFUSED_UNAUTHENTICATED = "unauthenticated"
 REFUSED_INVALID = "invalid"
 REFUSED_TOO_LARGE = "too_large"
 REFUSED_UNSUPPORTED = "unsupported"
+REFUSED_BUSY = "busy"  # too many concurrent calls or connections
+REFUSED_MEMORY = "memory_limited"  # the process is above its soft memory limit
+#: Refusals the client is told to retry (gRPC UNAVAILABLE + RetryInfo, HTTP 503 + Retry-After).
+RETRYABLE_REFUSALS = frozenset(
+    {REFUSED_QUEUE_FULL, REFUSED_DRAINING, REFUSED_BUSY, REFUSED_MEMORY}
+)
 
 DROPPED_PERMANENT = "permanent_error"
 DROPPED_RETRIES = "retries_exhausted"

@@ -54,7 +54,9 @@ class ReceivedSpan:
 @dataclass
 class SinkBehaviour:
     """What the sink answers: fail the first `fail_first` calls with `fail_code`, reject
-    `reject_spans` spans of each accepted request in a partial success, or stall."""
+    `reject_spans` spans of each accepted request in a partial success, or stall; refuse
+    (INVALID_ARGUMENT, as a Collector does with a span it cannot take) every request holding
+    a span named `refuse_name`."""
 
     fail_first: int = 0
     fail_code: grpc.StatusCode = grpc.StatusCode.UNAVAILABLE
@@ -62,6 +64,7 @@ class SinkBehaviour:
     reject_message: str = ""
     delay: float = 0.0
     count_only: bool = False
+    refuse_name: str = ""
 
 
 class OtlpSink(trace_service_pb2_grpc.TraceServiceServicer):
@@ -106,6 +109,11 @@ class OtlpSink(trace_service_pb2_grpc.TraceServiceServicer):
         if fail:
             context.abort(b.fail_code, "sink told to fail")
         spans = sum(len(ss.spans) for rs in request.resource_spans for ss in rs.scope_spans)
+        if b.refuse_name and any(
+            span.name == b.refuse_name
+            for rs in request.resource_spans for ss in rs.scope_spans for span in ss.spans
+        ):
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"span {b.refuse_name!r} refused")
         with self._lock:
             if not b.count_only:
                 self.requests.append(request)
@@ -280,6 +288,23 @@ def start_relay(
 
 
 # -- building OTLP by hand --------------------------------------------------------------------
+def empty_spans_request(spans: int) -> bytes:
+    """A request of `spans` empty spans: 2 bytes each on the wire, about 180 once decoded
+    (a decompression-free memory bomb)."""
+    from otel_grounding.relay.wire import length_delimited
+
+    return length_delimited(1, length_delimited(2, b"\x12\x00" * spans))
+
+
+def process_memory(pid: int, key: str = "VmRSS") -> int:
+    """A process's resident size (`VmRSS`) or its peak (`VmHWM`), in bytes (Linux)."""
+    with open(f"/proc/{pid}/status") as handle:
+        for line in handle:
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) * 1024
+    raise ValueError(f"no {key} for process {pid}")
+
+
 def kv(key: str, value: Any) -> KeyValue:
     from otel_grounding.relay.otlp import to_any
 

@@ -36,6 +36,10 @@ class WireError(ValueError):
     """Bytes the walk does not handle (a group wire type, a repeated singular field...)."""
 
 
+class InvalidSpan(ValueError):
+    """A span OTLP does not allow (an id of the wrong length); the message names it."""
+
+
 @dataclass
 class ScopeGroup:
     """One ScopeSpans: its field's byte range, its scope and schema_url, its spans' indexes."""
@@ -308,7 +312,8 @@ class LinkRecords:
     def of(cls, layout: Layout) -> dict[int, LinkRecords]:
         """The records of a request's spans, by trace id. Lifted from each span's first
         bytes; a span encoded otherwise (fields out of order, a trace_state before the parent)
-        is decoded for its record; one whose ids are not 16 and 8 bytes long gets none."""
+        is decoded for its record. Raises InvalidSpan when a span's ids are not of the
+        lengths OTLP requires (canonical first bytes have those lengths by construction)."""
         raw, starts, ends = layout.raw, layout.starts, layout.ends
         if starts and min(map(operator.sub, ends, starts)) < LINK_RECORD:
             # a record never reads past its own span
@@ -349,9 +354,25 @@ def _record(layout: Layout, index: int, record: bytes) -> bytes:
     if len(record) == LINK_RECORD and _CANONICAL_RECORDS.fullmatch(record):
         return record
     span = Span.FromString(layout.span(index))
-    if len(span.trace_id) != 16 or len(span.span_id) != 8:
-        return b""
+    check_ids(span, index)
     head = b"\x0a\x10" + span.trace_id + b"\x12\x08" + span.span_id
-    if len(span.parent_span_id) == 8:
+    if span.parent_span_id:
         return head + b"\x22\x08" + span.parent_span_id
     return head + _ROOT_FILL
+
+
+#: The id lengths OTLP requires: (field, allowed lengths).
+ID_LENGTHS = (("trace_id", (16,)), ("span_id", (8,)), ("parent_span_id", (0, 8)))
+
+
+def check_ids(span: Span, index: int) -> None:
+    """Raise InvalidSpan when an id of the span is not of a length OTLP allows (a next hop
+    would refuse the whole export that carries it)."""
+    for name, lengths in ID_LENGTHS:
+        size = len(getattr(span, name))
+        if size not in lengths:
+            allowed = " or ".join(str(n) for n in lengths)
+            raise InvalidSpan(
+                f"span {index} (counted from 0 in request order, name {span.name[:80]!r}): "
+                f"{name} is {size} bytes; OTLP requires {allowed}"
+            )
