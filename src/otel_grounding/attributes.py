@@ -32,6 +32,8 @@ REASON_EVIDENCE_TRUNCATED = "evidence-truncated"
 REASON_EVIDENCE_EVICTED = "evidence-evicted"
 REASON_TOOL_STEPS_MISSING = "tool-steps-missing"
 REASON_SCORING_ERROR = "scoring-error"
+#: The scoring worker was full (or shut down past its deadline): the run left unscored.
+REASON_SCORING_OVERLOAD = "scoring-overload"
 
 #: The audit event added to a flagged run span.
 FLAGGED_EVENT = "reliability.claim_grounding_below_threshold"

@@ -120,21 +120,103 @@ class GroundingPipeline:
             return True
         return False
 
+    def conventions_may_read(self, attribute_keys: Iterable[str]) -> bool:
+        """Whether any convention could read a span with these attribute keys."""
+        return not self._markers.isdisjoint(attribute_keys)
+
     def process(self, span: SpanView, *, reading: Any = _UNREAD) -> Enrichment | None:
-        """The enrichment for this span, or None to forward it unchanged. Never raises."""
+        """The enrichment for this span, or None to forward it unchanged. Never raises.
+
+        A run span is graded at once (`begin_run` then `finish_run`); a shell that grades
+        runs elsewhere (a worker) calls those two itself, and `observe` for other spans.
+        """
         next(self._seen)
         try:
             if reading is _UNREAD:
                 reading = read_span(span, self._conventions)
             if reading is None or reading.role != RUN:
-                self.assembly.observe(span, reading)
-                if reading is not None and self.settings.strip_content and reading.content_keys:
-                    return Enrichment(remove=frozenset(reading.content_keys))
-                return None
-            return self._run(span, reading)
+                return self._observe(span, reading)
+            self._begin(span, reading)
+            return self._finish(span, reading)
         except Exception:
             self._unreadable()
             return None
+
+    def observe(self, span: SpanView, reading: SpanReading | None) -> Enrichment | None:
+        """A non-run span (its reading from `read`) ended: remember what runs will need."""
+        next(self._seen)
+        try:
+            return self._observe(span, reading)
+        except Exception:
+            self._unreadable()
+            return None
+
+    def started(self, span: SpanView) -> None:
+        """A span started (shells that see starts): runs ending before it can wait for it."""
+        try:
+            reading = None if self._markers.isdisjoint(span.attributes) else self.read(span)
+            self.assembly.start(span, reading)
+        except Exception:
+            self._unreadable()
+
+    def ended(self, span_id: int) -> None:
+        """A span `skips` let through ended (its trace has no state)."""
+        self.assembly.ended(span_id)
+
+    def begin_run(self, span: SpanView, reading: SpanReading) -> None:
+        """A run span ended: register it now (in order with the other spans); grade it later
+        with `finish_run` (or `refuse_run`), exactly once."""
+        next(self._seen)
+        try:
+            self._begin(span, reading)
+        except Exception:
+            self._unreadable()
+
+    def waits(self, span: SpanView) -> bool:
+        """Whether a begun run still has started steps below it that have not ended."""
+        try:
+            return self.assembly.open_children(span)
+        except Exception:
+            return False
+
+    def finish_run(self, span: SpanView, reading: SpanReading) -> Enrichment | None:
+        """Grade a begun run: the enrichment for its span, or None to forward it unchanged."""
+        try:
+            return self._finish(span, reading)
+        except Exception:
+            self._unreadable()
+            return None
+
+    def refuse_run(self, span: SpanView, reading: SpanReading, reason: str) -> Enrichment:
+        """Grade a begun run without scoring it (`partial`, `reason`, no rate, never flagged)."""
+        try:
+            self.assembly.take(span, reading)
+        except Exception:
+            self._unreadable()
+        if reason == attr.REASON_SCORING_OVERLOAD:
+            self.metrics.runs_overloaded.add(1)
+        project = self._project(span, reading)
+        outcome = RunOutcome(
+            result=None,
+            reasons=(reason,),
+            threshold=self.settings.threshold_for(project),
+            project=project,
+            service=_str(span.resource.get(SERVICE_NAME)),
+            convention=reading.convention,
+            content_keys=reading.content_keys,
+        )
+        record_metrics(self.metrics, outcome)
+        return build_enrichment(outcome, self.settings)
+
+    def _observe(self, span: SpanView, reading: SpanReading | None) -> Enrichment | None:
+        self.assembly.observe(span, reading)
+        if reading is not None and self.settings.strip_content and reading.content_keys:
+            return Enrichment(remove=frozenset(reading.content_keys))
+        return None
+
+    def _begin(self, span: SpanView, reading: SpanReading) -> None:
+        self.metrics.runs_seen.add(1)
+        self.assembly.begin_run(span, reading)
 
     def _unreadable(self) -> None:
         """Count a span the pipeline could not handle; log the first one with its traceback."""
@@ -143,8 +225,7 @@ class GroundingPipeline:
             self._warned = True
             logger.exception("otel-grounding: a span could not be read; forwarded unchanged")
 
-    def _run(self, span: SpanView, reading: SpanReading) -> Enrichment | None:
-        self.metrics.runs_seen.add(1)
+    def _finish(self, span: SpanView, reading: SpanReading) -> Enrichment | None:
         evidence = self.assembly.take(span, reading)
         attached = [s for s in reading.attached_sources if s is not None]
         own_output = None if reading.redacted else reading.text
@@ -160,7 +241,10 @@ class GroundingPipeline:
         sources = attached + list(evidence.sources)
         source_span_ids: tuple[int | None, ...] = (None,) * len(attached) + evidence.source_span_ids
         result = None
-        if output is not None:
+        # Evidence known to exist but gone (evicted, or steps still open) and none left to
+        # read: a rate would be one over nothing, so none is written (and nothing flagged).
+        unseen = (evidence.lost or evidence.open_tool_steps) and not sources
+        if output is not None and not unseen:
             started = time.perf_counter()
             try:
                 result = score(
@@ -175,7 +259,6 @@ class GroundingPipeline:
                 logger.exception("otel-grounding: scoring a run failed; graded partial")
                 reasons = (*reasons, attr.REASON_SCORING_ERROR)
             self.metrics.scoring_duration.record(time.perf_counter() - started)
-        self.assembly.mark_graded(span)
         outcome = RunOutcome(
             result=result,
             reasons=reasons,
@@ -221,7 +304,8 @@ def _reasons(
     if evidence.truncated or reading.attached_truncated:
         reasons.append(attr.REASON_EVIDENCE_TRUNCATED)
     found = evidence.tool_steps_found + len(reading.attached_sources)
-    if reading.declared_tool_steps is not None and reading.declared_tool_steps > found:
+    declared = reading.declared_tool_steps is not None and reading.declared_tool_steps > found
+    if declared or evidence.open_tool_steps:
         reasons.append(attr.REASON_TOOL_STEPS_MISSING)
     if evidence.lost:
         reasons.append(attr.REASON_EVIDENCE_EVICTED)

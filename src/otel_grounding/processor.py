@@ -1,11 +1,16 @@
-"""`GroundingSpanProcessor`: enriches run spans in the application's thread, before any exporter.
+"""`GroundingSpanProcessor`: enriches run spans before any exporter, off the application's thread.
 
 A wrapping processor: it owns the next processor (usually a `BatchSpanProcessor`) and hands it
-every span exactly once, a run span replaced by its enriched copy.
+every span exactly once, a run span replaced by its enriched copy. Ordinary and step spans are
+forwarded at once from the thread that ends them; a run span is graded on the scoring worker
+and forwarded from there, so it can reach the next processor after spans that ended later
+(a `BatchSpanProcessor` does not care; exporters never promised an order). With
+`scoring_mode="inline"` runs are graded in the ending thread instead.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -13,10 +18,21 @@ from opentelemetry.context import Context
 from opentelemetry.metrics import MeterProvider
 from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor
 
-from otel_grounding.config import GroundingSettings
-from otel_grounding.conventions import DEFAULT_CONVENTIONS, Convention
+from otel_grounding.config import SCORING_INLINE, GroundingSettings
+from otel_grounding.conventions import DEFAULT_CONVENTIONS, RUN, Convention
 from otel_grounding.pipeline import GroundingPipeline
-from otel_grounding.sdkspan import configured_value_limit, enrich_sdk_span
+from otel_grounding.sdkspan import (
+    configured_value_limit,
+    enrich_sdk_span,
+    enriched_copy,
+    hand_off,
+    start_view,
+    to_view,
+)
+from otel_grounding.worker import Worker
+
+#: How long `shutdown()` (which the SDK gives no timeout) waits for runs being graded.
+SHUTDOWN_TIMEOUT_S = 30.0
 
 
 class GroundingSpanProcessor(SpanProcessor):
@@ -53,6 +69,12 @@ class GroundingSpanProcessor(SpanProcessor):
         self._value_limit = configured_value_limit()
         self._limit_read = False
         self._next_on_ending = getattr(next_processor, "_on_ending", None)
+        settings = self.pipeline.settings
+        self._worker = (
+            None
+            if settings.scoring_mode == SCORING_INLINE
+            else Worker(settings.scoring_queue_size, name="otel-grounding-scoring")
+        )
 
     def on_start(self, span: Span, parent_context: Context | None = None) -> None:
         if not self._limit_read:
@@ -61,6 +83,10 @@ class GroundingSpanProcessor(SpanProcessor):
             if limits is not None:
                 self._value_limit = limits.max_span_attribute_length
                 self._limit_read = True
+        try:
+            self.pipeline.started(start_view(span))
+        except Exception:
+            self.pipeline.metrics.scoring_errors.add(1)
         self._next.on_start(span, parent_context=parent_context)
 
     def _on_ending(self, span: Span) -> None:
@@ -68,13 +94,51 @@ class GroundingSpanProcessor(SpanProcessor):
             self._next_on_ending(span)
 
     def on_end(self, span: ReadableSpan) -> None:
-        self._next.on_end(enrich_sdk_span(self.pipeline, span, self._value_limit))
+        if self._worker is None:
+            self._next.on_end(enrich_sdk_span(self.pipeline, span, self._value_limit))
+            return
+        out: ReadableSpan | None = span
+        try:
+            out = self._route(span)
+        except Exception:  # never into the application: forward the original
+            self.pipeline.metrics.scoring_errors.add(1)
+        if out is not None:
+            self._next.on_end(out)
+
+    def _route(self, span: ReadableSpan) -> ReadableSpan | None:
+        """The span to forward now, or None when the worker took the run (it forwards it)."""
+        pipeline = self.pipeline
+        context = getattr(span, "_context", None) or span.context
+        attributes = getattr(span, "_attributes", None)
+        if attributes is None:
+            attributes = span.attributes
+        if pipeline.skips(context.trace_id if context else 0, attributes or ()):
+            if context is not None:
+                pipeline.ended(context.span_id)
+            return span
+        view = to_view(span, self._value_limit)
+        reading = pipeline.read(view)
+        if reading is None or reading.role != RUN:
+            enrichment = pipeline.observe(view, reading)
+            return span if enrichment is None else enriched_copy(span, enrichment)
+        pipeline.begin_run(view, reading)
+        assert self._worker is not None
+        return hand_off(pipeline, self._worker, span, view, reading, self._next.on_end)
 
     def shutdown(self) -> None:
         try:
+            if self._worker is not None:
+                self._worker.shutdown(SHUTDOWN_TIMEOUT_S)
             self._next.shutdown()
         finally:
             self.pipeline.close()
 
     def force_flush(self, timeout_millis: int = 30000) -> bool:
-        return self._next.force_flush(timeout_millis)
+        """Grade and forward the runs on the worker, then flush the next processor, all
+        within `timeout_millis`."""
+        deadline = time.monotonic() + timeout_millis / 1000
+        drained = True
+        if self._worker is not None:
+            drained = self._worker.flush(timeout_millis / 1000)
+        left = max(0, int((deadline - time.monotonic()) * 1000))
+        return self._next.force_flush(left) and drained

@@ -6,13 +6,19 @@ times, links, events, attributes and the dropped counts); only the enrichment is
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 from opentelemetry.attributes import BoundedAttributes
 from opentelemetry.sdk.trace import Event, ReadableSpan, SpanLimits
 from opentelemetry.sdk.util import BoundedList
 
+from otel_grounding import attributes as attr
+from otel_grounding.conventions import SpanReading
 from otel_grounding.enrichment import Enrichment
 from otel_grounding.pipeline import GroundingPipeline
 from otel_grounding.spanview import SpanView
+from otel_grounding.worker import Worker
 
 _EMPTY: dict[str, object] = {}
 
@@ -92,9 +98,93 @@ def enrich_sdk_span(
         if attributes is None:
             attributes = span.attributes
         if pipeline.skips(context.trace_id if context else 0, attributes or ()):
+            if context is not None:
+                pipeline.ended(context.span_id)
             return span
         enrichment = pipeline.process(to_view(span, value_limit))
         return span if enrichment is None else enriched_copy(span, enrichment)
     except Exception:  # never into the application: forward the original
         pipeline.metrics.scoring_errors.add(1)
         return span
+
+
+def start_view(span: ReadableSpan) -> SpanView:
+    """The span view of a span that just started (what its start attributes say)."""
+    context = span.context
+    parent = span.parent
+    return SpanView(
+        trace_id=context.trace_id if context is not None else 0,
+        span_id=context.span_id if context is not None else 0,
+        parent_id=parent.span_id if parent is not None else None,
+        name=span.name,
+        attributes=getattr(span, "_attributes", None) or _EMPTY,
+        events=(),
+        resource=_EMPTY,
+        local_root=parent is None or parent.is_remote,
+    )
+
+
+class ScoringTask:
+    """One run span on the scoring worker: it waits while steps started under it are still
+    open (at most `wait` seconds), then is graded and handed to `deliver`, exactly once."""
+
+    __slots__ = ("_pipeline", "_span", "_view", "_reading", "_deliver", "_deadline", "key")
+
+    def __init__(
+        self,
+        pipeline: GroundingPipeline,
+        span: ReadableSpan,
+        view: SpanView,
+        reading: SpanReading,
+        deliver: Callable[[ReadableSpan], None],
+        wait: float,
+    ) -> None:
+        self._pipeline = pipeline
+        self._span = span
+        self._view = view
+        self._reading = reading
+        self._deliver = deliver
+        self._deadline = time.monotonic() + wait
+        self.key = view.trace_id  # runs of one trace are graded in the order they ended
+
+    def ready(self, now: float) -> bool:
+        return now >= self._deadline or not self._pipeline.waits(self._view)
+
+    def run(self) -> None:
+        span = self._span
+        try:
+            enrichment = self._pipeline.finish_run(self._view, self._reading)
+            if enrichment is not None:
+                span = enriched_copy(span, enrichment)
+        except Exception:
+            self._pipeline.metrics.scoring_errors.add(1)
+        self._deliver(span)
+
+    def abandon(self) -> None:
+        self._deliver(refused(self._pipeline, self._span, self._view, self._reading))
+
+
+def refused(
+    pipeline: GroundingPipeline, span: ReadableSpan, view: SpanView, reading: SpanReading
+) -> ReadableSpan:
+    """The run span forwarded unscored because the worker could not take it."""
+    try:
+        return enriched_copy(span, pipeline.refuse_run(view, reading, attr.REASON_SCORING_OVERLOAD))
+    except Exception:
+        pipeline.metrics.scoring_errors.add(1)
+        return span
+
+
+def hand_off(
+    pipeline: GroundingPipeline,
+    worker: Worker,
+    span: ReadableSpan,
+    view: SpanView,
+    reading: SpanReading,
+    deliver: Callable[[ReadableSpan], None],
+) -> ReadableSpan | None:
+    """Give a begun run to the worker; when it is full, the run to forward now (unscored)."""
+    task = ScoringTask(pipeline, span, view, reading, deliver, pipeline.settings.open_step_wait)
+    if worker.submit(task):
+        return None
+    return refused(pipeline, span, view, reading)
