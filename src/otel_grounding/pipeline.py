@@ -307,6 +307,8 @@ def _reasons(
     declared = reading.declared_tool_steps is not None and reading.declared_tool_steps > found
     if declared or evidence.open_tool_steps:
         reasons.append(attr.REASON_TOOL_STEPS_MISSING)
+    if reading.declared_tool_steps_unreadable:
+        reasons.append(attr.REASON_TOOL_STEPS_UNREADABLE)
     if evidence.lost:
         reasons.append(attr.REASON_EVIDENCE_EVICTED)
     return tuple(reasons)
