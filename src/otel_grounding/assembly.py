@@ -171,6 +171,11 @@ class TraceAssembly:
                 reading.agent if reading is not None else None,
             )
 
+    def start_plain(self, trace_id: int, span_id: int, parent_id: int | None) -> None:
+        """`start` for a span no convention can read (the hot path: no view, no reading)."""
+        if len(self._open) < OPEN_SPANS_TRACKED:
+            self._open[span_id] = _Open(trace_id, parent_id, None, None)
+
     def ended(self, span_id: int) -> None:
         """A span of no interest, in a trace with no state, ended (nothing else to do)."""
         self._open.pop(span_id, None)
@@ -274,7 +279,7 @@ class TraceAssembly:
             self._settle(span.trace_id, trace)
 
     def _settle(self, trace_id: int, trace: _Trace) -> None:
-        if trace.pending_runs == 0 and not (trace.tools or trace.llms):
+        if not self._link_all and trace.pending_runs == 0 and not (trace.tools or trace.llms):
             trace.overflowed = False  # nothing pending could have lost a link
         if not trace.root_ended or trace.pending_runs:
             return

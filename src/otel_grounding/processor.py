@@ -30,6 +30,7 @@ from otel_grounding.sdkspan import (
     start_view,
     to_view,
 )
+from otel_grounding.worker import Worker
 
 #: How long `shutdown()` (which the SDK gives no timeout) waits for runs being graded.
 SHUTDOWN_TIMEOUT_S = 30.0
@@ -70,6 +71,7 @@ class GroundingSpanProcessor(SpanProcessor):
         self._limit_read = False
         self._next_on_ending = getattr(next_processor, "_on_ending", None)
         self._worker = scoring_worker(self.pipeline)
+        self._start_plain = self.pipeline.assembly.start_plain
 
     def on_start(self, span: Span, parent_context: Context | None = None) -> None:
         if not self._limit_read:
@@ -79,7 +81,15 @@ class GroundingSpanProcessor(SpanProcessor):
                 self._value_limit = limits.max_span_attribute_length
                 self._limit_read = True
         try:
-            self.pipeline.started(start_view(span))
+            attributes = getattr(span, "_attributes", None) or ()
+            # The SDK's own dict: iterating BoundedAttributes while mutable copies under a lock.
+            if self.pipeline.conventions_may_read(getattr(attributes, "_dict", attributes)):
+                self.pipeline.started(start_view(span))
+            else:
+                context, parent = span.context, span.parent
+                self._start_plain(
+                    context.trace_id, context.span_id, parent.span_id if parent else None
+                )
         except Exception:
             self.pipeline.metrics.scoring_errors.add(1)
         self._next.on_start(span, parent_context=parent_context)
@@ -94,13 +104,13 @@ class GroundingSpanProcessor(SpanProcessor):
             return
         out: ReadableSpan | None = span
         try:
-            out = self._route(span)
+            out = self._route(span, self._worker)
         except Exception:  # never into the application: forward the original
             self.pipeline.metrics.scoring_errors.add(1)
         if out is not None:
             self._next.on_end(out)
 
-    def _route(self, span: ReadableSpan) -> ReadableSpan | None:
+    def _route(self, span: ReadableSpan, worker: Worker) -> ReadableSpan | None:
         """The span to forward now, or None when the worker took the run (it forwards it)."""
         pipeline = self.pipeline
         context = getattr(span, "_context", None) or span.context
@@ -117,8 +127,7 @@ class GroundingSpanProcessor(SpanProcessor):
             enrichment = pipeline.observe(view, reading)
             return span if enrichment is None else enriched_copy(span, enrichment)
         pipeline.begin_run(view, reading)
-        assert self._worker is not None
-        return hand_off(pipeline, self._worker, span, view, reading, self._next.on_end)
+        return hand_off(pipeline, worker, span, view, reading, self._next.on_end)
 
     def shutdown(self) -> None:
         try:
