@@ -171,15 +171,6 @@ class TraceAssembly:
                 reading.agent if reading is not None else None,
             )
 
-    def start_plain(self, trace_id: int, span_id: int, parent_id: int | None) -> None:
-        """`start` for a span no convention can read (the hot path: no view, no reading)."""
-        if len(self._open) < OPEN_SPANS_TRACKED:
-            self._open[span_id] = _Open(trace_id, parent_id, None, None)
-
-    def ended(self, span_id: int) -> None:
-        """A span of no interest, in a trace with no state, ended (nothing else to do)."""
-        self._open.pop(span_id, None)
-
     def open_children(self, span: SpanView) -> bool:
         """Whether a started span below this run has not ended yet."""
         if not self._open:
@@ -225,7 +216,6 @@ class TraceAssembly:
                     self._enforce_budgets()
                 return
             if span.trace_id not in self._traces:  # cheap unlocked check: most traces have no state
-                self._open.pop(span.span_id, None)
                 return
             with self._lock:
                 trace = self._traces.get(span.trace_id)

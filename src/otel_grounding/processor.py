@@ -71,7 +71,6 @@ class GroundingSpanProcessor(SpanProcessor):
         self._limit_read = False
         self._next_on_ending = getattr(next_processor, "_on_ending", None)
         self._worker = scoring_worker(self.pipeline)
-        self._start_plain = self.pipeline.assembly.start_plain
 
     def on_start(self, span: Span, parent_context: Context | None = None) -> None:
         if not self._limit_read:
@@ -81,15 +80,13 @@ class GroundingSpanProcessor(SpanProcessor):
                 self._value_limit = limits.max_span_attribute_length
                 self._limit_read = True
         try:
+            # Spans whose start attributes already say what they are (every instrumentation
+            # read sets the span kind at start) are tracked until they end; ordinary spans
+            # cost a set test. The SDK's own dict: iterating BoundedAttributes while mutable
+            # copies it under a lock.
             attributes = getattr(span, "_attributes", None) or ()
-            # The SDK's own dict: iterating BoundedAttributes while mutable copies under a lock.
             if self.pipeline.conventions_may_read(getattr(attributes, "_dict", attributes)):
                 self.pipeline.started(start_view(span))
-            else:
-                context, parent = span.context, span.parent
-                self._start_plain(
-                    context.trace_id, context.span_id, parent.span_id if parent else None
-                )
         except Exception:
             self.pipeline.metrics.scoring_errors.add(1)
         self._next.on_start(span, parent_context=parent_context)
@@ -118,8 +115,6 @@ class GroundingSpanProcessor(SpanProcessor):
         if attributes is None:
             attributes = span.attributes
         if pipeline.skips(context.trace_id if context else 0, attributes or ()):
-            if context is not None:
-                pipeline.ended(context.span_id)
             return span
         view = to_view(span, self._value_limit)
         reading = pipeline.read(view)
