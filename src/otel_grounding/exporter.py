@@ -35,6 +35,8 @@ from otel_grounding.sdkspan import (
 
 logger = logging.getLogger("otel_grounding")
 
+#: Graded run spans exported together (the SDK batch processor's default batch size).
+GRADED_BATCH_SPANS = 512
 #: How long `shutdown()` waits for runs being graded before the wrapped exporter shuts down.
 SHUTDOWN_TIMEOUT_S = 30.0
 
@@ -115,8 +117,12 @@ class GroundingSpanExporter(SpanExporter):
         return self._send(out)
 
     def _graded(self, span: ReadableSpan) -> None:
+        """A graded run (on the worker): sent with the next batch, at the latest when full."""
         with self._outbox_lock:
             self._outbox.append(span)
+            full = len(self._outbox) >= GRADED_BATCH_SPANS
+        if full:
+            self._send_graded()
 
     def _send_graded(self) -> None:
         """On the worker, when nothing else is ready: export the graded runs as one batch."""
