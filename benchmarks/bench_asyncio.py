@@ -30,7 +30,7 @@ TICK_S = 0.005
 #: What the agents wait on: a tool call, and a model call before and after the tools.
 TOOL_LATENCY_S = 0.02
 MODEL_LATENCY_S = 0.2
-REPEATS = 3
+REPEATS = 5
 
 WORDS = "paris france capital river seine museum louvre tower eiffel bridge".split()
 
