@@ -50,13 +50,20 @@ def _text(rng: random.Random, chars: int) -> str:
     return " ".join(sentences)
 
 
+#: The pipelines compared: the SDK alone (None), and the grounding shell's options.
+KINDS: dict[str, dict[str, str] | None] = {
+    "sdk": None,
+    "background": {},
+    "inline": {"scoring_mode": "inline"},
+}
+
+
 def _provider(kind: str) -> tuple[TracerProvider, object]:
     batch = BatchSpanProcessor(NullExporter(), max_queue_size=100_000)
+    options = KINDS[kind]
     processor: object = batch
-    if kind == "background":
-        processor = GroundingSpanProcessor(batch, min_claim_grounding_rate=0.7)
-    elif kind == "inline":
-        processor = GroundingSpanProcessor(batch, min_claim_grounding_rate=0.7, scoring_mode="inline")
+    if options is not None:
+        processor = GroundingSpanProcessor(batch, min_claim_grounding_rate=0.7, **options)
     provider = TracerProvider()
     provider.add_span_processor(processor)  # type: ignore[arg-type]
     return provider, processor
@@ -100,7 +107,7 @@ async def _app(provider: TracerProvider, seed: int) -> list[float]:
 
 
 def main() -> None:
-    kinds = ("sdk", "background", "inline")
+    kinds = tuple(KINDS)
     totals: dict[str, list[float]] = {k: [] for k in kinds}
     p99s: dict[str, list[float]] = {k: [] for k in kinds}
     for repeat in range(REPEATS):

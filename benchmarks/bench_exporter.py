@@ -23,23 +23,10 @@ from otel_grounding import GroundingSpanExporter
 from otel_grounding import attributes as A
 from otel_grounding.conventions import native
 
+from bench_asyncio import KINDS, TEXTS  # the same typical 5 KB texts (benchmarks/ is on the path)
+
 RUNS = 600
 TOOLS = 10
-WORDS = "paris france capital river seine museum louvre tower eiffel bridge".split()
-
-
-def _text(rng: random.Random, chars: int) -> str:
-    out, size = [], 0
-    while size < chars:
-        sentence = " ".join(rng.choice(WORDS) for _ in range(12)).capitalize() + "."
-        out.append(sentence)
-        size += len(sentence) + 1
-    return " ".join(out)
-
-
-TEXTS = [_text(random.Random(seed), 5_000) for seed in range(64)]
-
-
 class CountingExporter(SpanExporter):
     def __init__(self) -> None:
         self.spans = 0
@@ -62,10 +49,9 @@ class CountingExporter(SpanExporter):
 def _measure(kind: str, rate: float | None) -> tuple[int, CountingExporter, float]:
     sink = CountingExporter()
     exporter: SpanExporter = sink
-    if kind == "background":
-        exporter = GroundingSpanExporter(sink, min_claim_grounding_rate=0.7)
-    elif kind == "inline":
-        exporter = GroundingSpanExporter(sink, min_claim_grounding_rate=0.7, scoring_mode="inline")
+    options = KINDS[kind]
+    if options is not None:
+        exporter = GroundingSpanExporter(sink, min_claim_grounding_rate=0.7, **options)
     provider = TracerProvider()
     provider.add_span_processor(BatchSpanProcessor(exporter))
     tracer = provider.get_tracer("bench")
@@ -95,7 +81,7 @@ def _measure(kind: str, rate: float | None) -> tuple[int, CountingExporter, floa
 def main() -> None:
     for label, rate in (("150 runs/s", 150.0), ("flat out", None)):
         print(f"{label}:")
-        for kind in ("sdk", "background", "inline"):
+        for kind in KINDS:
             created, sink, achieved = _measure(kind, rate)
             lost = created - sink.spans
             print(

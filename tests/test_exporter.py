@@ -73,8 +73,8 @@ def test_unknown_otlp_protocol_is_a_configuration_error(monkeypatch: pytest.Monk
         GroundingOTLPSpanExporter()
 
 
-@pytest.mark.parametrize("protocol", ["grpc"])
-def test_zero_code_opentelemetry_instrument(protocol: str) -> None:
+def _zero_code_app(protocol: str, **extra: str) -> tuple[subprocess.CompletedProcess[str], list]:
+    """Run examples/zero_code_app.py under opentelemetry-instrument into a local receiver."""
     with otlp_receiver() as sink:
         env = {
             **os.environ,
@@ -85,7 +85,7 @@ def test_zero_code_opentelemetry_instrument(protocol: str) -> None:
             "OTEL_EXPORTER_OTLP_ENDPOINT": sink.endpoint,
             "OTEL_EXPORTER_OTLP_INSECURE": "true",
             "OTEL_EXPORTER_OTLP_PROTOCOL": protocol,
-            "OTEL_GROUNDING_MIN_CLAIM_GROUNDING_RATE": "0.7",
+            **extra,
         }
         instrument = Path(sys.executable).parent / "opentelemetry-instrument"
         done = subprocess.run(
@@ -99,8 +99,14 @@ def test_zero_code_opentelemetry_instrument(protocol: str) -> None:
         runs = wait_until(
             lambda: [s for s in sink.spans() if s.name.startswith("invoke_agent")] or None,
             timeout=20,
-            what="the enriched run span at the OTLP receiver",
+            what="the run span at the OTLP receiver",
         )
+    return done, runs
+
+
+@pytest.mark.parametrize("protocol", ["grpc"])
+def test_zero_code_opentelemetry_instrument(protocol: str) -> None:
+    _, runs = _zero_code_app(protocol, OTEL_GROUNDING_MIN_CLAIM_GROUNDING_RATE="0.7")
     (run,) = runs
     got = attributes(run.attributes)
     assert got[A.CLAIMS_TOTAL] == 2 and got[A.CLAIMS_GROUNDED] == 1
@@ -112,32 +118,7 @@ def test_zero_code_opentelemetry_instrument(protocol: str) -> None:
 
 def test_zero_code_bad_setting_keeps_tracing_on_unscored_with_one_log_line() -> None:
     """Under opentelemetry-instrument a ConfigError would turn off every trace of the app."""
-    with otlp_receiver() as sink:
-        env = {
-            **os.environ,
-            "OTEL_TRACES_EXPORTER": "grounding",
-            "OTEL_METRICS_EXPORTER": "none",
-            "OTEL_LOGS_EXPORTER": "none",
-            "OTEL_SERVICE_NAME": "zero-code-agent",
-            "OTEL_EXPORTER_OTLP_ENDPOINT": sink.endpoint,
-            "OTEL_EXPORTER_OTLP_INSECURE": "true",
-            "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc",
-            "OTEL_GROUNDING_MIN_CLAIM_GROUNDING_RATE": "high",
-        }
-        instrument = Path(sys.executable).parent / "opentelemetry-instrument"
-        done = subprocess.run(
-            [str(instrument), sys.executable, str(ROOT / "examples" / "zero_code_app.py")],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        assert done.returncode == 0, done.stderr
-        runs = wait_until(
-            lambda: [s for s in sink.spans() if s.name.startswith("invoke_agent")] or None,
-            timeout=20,
-            what="the run span at the OTLP receiver, unscored",
-        )
+    done, runs = _zero_code_app("grpc", OTEL_GROUNDING_MIN_CLAIM_GROUNDING_RATE="high")
     (run,) = runs
     assert not any(k.startswith(A.PREFIX) for k in attributes(run.attributes))
     lines = [line for line in done.stderr.splitlines() if "otel-grounding" in line]

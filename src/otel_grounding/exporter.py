@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import os
 import threading
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -26,6 +25,7 @@ from otel_grounding.conventions import DEFAULT_CONVENTIONS, RUN, Convention
 from otel_grounding.pipeline import GroundingPipeline
 from otel_grounding.sdkspan import (
     configured_value_limit,
+    drain,
     enrich_sdk_span,
     enriched_copy,
     hand_off,
@@ -149,12 +149,7 @@ class GroundingSpanExporter(SpanExporter):
 
     def force_flush(self, timeout_millis: int = 30000) -> bool:
         """Grade and export the runs on the worker, then flush the wrapped exporter."""
-        deadline = time.monotonic() + timeout_millis / 1000
-        drained = True
-        if self._worker is not None:
-            drained = self._worker.flush(timeout_millis / 1000)
-        left = max(0, int((deadline - time.monotonic()) * 1000))
-        return self._next.force_flush(left) and drained
+        return drain(self._worker, timeout_millis, self._next.force_flush)
 
 
 def otlp_span_exporter() -> SpanExporter:

@@ -10,7 +10,6 @@ and forwarded from there, so it can reach the next processor after spans that en
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -23,10 +22,12 @@ from otel_grounding.conventions import DEFAULT_CONVENTIONS, RUN, Convention
 from otel_grounding.pipeline import GroundingPipeline
 from otel_grounding.sdkspan import (
     configured_value_limit,
+    drain,
     enrich_sdk_span,
     enriched_copy,
     hand_off,
     scoring_worker,
+    skipped,
     start_view,
     to_view,
 )
@@ -110,11 +111,7 @@ class GroundingSpanProcessor(SpanProcessor):
     def _route(self, span: ReadableSpan, worker: Worker) -> ReadableSpan | None:
         """The span to forward now, or None when the worker took the run (it forwards it)."""
         pipeline = self.pipeline
-        context = getattr(span, "_context", None) or span.context
-        attributes = getattr(span, "_attributes", None)
-        if attributes is None:
-            attributes = span.attributes
-        if pipeline.skips(context.trace_id if context else 0, attributes or ()):
+        if skipped(pipeline, span):
             return span
         view = to_view(span, self._value_limit)
         reading = pipeline.read(view)
@@ -135,9 +132,4 @@ class GroundingSpanProcessor(SpanProcessor):
     def force_flush(self, timeout_millis: int = 30000) -> bool:
         """Grade and forward the runs on the worker, then flush the next processor, all
         within `timeout_millis`."""
-        deadline = time.monotonic() + timeout_millis / 1000
-        drained = True
-        if self._worker is not None:
-            drained = self._worker.flush(timeout_millis / 1000)
-        left = max(0, int((deadline - time.monotonic()) * 1000))
-        return self._next.force_flush(left) and drained
+        return drain(self._worker, timeout_millis, self._next.force_flush)

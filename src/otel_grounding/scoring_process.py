@@ -69,15 +69,9 @@ class ProcessScorer:
         options: ScoringOptions,
         evidence_incomplete: bool,
     ) -> GroundingResult:
-        if len(output) + sum(len(s) for s in sources) < IN_PROCESS_CHARS:
-            return score(
-                output,
-                sources,
-                threshold=threshold,
-                options=options,
-                evidence_incomplete=evidence_incomplete,
-            )
         call = (output, list(sources), threshold, options, evidence_incomplete)
+        if len(output) + sum(len(s) for s in sources) < IN_PROCESS_CHARS:
+            return _score(call)
         with self._lock:
             child = None if self._failed else self._started()
             if child is not None:
@@ -91,13 +85,7 @@ class ProcessScorer:
                     if ok:
                         return value  # type: ignore[no-any-return]
                     raise RuntimeError(value)
-        return score(
-            output,
-            sources,
-            threshold=threshold,
-            options=options,
-            evidence_incomplete=evidence_incomplete,
-        )
+        return _score(call)
 
     def _started(self) -> subprocess.Popen[bytes] | None:
         if self._pid != os.getpid():  # forked: the pipes belong to the parent's child
@@ -156,17 +144,21 @@ def shared_scorer() -> ProcessScorer:
     return _SHARED
 
 
+def _score(call: tuple[str, list[str], float | None, ScoringOptions, bool]) -> GroundingResult:
+    output, sources, threshold, options, incomplete = call
+    return score(
+        output, sources, threshold=threshold, options=options, evidence_incomplete=incomplete
+    )
+
+
 def _serve(requests: IO[bytes], answers: IO[bytes]) -> None:
     while True:
         try:
-            output, sources, threshold, options, incomplete = _receive(requests)
+            call = _receive(requests)
         except EOFError:
             return
         try:
-            result = score(
-                output, sources, threshold=threshold, options=options, evidence_incomplete=incomplete
-            )
-            _send(answers, (True, result))
+            _send(answers, (True, _score(call)))
         except Exception as error:  # the parent grades the run `scoring-error`
             _send(answers, (False, repr(error)))
 

@@ -93,13 +93,7 @@ def enrich_sdk_span(
 ) -> ReadableSpan:
     """The span to forward: an enriched copy for a run span, the same object otherwise."""
     try:
-        # Hot path for ordinary spans: the public properties build a new mappingproxy per call,
-        # so read the SDK's own fields when they are there (public properties otherwise).
-        context = getattr(span, "_context", None) or span.context
-        attributes = getattr(span, "_attributes", None)
-        if attributes is None:
-            attributes = span.attributes
-        if pipeline.skips(context.trace_id if context else 0, attributes or ()):
+        if skipped(pipeline, span):
             return span
         enrichment = pipeline.process(to_view(span, value_limit))
         return span if enrichment is None else enriched_copy(span, enrichment)
@@ -108,20 +102,19 @@ def enrich_sdk_span(
         return span
 
 
+def skipped(pipeline: GroundingPipeline, span: ReadableSpan) -> bool:
+    """`pipeline.skips` for an SDK span, on the hot path for ordinary spans: the public
+    properties build a new mappingproxy per call, so the SDK's own fields are read when there."""
+    context = getattr(span, "_context", None) or span.context
+    attributes = getattr(span, "_attributes", None)
+    if attributes is None:
+        attributes = span.attributes
+    return pipeline.skips(context.trace_id if context else 0, attributes or ())
+
+
 def start_view(span: ReadableSpan) -> SpanView:
     """The span view of a span that just started (what its start attributes say)."""
-    context = span.context
-    parent = span.parent
-    return SpanView(
-        trace_id=context.trace_id if context is not None else 0,
-        span_id=context.span_id if context is not None else 0,
-        parent_id=parent.span_id if parent is not None else None,
-        name=span.name,
-        attributes=getattr(span, "_attributes", None) or _EMPTY,
-        events=(),
-        resource=_EMPTY,
-        local_root=parent is None or parent.is_remote,
-    )
+    return to_view(span)._replace(events=(), resource=_EMPTY)
 
 
 class ScoringTask:
@@ -201,3 +194,12 @@ def scoring_worker(
     if settings.scoring_mode == SCORING_BACKGROUND:
         pipeline.scorer = shared_scorer()
     return Worker(settings.scoring_queue_size, name="otel-grounding-scoring", idle=idle)
+
+
+def drain(worker: Worker | None, timeout_millis: int, flush_next: Callable[[int], bool]) -> bool:
+    """A shell's `force_flush`: grade and forward the runs on the worker, then flush what comes
+    next with the time left, all within `timeout_millis`."""
+    deadline = time.monotonic() + timeout_millis / 1000
+    drained = worker.flush(timeout_millis / 1000) if worker is not None else True
+    left = max(0, int((deadline - time.monotonic()) * 1000))
+    return flush_next(left) and drained
