@@ -1,8 +1,9 @@
 """Event-loop lag of an asyncio agent app, with and without GroundingSpanProcessor (a script).
 
-The same app runs side by side, interleaved, under three pipelines: the SDK alone
+The same app runs side by side, interleaved, under four pipelines: the SDK alone
 (`BatchSpanProcessor` -> a null exporter), `GroundingSpanProcessor` in front of it (default:
-runs graded on the scoring worker), and the same with `scoring_mode="inline"`. The app: 20
+runs graded on the scoring worker, large ones scored in a child interpreter), the same with
+`scoring_mode="thread"` (scored on the worker thread) and with `scoring_mode="inline"`. The app: 20
 concurrent agents, 200 typical runs in all (a model call of 200 ms, 10 tool steps of 5 KB
 awaited 20 ms each, a second model call, a 5 KB answer: about 30 runs a second). A monitor task sleeps 5 ms at a time and records how late it wakes: the event loop's
 lag. Reported: total and p99 lag per pipeline, and the ratio to the SDK alone.
@@ -30,7 +31,7 @@ TICK_S = 0.005
 #: What the agents wait on: a tool call, and a model call before and after the tools.
 TOOL_LATENCY_S = 0.02
 MODEL_LATENCY_S = 0.2
-REPEATS = 5
+REPEATS = 7
 
 WORDS = "paris france capital river seine museum louvre tower eiffel bridge".split()
 
@@ -54,6 +55,7 @@ def _text(rng: random.Random, chars: int) -> str:
 KINDS: dict[str, dict[str, str] | None] = {
     "sdk": None,
     "background": {},
+    "thread": {"scoring_mode": "thread"},
     "inline": {"scoring_mode": "inline"},
 }
 
