@@ -11,6 +11,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
+from opentelemetry import trace
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcessor, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
@@ -167,3 +168,27 @@ def test_export_hands_runs_to_the_worker_instead_of_scoring_in_the_call() -> Non
         assert run.attributes[A.RATE] > 0.9
         exporter.shutdown()
     assert timings["background"] < timings["inline"] / 5, timings
+
+
+def test_a_run_ending_after_its_local_root_in_the_same_batch_keeps_its_evidence() -> None:
+    captured = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(captured))
+    tracer = provider.get_tracer("t")
+    root = tracer.start_span("root")
+    run = tracer.start_span("run", context=trace.set_span_in_context(root))
+    with tracer.start_as_current_span(
+        "tool", context=trace.set_span_in_context(run),
+        attributes={native.STEP_TYPE: "tool", native.STEP_OUTPUT: GOLDEN_SOURCES[0]},
+    ):
+        pass
+    root.end()
+    run.set_attribute(native.RUN_OUTPUT, "The capital of France is Paris.")
+    run.end()
+    inner = InMemorySpanExporter()
+    exporter = GroundingSpanExporter(inner)
+    assert exporter.export(list(captured.get_finished_spans())) is SpanExportResult.SUCCESS
+    assert exporter.force_flush()
+    (out,) = [s for s in inner.get_finished_spans() if s.name == "run"]
+    assert out.attributes[A.RATE] == 1.0 and out.attributes[A.GRADE] == "full"
+    assert len(inner.get_finished_spans()) == 3
