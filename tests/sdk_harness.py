@@ -48,6 +48,8 @@ class Pipeline:
         self.tracer: Tracer = self.provider.get_tracer("tests")
 
     def spans(self) -> tuple[ReadableSpan, ...]:
+        """What reached the exporter once the runs on the scoring worker were graded."""
+        assert self.processor.force_flush(10_000)
         return self.exporter.get_finished_spans()
 
     def span(self, name: str) -> ReadableSpan:
@@ -55,6 +57,7 @@ class Pipeline:
         return match
 
     def metric_points(self, name: str) -> list[Any]:
+        assert self.processor.force_flush(10_000)
         data = self.metric_reader.get_metrics_data()
         points: list[Any] = []
         for resource_metrics in data.resource_metrics if data else ():

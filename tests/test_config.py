@@ -96,3 +96,39 @@ def test_bad_settings_file(tmp_path: Path, content: str, fragment: str) -> None:
         load_settings(settings_file=path)
     with pytest.raises(ConfigError, match="cannot read"):
         load_settings(settings_file=tmp_path / "missing.json")
+
+
+@pytest.mark.parametrize(
+    "name, closest",
+    [
+        ("OTEL_GROUNDING_MIN_CLAIM_GROUNDING_RAT", "OTEL_GROUNDING_MIN_CLAIM_GROUNDING_RATE"),
+        ("OTEL_GROUNDING_MAX_CLAIM", "OTEL_GROUNDING_MAX_CLAIMS"),
+        ("OTEL_GROUNDING_SETTINGS_FIEL", "OTEL_GROUNDING_SETTINGS_FILE"),
+    ],
+)
+def test_misspelt_environment_variable_names_the_closest_key(
+    name: str, closest: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(name, "0.7")
+    with pytest.raises(ConfigError) as info:
+        _processor()
+    message = str(info.value)
+    assert message.startswith(f"{name}: unknown") and f"did you mean {closest}?" in message
+
+
+def test_unknown_environment_variable_with_nothing_close_is_still_an_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("OTEL_GROUNDING_ZZZ", "1")
+    with pytest.raises(ConfigError, match="OTEL_GROUNDING_ZZZ: unknown environment variable"):
+        load_settings()
+    monkeypatch.delenv("OTEL_GROUNDING_ZZZ")
+    monkeypatch.setenv("OTEL_GROUNDING_RELAY_TOKEN", "secret")  # the relay's own: not a setting
+    assert load_settings().min_claim_grounding_rate is None
+
+
+def test_misspelt_key_in_a_settings_file_names_the_closest_key(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"min_claim_grounding_rat": 0.7}))
+    with pytest.raises(ConfigError, match="did you mean min_claim_grounding_rate"):
+        load_settings(settings_file=path)

@@ -6,12 +6,14 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
+from opentelemetry import trace
 from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExportResult
+from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcessor, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from e2e_support import attributes, otlp_receiver, wait_until
 from sdk_harness import GOLDEN_OUTPUT, GOLDEN_SOURCES
@@ -72,8 +74,8 @@ def test_unknown_otlp_protocol_is_a_configuration_error(monkeypatch: pytest.Monk
         GroundingOTLPSpanExporter()
 
 
-@pytest.mark.parametrize("protocol", ["grpc"])
-def test_zero_code_opentelemetry_instrument(protocol: str) -> None:
+def _zero_code_app(protocol: str, **extra: str) -> tuple[subprocess.CompletedProcess[str], list]:
+    """Run examples/zero_code_app.py under opentelemetry-instrument into a local receiver."""
     with otlp_receiver() as sink:
         env = {
             **os.environ,
@@ -84,7 +86,7 @@ def test_zero_code_opentelemetry_instrument(protocol: str) -> None:
             "OTEL_EXPORTER_OTLP_ENDPOINT": sink.endpoint,
             "OTEL_EXPORTER_OTLP_INSECURE": "true",
             "OTEL_EXPORTER_OTLP_PROTOCOL": protocol,
-            "OTEL_GROUNDING_MIN_CLAIM_GROUNDING_RATE": "0.7",
+            **extra,
         }
         instrument = Path(sys.executable).parent / "opentelemetry-instrument"
         done = subprocess.run(
@@ -98,8 +100,14 @@ def test_zero_code_opentelemetry_instrument(protocol: str) -> None:
         runs = wait_until(
             lambda: [s for s in sink.spans() if s.name.startswith("invoke_agent")] or None,
             timeout=20,
-            what="the enriched run span at the OTLP receiver",
+            what="the run span at the OTLP receiver",
         )
+    return done, runs
+
+
+@pytest.mark.parametrize("protocol", ["grpc"])
+def test_zero_code_opentelemetry_instrument(protocol: str) -> None:
+    _, runs = _zero_code_app(protocol, OTEL_GROUNDING_MIN_CLAIM_GROUNDING_RATE="0.7")
     (run,) = runs
     got = attributes(run.attributes)
     assert got[A.CLAIMS_TOTAL] == 2 and got[A.CLAIMS_GROUNDED] == 1
@@ -107,3 +115,80 @@ def test_zero_code_opentelemetry_instrument(protocol: str) -> None:
     assert got[A.BELOW_THRESHOLD] is True
     assert got[A.THRESHOLD] == 0.7
     assert A.FLAGGED_EVENT in [e.name for e in run.events]
+
+
+def test_zero_code_bad_setting_keeps_tracing_on_unscored_with_one_log_line() -> None:
+    """Under opentelemetry-instrument a ConfigError would turn off every trace of the app."""
+    done, runs = _zero_code_app("grpc", OTEL_GROUNDING_MIN_CLAIM_GROUNDING_RATE="high")
+    (run,) = runs
+    assert not any(k.startswith(A.PREFIX) for k in attributes(run.attributes))
+    lines = [line for line in done.stderr.splitlines() if "otel-grounding" in line]
+    assert len(lines) == 1, done.stderr
+    assert "min_claim_grounding_rate" in lines[0] and "'high'" in lines[0]
+    assert "Traceback" not in done.stderr
+
+
+def _expensive_run_batch() -> list:
+    """Ended spans of one run whose scoring takes a while (a long answer, many tool outputs)."""
+    captured = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(captured))
+    tracer = provider.get_tracer("t")
+    answer = " ".join(f"Claim {i} says quokka{i} lives near lake{i}." for i in range(3000))
+    with tracer.start_as_current_span("run") as run:
+        for i in range(50):
+            with tracer.start_as_current_span("tool", attributes={
+                native.STEP_TYPE: "tool",
+                native.STEP_OUTPUT: " ".join(
+                    f"Claim {j} says quokka{j} lives near lake{j}." for j in range(i * 60, i * 60 + 60)
+                ),
+            }):
+                pass
+        run.set_attribute(native.RUN_OUTPUT, answer)
+    for i in range(200):
+        with tracer.start_as_current_span("db query"):
+            pass
+    return list(captured.get_finished_spans())
+
+
+def test_export_hands_runs_to_the_worker_instead_of_scoring_in_the_call() -> None:
+    batch = _expensive_run_batch()
+    timings = {}
+    for mode in ("inline", "background"):
+        inner = ThreadRecordingExporter()
+        exporter = GroundingSpanExporter(inner, scoring_mode=mode)
+        started = time.perf_counter()
+        assert exporter.export(batch) is SpanExportResult.SUCCESS
+        timings[mode] = time.perf_counter() - started
+        if mode == "background":
+            # Everything but the run left in the call itself; the run follows from the worker.
+            assert len(inner.get_finished_spans()) == len(batch) - 1
+            assert exporter.force_flush()
+        (run,) = [s for s in inner.get_finished_spans() if s.name == "run"]
+        assert run.attributes[A.RATE] > 0.9
+        exporter.shutdown()
+    assert timings["background"] < timings["inline"] / 5, timings
+
+
+def test_a_run_ending_after_its_local_root_in_the_same_batch_keeps_its_evidence() -> None:
+    captured = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(captured))
+    tracer = provider.get_tracer("t")
+    root = tracer.start_span("root")
+    run = tracer.start_span("run", context=trace.set_span_in_context(root))
+    with tracer.start_as_current_span(
+        "tool", context=trace.set_span_in_context(run),
+        attributes={native.STEP_TYPE: "tool", native.STEP_OUTPUT: GOLDEN_SOURCES[0]},
+    ):
+        pass
+    root.end()
+    run.set_attribute(native.RUN_OUTPUT, "The capital of France is Paris.")
+    run.end()
+    inner = InMemorySpanExporter()
+    exporter = GroundingSpanExporter(inner)
+    assert exporter.export(list(captured.get_finished_spans())) is SpanExportResult.SUCCESS
+    assert exporter.force_flush()
+    (out,) = [s for s in inner.get_finished_spans() if s.name == "run"]
+    assert out.attributes[A.RATE] == 1.0 and out.attributes[A.GRADE] == "full"
+    assert len(inner.get_finished_spans()) == 3

@@ -307,3 +307,45 @@ def test_tally_counters_export_what_a_synchronous_counter_would() -> None:
         return {tuple(sorted(p.attributes.items())): p.value for p in data.data_points}
     assert points(ours) == points(sync) == {(("a", "1"), ("b", "0")): 4000,
                                             (("a", "1"), ("b", "1")): 4000}
+
+
+@pytest.mark.parametrize(
+    "declared, reason",
+    [("3", A.REASON_TOOL_STEPS_MISSING), (3.0, A.REASON_TOOL_STEPS_MISSING),
+     ("three", A.REASON_TOOL_STEPS_UNREADABLE), (2.5, A.REASON_TOOL_STEPS_UNREADABLE),
+     (-1, A.REASON_TOOL_STEPS_UNREADABLE), (True, A.REASON_TOOL_STEPS_UNREADABLE)],
+)
+def test_wrong_typed_tool_step_count_is_read_or_graded_partial(declared, reason) -> None:
+    p = Pipeline()
+    with p.run(**{native.RUN_TOOL_STEPS: declared}) as span:
+        p.tool(GOLDEN_SOURCES[0])
+        span.set_attribute(native.RUN_OUTPUT, "The capital of France is Paris.")
+    run = attrs(p.span("run"))
+    assert run[A.GRADE] == "partial"
+    assert run[A.COVERAGE_REASON] == reason
+
+
+def test_a_tool_step_count_read_as_what_it_says_can_be_complete() -> None:
+    p = Pipeline()
+    with p.run(**{native.RUN_TOOL_STEPS: "1"}) as span:
+        p.tool(GOLDEN_SOURCES[0])
+        span.set_attribute(native.RUN_OUTPUT, "The capital of France is Paris.")
+    assert attrs(p.span("run"))[A.GRADE] == "full"
+
+
+def test_strip_content_keeps_claim_text_out_of_the_claim_events() -> None:
+    p = Pipeline(strip_content=True)
+    p.golden_run()
+    (claim,) = [e for e in p.span("run").events if e.name == A.CLAIM_EVENT]
+    got = dict(claim.attributes)
+    assert set(got) == {
+        A.CLAIM_EVENT_INDEX, A.CLAIM_EVENT_COVERED_FRACTION, A.CLAIM_EVENT_START,
+        A.CLAIM_EVENT_END, A.CLAIM_EVENT_TOKENS, A.CLAIM_EVENT_TOKENS_UNCOVERED,
+        A.CLAIM_EVENT_BEST_SOURCE_SPAN_ID,
+    }
+    assert GOLDEN_OUTPUT[got[A.CLAIM_EVENT_START]:got[A.CLAIM_EVENT_END]].strip().startswith("Bananas")
+    assert 0 < got[A.CLAIM_EVENT_TOKENS_UNCOVERED] <= got[A.CLAIM_EVENT_TOKENS]
+    words = {w.strip(".").lower() for w in GOLDEN_OUTPUT.split()}
+    values = [v for e in p.span("run").events for v in dict(e.attributes or {}).values()]
+    assert not any(isinstance(v, str) and v.lower() in words for v in values)
+    assert not any(isinstance(v, (tuple, list)) for v in values)

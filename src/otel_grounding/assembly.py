@@ -13,9 +13,9 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
-from otel_grounding.conventions.base import LLM, TOOL, SpanReading
+from otel_grounding.conventions.base import LLM, RUN, TOOL, SpanReading
 from otel_grounding.conventions.payloads import ToolResult
 from otel_grounding.spanview import SpanView
 
@@ -28,6 +28,13 @@ EVICT_AGE = "age"
 EVICT_COUNT = "count"
 EVICT_BYTES = "bytes"
 EVICT_SPANS = "spans"
+#: Outputs evicted inside one trace to keep it within `max_buffer_bytes`.
+EVICT_TRACE_BYTES = "trace_bytes"
+
+#: Graded runs remembered per trace (for the runs around them); older ones are forgotten.
+GRADED_RUNS_KEPT = 64
+#: Started, not yet ended spans tracked at once (beyond it new spans are not tracked).
+OPEN_SPANS_TRACKED = 50_000
 
 
 @dataclass
@@ -44,6 +51,17 @@ class _Output:
     calls: tuple[str | None, ...] = ()
     read: bool = False
     declared: bool = False
+    size: int = 0  # bytes of text charged to the buffer
+    evicted: bool = False  # text dropped to keep the trace within its byte budget
+
+
+class _Open(NamedTuple):
+    """A started span that has not ended, with what its start attributes said it is."""
+
+    trace_id: int
+    parent_id: int | None
+    role: str | None
+    agent: str | None
 
 
 class LinkBatch(Protocol):
@@ -70,6 +88,9 @@ class _Trace:
     declaring_runs: set[int] = field(default_factory=set)  # runs that list tools available
     size: int = 0
     overflowed: bool = False
+    pending_runs: int = 0  # runs that ended and are not graded yet
+    root_ended: bool = False  # the trace's local root ended: drop once nothing is pending
+    graded: OrderedDict[int, None] = field(default_factory=OrderedDict)
 
     @property
     def linked(self) -> int:
@@ -99,6 +120,8 @@ class Evidence:
     source_span_ids: tuple[int, ...] = ()
     tool_steps_found: int = 0
     tool_outputs_missing: int = 0
+    #: Tool steps of the run that had started and not ended when it was graded.
+    open_tool_steps: int = 0
     truncated: bool = False
     lost: bool = False
     last_llm_text: str | None = None
@@ -149,6 +172,8 @@ class TraceAssembly:
         self._traces: OrderedDict[int, _Trace] = OrderedDict()
         self._touched: dict[int, float] = {}
         self._lost: OrderedDict[int, None] = OrderedDict()
+        self._closed: OrderedDict[int, None] = OrderedDict()  # dropped when their root ended
+        self._open: dict[int, _Open] = {}  # span id -> started, not ended (GIL-atomic ops)
         self._bytes = 0
 
     def holds(self, trace_id: int) -> bool:
@@ -170,6 +195,53 @@ class TraceAssembly:
                 t.results or t.calls or t.declared for t in trace.llms
             )
 
+    # -- open spans (shells that see spans start) --------------------------------------------
+    def start(self, span: SpanView, reading: SpanReading | None) -> None:
+        """Note a started span (with what its start attributes say it is), so that a run that
+        ends before it can wait for it and a trace is kept while it may still end."""
+        if len(self._open) < OPEN_SPANS_TRACKED:
+            self._open[span.span_id] = _Open(
+                span.trace_id,
+                span.parent_id,
+                reading.role if reading is not None else None,
+                reading.agent if reading is not None else None,
+            )
+
+    def open_children(self, span: SpanView) -> bool:
+        """Whether a started span below this run has not ended yet."""
+        if not self._open:
+            return False
+        with self._lock:
+            opened = self._open_in(span.trace_id)
+            if not opened:
+                return False
+            trace = self._traces.get(span.trace_id)
+            return any(
+                self._below(entry.parent_id, span.span_id, opened, trace)
+                for entry in opened.values()
+            )
+
+    def _open_in(self, trace_id: int) -> dict[int, _Open]:
+        return {sid: o for sid, o in list(self._open.items()) if o.trace_id == trace_id}
+
+    def _below(
+        self, node: int | None, run_span: int, opened: dict[int, _Open], trace: _Trace | None
+    ) -> bool:
+        """Whether the chain of parents from `node` reaches `run_span`."""
+        for _ in range(len(opened) + (trace.linked if trace is not None else 0) + 1):
+            if node is None:
+                return False
+            if node == run_span:
+                return True
+            entry = opened.get(node)
+            if entry is not None:
+                node = entry.parent_id
+            elif trace is not None:
+                node = trace.parent(node)
+            else:
+                return False
+        return False
+
     # -- observation --------------------------------------------------------------------------
     def observe(self, span: SpanView, reading: SpanReading | None) -> None:
         """Remember a non-run span: its output if it is a tool or LLM step, else its parent link."""
@@ -183,41 +255,84 @@ class TraceAssembly:
                 return
             with self._lock:
                 trace = self._traces.get(span.trace_id)
+                self._open.pop(span.span_id, None)
                 if trace is not None:
                     self._link(span.trace_id, trace, span, 0)
-                    if span.local_root:
-                        self._drop(span.trace_id)
+                    self._ended(span, trace)
             return
         with self._lock:
             trace = self._trace_for(span.trace_id)
             text = reading.text if not reading.redacted else None
             results = reading.input_tool_results
             size = (len(text) if text else 0) + sum(len(r.text or "") for r in results)
+            if size and not self._link_all and trace.size + RECORD_OVERHEAD + size > self._max_bytes:
+                self._evict_within(trace, RECORD_OVERHEAD + size)
+            evicted = bool(size) and trace.size + RECORD_OVERHEAD + size > self._max_bytes
+            if evicted:
+                text, results, size = None, (), 0
             if self._link_all:  # its link came in a batch already: counted once, not twice
-                if trace.overflowed:
-                    return
-                cost = RECORD_OVERHEAD + size
-                trace.size += cost
-                self._bytes += cost
-            elif not self._link(span.trace_id, trace, span, size):
-                return
-            record = _Output(
-                span.span_id,
-                span.parent_id,
-                text,
-                reading.truncated,
-                reading.run_id,
-                call_id=reading.call_id,
-                results=results,
-                calls=reading.tool_calls,
-                read=text is not None or bool(reading.tool_calls),
-                declared=reading.tools_declared,
-            )
-            if reading.role == TOOL:
-                trace.tools.append(record)
-            elif reading.role == LLM:
-                trace.llms.append(record)
+                linked = not trace.overflowed
+                if linked:
+                    cost = RECORD_OVERHEAD + size
+                    trace.size += cost
+                    self._bytes += cost
+            else:
+                linked = self._link(span.trace_id, trace, span, size)
+            self._open.pop(span.span_id, None)
+            if linked:
+                record = _Output(
+                    span.span_id,
+                    span.parent_id,
+                    text,
+                    reading.truncated,
+                    reading.run_id,
+                    call_id=reading.call_id,
+                    results=results,
+                    calls=reading.tool_calls,
+                    read=text is not None or bool(reading.tool_calls),
+                    declared=reading.tools_declared,
+                    size=size,
+                    evicted=evicted,
+                )
+                if reading.role == TOOL:
+                    trace.tools.append(record)
+                elif reading.role == LLM:
+                    trace.llms.append(record)
+            self._ended(span, trace)
             self._enforce_budgets()
+
+    def _evict_within(self, trace: _Trace, needed: int) -> None:
+        """Drop the oldest texts of this trace (tool outputs first) until `needed` bytes fit;
+        what is dropped stays as a marker, so that its run learns it lost evidence."""
+        self._on_evict(EVICT_TRACE_BYTES)
+        for outputs in (trace.tools, trace.llms):
+            for output in outputs:
+                if trace.size + needed <= self._max_bytes:
+                    return
+                if output.size:
+                    trace.size -= output.size
+                    self._bytes -= output.size
+                    output.text, output.results, output.size, output.evicted = None, (), 0, True
+
+    def _ended(self, span: SpanView, trace: _Trace) -> None:
+        """After a span of this trace ended: at its local root, or once nothing that ended
+        under it still waits, the trace's state goes."""
+        if span.local_root:
+            trace.root_ended = True
+        if trace.root_ended:
+            self._settle(span.trace_id, trace)
+
+    def _settle(self, trace_id: int, trace: _Trace) -> None:
+        if not self._link_all and trace.pending_runs == 0 and not (trace.tools or trace.llms):
+            trace.overflowed = False  # nothing pending could have lost a link
+        if not trace.root_ended or trace.pending_runs:
+            return
+        if any(o.trace_id == trace_id for o in list(self._open.values())):
+            return  # a span started under the root is still open: it may be (or hold) a run
+        self._drop(trace_id)
+        self._closed[trace_id] = None
+        if len(self._closed) > self._num_traces:
+            self._closed.popitem(last=False)
 
     def remember_batches(self, batches: Mapping[int, LinkBatch]) -> None:
         """Remember parent links, one batch per trace id, creating each trace's state; the
@@ -266,7 +381,7 @@ class TraceAssembly:
     def _link_ids(
         self, trace: _Trace, span_id: int, parent_id: int | None, text_size: int
     ) -> bool:
-        if trace.linked >= self._max_spans:
+        if trace.linked >= self._max_spans and not self._compact(trace):
             if not trace.overflowed:
                 trace.overflowed = True
                 self._on_evict(EVICT_SPANS)
@@ -277,45 +392,84 @@ class TraceAssembly:
         self._bytes += cost
         return True
 
-    # -- a run ends ---------------------------------------------------------------------------
+    def _compact(self, trace: _Trace) -> bool:
+        """Forget the links no pending output, run or open span needs (in a long-lived trace
+        they pile up from work already graded); True when that freed a quarter of the cap."""
+        if self._link_all or trace.overflowed or trace.pending:
+            return False
+        needed: set[int] = set()
+        seeds = [o.span_id for o in (*trace.tools, *trace.llms)]
+        seeds += list(trace.runs)
+        seeds += [o.parent_id for o in list(self._open.values()) if o.parent_id is not None]
+        for node in seeds:
+            while node is not None and node not in needed and node in trace.parents:
+                needed.add(node)
+                node = trace.parents[node]
+        unneeded = [span_id for span_id in trace.parents if span_id not in needed]
+        if len(unneeded) < self._max_spans // 4:
+            return False
+        for span_id in unneeded:
+            del trace.parents[span_id]
+        trace.size -= RECORD_OVERHEAD * len(unneeded)
+        self._bytes -= RECORD_OVERHEAD * len(unneeded)
+        return True
+
+    # -- a run ends ----------------------------------------------------------------------------
+    def begin_run(self, span: SpanView, reading: SpanReading) -> None:
+        """A run span ended: register it (for the runs around it, and so that its trace is
+        kept) until `take` grades it."""
+        with self._lock:
+            trace = self._trace_for(span.trace_id)
+            self._link(span.trace_id, trace, span, 0)
+            if span.span_id not in trace.runs:
+                trace.pending_runs += 1
+            trace.runs[span.span_id] = (reading.agent, False)
+            self._open.pop(span.span_id, None)
+            if span.local_root:
+                trace.root_ended = True
+            self._enforce_budgets()
+
     def take(self, span: SpanView, reading: SpanReading) -> Evidence:
-        """The evidence in a run's subtree; registers the run for the runs that enclose it."""
+        """The evidence in a run's subtree; the run counts as graded from then on and, in a
+        shell that sees its spans in order, what only it needed is released."""
         with self._lock:
             lost = span.trace_id in self._lost
             trace = self._traces.get(span.trace_id)
             if trace is None:
-                if span.local_root:
-                    return Evidence(lost=lost)
-                trace = self._trace_for(span.trace_id)
+                return Evidence(lost=lost or span.trace_id in self._closed)
             lost = lost or trace.overflowed
             owns = _Ownership(trace, span.span_id, reading.agent, reading.run_id)
             tools = [t for t in trace.tools if owns(t)]
             steps = [t for t in trace.llms if owns(t)]
-            llms = [t for t in steps if t.text]
+            llms = [t for t in steps if t.text or t.evicted]
             graded_inner = any(
                 owns.encloses(run_id) and graded
                 for run_id, (agent, graded) in trace.runs.items()
-                if agent == reading.agent or reading.agent is None
+                if agent is None or reading.agent is None or agent == reading.agent
             )
             declared = any(t.declared for t in steps) or any(
                 owns.encloses(run_id) for run_id in trace.declaring_runs
             )
-            if span.local_root:
-                self._drop(span.trace_id)
-            else:
-                self._link(span.trace_id, trace, span, 0)
-                trace.runs[span.span_id] = (reading.agent, False)
-                if reading.tools_declared:
-                    trace.declaring_runs.add(span.span_id)
+            if reading.tools_declared and not span.local_root:
+                trace.declaring_runs.add(span.span_id)
+            opened = self._open_in(span.trace_id) if self._open else {}
+            open_tools = sum(
+                1
+                for entry in opened.values()
+                if entry.role == TOOL and self._below(entry.parent_id, span.span_id, opened, trace)
+            )
+            self._graded(span, reading, trace, tools + steps, opened)
+        llms = [t for t in llms if t.text]
         with_text = [t for t in tools if t.text is not None]
         tally = tool_tally(tools, steps)
         return Evidence(
             sources=tally.sources,
             source_span_ids=tally.source_span_ids,
             tool_steps_found=len(tools),
-            tool_outputs_missing=len(tools) - len(with_text),
+            tool_outputs_missing=sum(1 for t in tools if t.text is None and not t.evicted),
+            open_tool_steps=open_tools,
             truncated=any(t.truncated for t in tools),
-            lost=lost,
+            lost=lost or any(t.evicted for t in tools),
             last_llm_text=llms[-1].text if llms else None,
             last_llm_truncated=llms[-1].truncated if llms else False,
             graded_inner_run=graded_inner,
@@ -326,13 +480,79 @@ class TraceAssembly:
             tools_declared=declared,
         )
 
-    def mark_graded(self, span: SpanView) -> None:
-        """Note that a run was graded, for the nested-run policy of the runs around it."""
-        with self._lock:
-            trace = self._traces.get(span.trace_id)
-            if trace is not None and span.span_id in trace.runs:
-                agent, _ = trace.runs[span.span_id]
-                trace.runs[span.span_id] = (agent, True)
+    def _graded(
+        self,
+        span: SpanView,
+        reading: SpanReading,
+        trace: _Trace,
+        owned: list[_Output],
+        opened: dict[int, _Open],
+    ) -> None:
+        """Mark the run graded and release what it alone needed (outputs, their links)."""
+        was = trace.runs.get(span.span_id)
+        if was is None:
+            self._link(span.trace_id, trace, span, 0)
+        elif not was[1] and trace.pending_runs:
+            trace.pending_runs -= 1
+        trace.runs[span.span_id] = (reading.agent, True)
+        if not self._link_all:
+            if not self._claimed_above(span, reading.agent, opened, trace):
+                self._release(trace, span.span_id, owned, opened)
+            trace.graded[span.span_id] = None
+            while len(trace.graded) > GRADED_RUNS_KEPT:
+                old, _ = trace.graded.popitem(last=False)
+                trace.runs.pop(old, None)
+        self._settle(span.trace_id, trace)
+
+    def _claimed_above(
+        self, span: SpanView, agent: str | None, opened: dict[int, _Open], trace: _Trace
+    ) -> bool:
+        """Whether an open run around this one (known as a run when it started) would count
+        this run's outputs as its own: the same agent, or this run names none."""
+        node = span.parent_id
+        for _ in range(len(opened) + trace.linked + 1):
+            if node is None:
+                return False
+            entry = opened.get(node)
+            if entry is not None:
+                if entry.role == RUN and entry.agent is not None and agent in (None, entry.agent):
+                    return True
+                node = entry.parent_id
+            else:
+                node = trace.parent(node)
+        return False
+
+    def _release(
+        self, trace: _Trace, run_span: int, owned: list[_Output], opened: dict[int, _Open]
+    ) -> None:
+        ids = {id(o) for o in owned}
+        trace.tools = [t for t in trace.tools if id(t) not in ids]
+        trace.llms = [t for t in trace.llms if id(t) not in ids]
+        freed = sum(o.size for o in owned)
+        # The links from those outputs up to the run go too, unless still on the way up from
+        # an output kept (another run's, by explicit id) or from a span still open. Other links
+        # under the run are left to `_compact` (cheaper than a walk of the whole trace per run).
+        keep: set[int] = {run_span}
+        for node in [o.span_id for o in (*trace.tools, *trace.llms)] + [
+            o.parent_id for o in opened.values() if o.parent_id is not None
+        ]:
+            while node is not None and node not in keep and node in trace.parents:
+                keep.add(node)
+                node = trace.parents[node]
+        dropped = 0
+        for output in owned:
+            chain: list[int] = []
+            node: int | None = output.span_id
+            while node is not None and node not in keep and node in trace.parents:
+                chain.append(node)
+                node = trace.parents[node]
+            if node == run_span:  # only what lies under the run
+                for span_id in chain:
+                    del trace.parents[span_id]
+                dropped += len(chain)
+        freed += RECORD_OVERHEAD * dropped
+        trace.size -= freed
+        self._bytes -= freed
 
     # -- budgets ------------------------------------------------------------------------------
     def _drop(self, trace_id: int) -> None:
@@ -377,6 +597,8 @@ class TraceAssembly:
         with self._lock:
             self._traces.clear()
             self._touched.clear()
+            self._open.clear()
+            self._closed.clear()
             self._bytes = 0
 
     @property
@@ -424,13 +646,14 @@ def tool_tally(tools: list[_Output], llms: list[_Output]) -> ToolTally:
         return True
 
     for tool in tools:
+        seen = tool.text is not None or tool.evicted  # evicted: read, then lost (said apart)
         if tool.call_id is not None:
             ids.add(tool.call_id)
-            if tool.text is not None:
+            if seen:
                 read_ids.add(tool.call_id)
         else:
             anonymous_steps += 1
-            anonymous_read += tool.text is not None
+            anonymous_read += seen
         if tool.text is not None:
             sources.append(tool.text)
             span_ids.append(tool.span_id)
@@ -494,7 +717,9 @@ class _Ownership:
                 result = True
                 break
             inner = self._trace.runs.get(node)
-            if inner is not None and (self._agent is None or inner[0] != self._agent):
+            # A run nested in this one is transparent when it is the same agent's, or names
+            # no agent inside a named run (one logical run recorded twice).
+            if inner is not None and (self._agent is None or inner[0] not in (None, self._agent)):
                 break
             node = self._trace.parent(node)
             seen += 1

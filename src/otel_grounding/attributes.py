@@ -32,6 +32,10 @@ REASON_EVIDENCE_TRUNCATED = "evidence-truncated"
 REASON_EVIDENCE_EVICTED = "evidence-evicted"
 REASON_TOOL_STEPS_MISSING = "tool-steps-missing"
 REASON_SCORING_ERROR = "scoring-error"
+#: The run declared its tool-step count in a form that is not a whole number.
+REASON_TOOL_STEPS_UNREADABLE = "tool-steps-unreadable"
+#: The scoring worker was full (or shut down past its deadline): the run left unscored.
+REASON_SCORING_OVERLOAD = "scoring-overload"
 
 #: The audit event added to a flagged run span.
 FLAGGED_EVENT = "reliability.claim_grounding_below_threshold"
@@ -46,4 +50,9 @@ CLAIM_EVENT_EXCERPT = "claim.excerpt"
 CLAIM_EVENT_COVERED_FRACTION = "claim.covered_fraction"
 CLAIM_EVENT_UNCOVERED_TOKENS = "claim.uncovered_tokens"
 CLAIM_EVENT_BEST_SOURCE_SPAN_ID = "claim.best_source_span_id"
+#: Under `strip_content` a claim is told by position and counts only (no text of it).
+CLAIM_EVENT_START = "claim.start"
+CLAIM_EVENT_END = "claim.end"
+CLAIM_EVENT_TOKENS = "claim.tokens"
+CLAIM_EVENT_TOKENS_UNCOVERED = "claim.tokens_uncovered"
 CLAIM_EXCERPT_CHARS = 200

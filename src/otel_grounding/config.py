@@ -6,6 +6,7 @@ value raises `ConfigError` naming the key and the value, never later inside a sp
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 import os
@@ -33,6 +34,18 @@ DEFAULT_NUM_TRACES = 10_000
 DEFAULT_MAX_SPANS_PER_TRACE = 1_000
 DEFAULT_MAX_BUFFER_BYTES = 64 * 1024 * 1024
 
+# --- where runs are scored -------------------------------------------------------------------
+#: On the scoring worker, computed in a child interpreter (the default: the application's GIL is
+#: never held by scoring); on the worker thread itself; or in the thread that ends the run.
+SCORING_BACKGROUND = "background"
+SCORING_THREAD = "thread"
+SCORING_INLINE = "inline"
+SCORING_MODES = (SCORING_BACKGROUND, SCORING_THREAD, SCORING_INLINE)
+#: Runs waiting for (or being scored by) the worker; beyond it a run leaves unscored.
+DEFAULT_SCORING_QUEUE_SIZE = 2_048  # as the SDK batch processor's span queue
+#: How long a run that ended before some of its started steps waits for them (seconds).
+DEFAULT_OPEN_STEP_WAIT_S = 2.0
+
 # --- span output ------------------------------------------------------------------------------
 DEFAULT_MAX_CLAIM_EVENTS = 10
 DEFAULT_PROJECT_ATTRIBUTE = "service.name"
@@ -45,6 +58,8 @@ PROJECT_SETTINGS_KEYS = frozenset({THRESHOLD_KEY})
 #: Environment variables use the package's own prefix (OTEL_* belongs to the OTel spec).
 ENV_PREFIX = "OTEL_GROUNDING_"
 ENV_SETTINGS_FILE = ENV_PREFIX + "SETTINGS_FILE"
+#: Variables under the prefix that are not settings (the relay's own start from this prefix).
+ENV_OTHER_PREFIXES = (ENV_SETTINGS_FILE, ENV_PREFIX + "RELAY_")
 
 
 class ConfigError(ValueError):
@@ -88,6 +103,12 @@ def check_str(key: str, value: Any) -> str:
     if not isinstance(value, str) or not value:
         raise ConfigError(f"{key}: {value!r} is not a non-empty string")
     return value
+
+
+def check_choice(key: str, value: Any, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise ConfigError(f"{key}: {value!r} is not one of {', '.join(choices)}")
+    return str(value)
 
 
 def check_str_list(key: str, value: Any) -> tuple[str, ...]:
@@ -183,6 +204,9 @@ class GroundingSettings:
     strip_content: bool = False
     project_attribute: str = DEFAULT_PROJECT_ATTRIBUTE
     max_project_labels: int = DEFAULT_MAX_PROJECT_LABELS
+    scoring_mode: str = SCORING_BACKGROUND
+    scoring_queue_size: int = DEFAULT_SCORING_QUEUE_SIZE
+    open_step_wait: float = DEFAULT_OPEN_STEP_WAIT_S
 
     def threshold_for(self, project: str | None) -> float | None:
         """The project's own threshold when its settings document has one, else the default."""
@@ -212,6 +236,9 @@ SETTING_KEYS: tuple[str, ...] = (
     "strip_content",
     "project_attribute",
     "max_project_labels",
+    "scoring_mode",
+    "scoring_queue_size",
+    "open_step_wait",
 )
 _SCORING_KEYS = (
     "max_output_chars",
@@ -228,7 +255,9 @@ def build_settings(values: Mapping[str, Any]) -> GroundingSettings:
     unknown = set(values) - set(SETTING_KEYS)
     if unknown:
         key = sorted(unknown)[0]
-        raise ConfigError(f"{key}: unknown setting (value {values[key]!r})")
+        raise ConfigError(
+            f"{key}: unknown setting (value {values[key]!r}){_closest(key, SETTING_KEYS)}"
+        )
     scoring = ScoringOptions.build(**{k: values[k] for k in _SCORING_KEYS if k in values})
     checks: dict[str, Any] = {
         "min_claim_grounding_rate": check_threshold,
@@ -241,6 +270,9 @@ def build_settings(values: Mapping[str, Any]) -> GroundingSettings:
         "strip_content": check_bool,
         "project_attribute": check_str,
         "max_project_labels": check_int,
+        "scoring_mode": lambda k, v: check_choice(k, v, SCORING_MODES),
+        "scoring_queue_size": check_int,
+        "open_step_wait": check_seconds,
     }
     kwargs = {k: check(k, values[k]) for k, check in checks.items() if k in values}
     return GroundingSettings(
@@ -254,7 +286,7 @@ def build_settings(values: Mapping[str, Any]) -> GroundingSettings:
 
 def _parse_env_value(key: str, raw: str) -> Any:
     """Env values are JSON when they parse as JSON (numbers, true/false, lists), else text."""
-    if key in ("project_attribute",):
+    if key in ("project_attribute", "scoring_mode"):
         return raw
     try:
         return json.loads(raw)
@@ -267,12 +299,25 @@ def _parse_env_value(key: str, raw: str) -> Any:
 def env_values(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The settings given as OTEL_GROUNDING_<KEY> environment variables."""
     environ = os.environ if environ is None else environ
+    known = {ENV_PREFIX + key.upper() for key in SETTING_KEYS}
+    for name in environ:
+        if name.startswith(ENV_PREFIX) and name not in known and not name.startswith(ENV_OTHER_PREFIXES):
+            raise ConfigError(
+                f"{name}: unknown environment variable (value {environ[name]!r})"
+                f"{_closest(name, sorted(known | {ENV_SETTINGS_FILE}))}"
+            )
     values: dict[str, Any] = {}
     for key in SETTING_KEYS:
         raw = environ.get(ENV_PREFIX + key.upper())
         if raw is not None and raw != "":
             values[key] = _parse_env_value(key, raw)
     return values
+
+
+def _closest(name: str, known: Iterable[str]) -> str:
+    """`; did you mean X?` for the closest known name, or nothing when none is close."""
+    match = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return f"; did you mean {match[0]}?" if match else ""
 
 
 def file_values(path: str | os.PathLike[str]) -> dict[str, Any]:

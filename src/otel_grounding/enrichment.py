@@ -96,10 +96,18 @@ def build_enrichment(outcome: RunOutcome, settings: GroundingSettings) -> Enrich
         for claim in result.ungrounded_claims(settings.max_claim_events):
             event: dict[str, Any] = {
                 attr.CLAIM_EVENT_INDEX: claim.index,
-                attr.CLAIM_EVENT_EXCERPT: claim.text[: attr.CLAIM_EXCERPT_CHARS],
                 attr.CLAIM_EVENT_COVERED_FRACTION: claim.covered_fraction,
-                attr.CLAIM_EVENT_UNCOVERED_TOKENS: list(claim.uncovered_tokens[:20]),
             }
+            if settings.strip_content:  # the content is being removed: no word of it here
+                event[attr.CLAIM_EVENT_START] = claim.start
+                event[attr.CLAIM_EVENT_END] = claim.end
+                event[attr.CLAIM_EVENT_TOKENS] = claim.tokens_distinct
+                event[attr.CLAIM_EVENT_TOKENS_UNCOVERED] = (
+                    claim.tokens_distinct - claim.tokens_covered
+                )
+            else:
+                event[attr.CLAIM_EVENT_EXCERPT] = claim.text[: attr.CLAIM_EXCERPT_CHARS]
+                event[attr.CLAIM_EVENT_UNCOVERED_TOKENS] = list(claim.uncovered_tokens[:20])
             if claim.best_source is not None and claim.best_source < len(outcome.source_span_ids):
                 span_id = outcome.source_span_ids[claim.best_source]
                 if span_id is not None:

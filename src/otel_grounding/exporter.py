@@ -1,13 +1,18 @@
-"""`GroundingSpanExporter`: the same enrichment inside an exporter, on the batch worker thread.
+"""`GroundingSpanExporter`: the same enrichment inside an exporter, graded off the export call.
 
-`GroundingOTLPSpanExporter` is the `opentelemetry_traces_exporter` entry point
-(`OTEL_TRACES_EXPORTER=grounding`): it wraps the OTLP exporter chosen by the standard
-`OTEL_EXPORTER_OTLP_*` variables and reads its own settings from `OTEL_GROUNDING_*`.
+`export()` forwards every span that is not a run at once and hands run spans to the scoring
+worker, which exports them (enriched) in batches of its own: the batch processor's thread never
+waits for scoring, so its queue drains as fast as without us. `GroundingOTLPSpanExporter` is the
+`opentelemetry_traces_exporter` entry point (`OTEL_TRACES_EXPORTER=grounding`): it wraps the
+OTLP exporter chosen by the standard `OTEL_EXPORTER_OTLP_*` variables and reads its own
+settings from `OTEL_GROUNDING_*`; an invalid setting there leaves tracing on, unscored.
 """
 
 from __future__ import annotations
 
+import logging
 import os
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -16,16 +21,32 @@ from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
 
 from otel_grounding.config import ConfigError, GroundingSettings
-from otel_grounding.conventions import DEFAULT_CONVENTIONS, Convention
+from otel_grounding.conventions import DEFAULT_CONVENTIONS, RUN, Convention
 from otel_grounding.pipeline import GroundingPipeline
-from otel_grounding.sdkspan import configured_value_limit, enrich_sdk_span
+from otel_grounding.sdkspan import (
+    configured_value_limit,
+    drain,
+    enrich_sdk_span,
+    enriched_copy,
+    hand_off,
+    scoring_worker,
+    to_view,
+)
+
+logger = logging.getLogger("otel_grounding")
+
+#: Graded run spans exported together (the SDK batch processor's default batch size).
+GRADED_BATCH_SPANS = 512
+#: How long `shutdown()` waits for runs being graded before the wrapped exporter shuts down.
+SHUTDOWN_TIMEOUT_S = 30.0
 
 PROTOCOL_ENV = "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"
 GENERAL_PROTOCOL_ENV = "OTEL_EXPORTER_OTLP_PROTOCOL"
 
 
 class GroundingSpanExporter(SpanExporter):
-    """Wrap an exporter: enrich run spans in each batch, then export the batch unchanged in size."""
+    """Wrap an exporter: forward each batch's other spans at once, export its run spans
+    enriched from the scoring worker (or, `scoring_mode="inline"`, enrich them in place)."""
 
     def __init__(
         self,
@@ -40,7 +61,7 @@ class GroundingSpanExporter(SpanExporter):
         **options: Any,
     ) -> None:
         self._next = next_exporter
-        self.pipeline = GroundingPipeline.configure(
+        self.pipeline: GroundingPipeline | None = GroundingPipeline.configure(
             settings=settings,
             settings_file=settings_file,
             meter_provider=meter_provider,
@@ -50,19 +71,85 @@ class GroundingSpanExporter(SpanExporter):
             **options,
         )
         self._value_limit = configured_value_limit()
+        self._export_lock = threading.Lock()  # the wrapped exporter sees one call at a time
+        self._outbox: list[ReadableSpan] = []
+        self._outbox_lock = threading.Lock()
+        self._worker = scoring_worker(self.pipeline, idle=self._send_graded)
 
     def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
+        pipeline = self.pipeline
+        if pipeline is None:
+            return self._send(list(spans))
         limit = self._value_limit
-        return self._next.export([enrich_sdk_span(self.pipeline, s, limit) for s in spans])
+        if self._worker is None:
+            return self._send([enrich_sdk_span(pipeline, s, limit) for s in spans])
+        # Runs of this batch are registered first, so that a local root ending before one of
+        # them (earlier in the batch) does not release the evidence that run will need.
+        readings: list[Any] = []
+        for span in spans:
+            readings.append(None)
+            try:
+                if pipeline.conventions_may_read(span.attributes or ()):
+                    view = to_view(span, limit)
+                    reading = pipeline.read(view)
+                    readings[-1] = (view, reading)
+                    if reading is not None and reading.role == RUN:
+                        pipeline.begin_run(view, reading)
+            except Exception:
+                pipeline.metrics.scoring_errors.add(1)
+        out: list[ReadableSpan] = []
+        for span, read in zip(spans, readings):
+            try:
+                if read is None:
+                    out.append(enrich_sdk_span(pipeline, span, limit))
+                    continue
+                view, reading = read
+                if reading is None or reading.role != RUN:
+                    enrichment = pipeline.observe(view, reading)
+                    out.append(span if enrichment is None else enriched_copy(span, enrichment))
+                    continue
+                now = hand_off(pipeline, self._worker, span, view, reading, self._graded)
+                if now is not None:
+                    out.append(now)
+            except Exception:
+                pipeline.metrics.scoring_errors.add(1)
+                out.append(span)
+        return self._send(out)
+
+    def _graded(self, span: ReadableSpan) -> None:
+        """A graded run (on the worker): sent with the next batch, at the latest when full."""
+        with self._outbox_lock:
+            self._outbox.append(span)
+            full = len(self._outbox) >= GRADED_BATCH_SPANS
+        if full:
+            self._send_graded()
+
+    def _send_graded(self) -> None:
+        """On the worker, when nothing else is ready: export the graded runs as one batch."""
+        with self._outbox_lock:
+            batch, self._outbox = self._outbox, []
+        if batch:
+            result = self._send(batch)
+            if result is not SpanExportResult.SUCCESS:
+                logger.debug("otel-grounding: exporting %d graded run spans failed", len(batch))
+
+    def _send(self, spans: list[ReadableSpan]) -> SpanExportResult:
+        with self._export_lock:
+            return self._next.export(spans)
 
     def shutdown(self) -> None:
         try:
+            if self._worker is not None:
+                self._worker.shutdown(SHUTDOWN_TIMEOUT_S)
+                self._send_graded()
             self._next.shutdown()
         finally:
-            self.pipeline.close()
+            if self.pipeline is not None:
+                self.pipeline.close()
 
     def force_flush(self, timeout_millis: int = 30000) -> bool:
-        return self._next.force_flush(timeout_millis)
+        """Grade and export the runs on the worker, then flush the wrapped exporter."""
+        return drain(self._worker, timeout_millis, self._next.force_flush)
 
 
 def otlp_span_exporter() -> SpanExporter:
@@ -83,4 +170,14 @@ class GroundingOTLPSpanExporter(GroundingSpanExporter):
     """Zero-code route: `opentelemetry-instrument` with `OTEL_TRACES_EXPORTER=grounding`."""
 
     def __init__(self, **options: Any) -> None:
-        super().__init__(otlp_span_exporter(), **options)
+        exporter = otlp_span_exporter()
+        try:
+            super().__init__(exporter, **options)
+        except ConfigError as error:
+            # Under opentelemetry-instrument an exception here would turn off all tracing:
+            # the application's spans keep flowing, unscored, and the cause is one log line.
+            logger.error("otel-grounding: invalid setting, spans are exported unscored: %s", error)
+            self._next = exporter
+            self.pipeline = None
+            self._worker = None
+            self._export_lock = threading.Lock()

@@ -23,6 +23,7 @@ RUNS_SEEN = "otel_grounding.runs_seen"
 TRACES_EVICTED = "otel_grounding.traces_evicted"
 SCORING_ERRORS = "otel_grounding.scoring_errors"
 SCORING_DURATION = "otel_grounding.scoring_duration"
+RUNS_OVERLOADED = "otel_grounding.runs_overloaded"
 
 LABEL_PROJECT = "project"
 LABEL_SERVICE = "service"
@@ -138,6 +139,12 @@ class GroundingMetrics:
             SCORING_ERRORS,
             unit="{run}",
             description="Runs whose scoring raised (graded partial)",
+        )
+        self.runs_overloaded = Tally(
+            meter,
+            RUNS_OVERLOADED,
+            unit="{run}",
+            description="Runs forwarded unscored because the scoring worker was full",
         )
         self.scoring_duration = meter.create_histogram(
             SCORING_DURATION,

@@ -29,6 +29,9 @@ logger = logging.getLogger("otel_grounding")
 
 SERVICE_NAME = "service.name"
 
+#: Values longer than this are content, not what a span is: left out when reading a start.
+START_VALUE_CHARS = 256
+
 #: `process()` without a reading reads the span itself.
 _UNREAD: Any = object()
 
@@ -73,6 +76,8 @@ class GroundingPipeline:
         # (the SDK shells); the relay sees a trace's spans in any order and holds only the
         # spans an adapter reads as runs.
         self._implicit_runs = not link_all
+        #: The scoring function; a shell may put a `ProcessScorer` here (same signature).
+        self.scorer: Any = score
 
     @classmethod
     def configure(
@@ -110,10 +115,22 @@ class GroundingPipeline:
         reading to `process(span, reading=...)` so that the span is not read twice.
         """
         try:
-            return read_span(span, self._conventions)
+            return self._read(span)
         except Exception:
             self._unreadable()
             return None
+
+    def _read(self, span: SpanView) -> SpanReading | None:
+        """The conventions' reading; a local root none reads may be its trace's implicit run."""
+        reading = read_span(span, self._conventions)
+        if (
+            reading is None
+            and span.local_root
+            and self._implicit_runs
+            and self.assembly.implicit_run(span)
+        ):
+            return read_implicit_run(span, self._conventions)
+        return reading
 
     def skips(self, trace_id: int, attribute_keys: Iterable[str]) -> bool:
         """True for a span no convention can read, in a trace with nothing buffered.
@@ -125,23 +142,110 @@ class GroundingPipeline:
             return True
         return False
 
+    def conventions_may_read(self, attribute_keys: Iterable[str]) -> bool:
+        """Whether any convention could read a span with these attribute keys."""
+        return not self._markers.isdisjoint(attribute_keys)
+
     def process(self, span: SpanView, *, reading: Any = _UNREAD) -> Enrichment | None:
-        """The enrichment for this span, or None to forward it unchanged. Never raises."""
+        """The enrichment for this span, or None to forward it unchanged. Never raises.
+
+        A run span is graded at once (`begin_run` then `finish_run`); a shell that grades
+        runs elsewhere (a worker) calls those two itself, and `observe` for other spans.
+        """
         next(self._seen)
         try:
             if reading is _UNREAD:
-                reading = read_span(span, self._conventions)
-            if reading is None and self._implicit_runs and self.assembly.implicit_run(span):
-                return self._run(span, read_implicit_run(span, self._conventions))
+                reading = self._read(span)
             if reading is None or reading.role != RUN:
-                self.assembly.observe(span, reading)
-                if reading is not None and self.settings.strip_content and reading.content_keys:
-                    return Enrichment(remove=frozenset(reading.content_keys))
-                return None
-            return self._run(span, reading)
+                return self._observe(span, reading)
+            self._begin(span, reading)
+            return self._finish(span, reading)
         except Exception:
             self._unreadable()
             return None
+
+    def observe(self, span: SpanView, reading: SpanReading | None) -> Enrichment | None:
+        """A non-run span (its reading from `read`) ended: remember what runs will need."""
+        next(self._seen)
+        try:
+            return self._observe(span, reading)
+        except Exception:
+            self._unreadable()
+            return None
+
+    def started(self, span: SpanView) -> None:
+        """A span started (shells that see starts): runs ending before it can wait for it.
+
+        Only what the span is matters here, not its text: long values are left out of the
+        reading, so that a step started with its output already set is not read twice.
+        """
+        try:
+            reading = None
+            if not self._markers.isdisjoint(span.attributes):
+                short = {
+                    k: v
+                    for k, v in span.attributes.items()
+                    if not (isinstance(v, str) and len(v) > START_VALUE_CHARS)
+                }
+                reading = self.read(span._replace(attributes=short))
+            self.assembly.start(span, reading)
+        except Exception:
+            self._unreadable()
+
+    def begin_run(self, span: SpanView, reading: SpanReading) -> None:
+        """A run span ended: register it now (in order with the other spans); grade it later
+        with `finish_run` (or `refuse_run`), exactly once."""
+        next(self._seen)
+        try:
+            self._begin(span, reading)
+        except Exception:
+            self._unreadable()
+
+    def waits(self, span: SpanView) -> bool:
+        """Whether a begun run still has started steps below it that have not ended."""
+        try:
+            return self.assembly.open_children(span)
+        except Exception:
+            return False
+
+    def finish_run(self, span: SpanView, reading: SpanReading) -> Enrichment | None:
+        """Grade a begun run: the enrichment for its span, or None to forward it unchanged."""
+        try:
+            return self._finish(span, reading)
+        except Exception:
+            self._unreadable()
+            return None
+
+    def refuse_run(self, span: SpanView, reading: SpanReading, reason: str) -> Enrichment:
+        """Grade a begun run without scoring it (`partial`, `reason`, no rate, never flagged)."""
+        try:
+            self.assembly.take(span, reading)
+        except Exception:
+            self._unreadable()
+        if reason == attr.REASON_SCORING_OVERLOAD:
+            self.metrics.runs_overloaded.add(1)
+        project = self._project(span, reading)
+        outcome = RunOutcome(
+            result=None,
+            reasons=(reason,),
+            threshold=self.settings.threshold_for(project),
+            project=project,
+            service=_str(span.resource.get(SERVICE_NAME)),
+            convention=reading.convention,
+            content_keys=reading.content_keys,
+        )
+        record_metrics(self.metrics, outcome)
+        return build_enrichment(outcome, self.settings)
+
+    def _observe(self, span: SpanView, reading: SpanReading | None) -> Enrichment | None:
+        self.assembly.observe(span, reading)
+        if reading is not None and self.settings.strip_content and reading.content_keys:
+            return Enrichment(remove=frozenset(reading.content_keys))
+        return None
+
+    def _begin(self, span: SpanView, reading: SpanReading) -> None:
+        self.metrics.runs_seen.add(1)
+        self.assembly.begin_run(span, reading)
 
     def _unreadable(self) -> None:
         """Count a span the pipeline could not handle; log the first one with its traceback."""
@@ -150,8 +254,7 @@ class GroundingPipeline:
             self._warned = True
             logger.exception("otel-grounding: a span could not be read; forwarded unchanged")
 
-    def _run(self, span: SpanView, reading: SpanReading) -> Enrichment | None:
-        self.metrics.runs_seen.add(1)
+    def _finish(self, span: SpanView, reading: SpanReading) -> Enrichment | None:
         evidence = self.assembly.take(span, reading)
         attached = [s for s in reading.attached_sources if s is not None]
         own_output = None if reading.redacted else reading.text
@@ -168,10 +271,13 @@ class GroundingPipeline:
         sources = attached + list(evidence.sources)
         source_span_ids: tuple[int | None, ...] = (None,) * len(attached) + evidence.source_span_ids
         result = None
-        if output is not None and not unseen and not (evidence.lost and not sources):
+        # Evidence known to exist but gone (evicted, or steps still open) and none left to
+        # read: a rate would be one over nothing, so none is written (and nothing flagged).
+        gone = (evidence.lost or evidence.open_tool_steps) and not sources
+        if output is not None and not unseen and not gone:
             started = time.perf_counter()
             try:
-                result = score(
+                result = self.scorer(
                     output,
                     sources,
                     threshold=threshold,
@@ -183,7 +289,6 @@ class GroundingPipeline:
                 logger.exception("otel-grounding: scoring a run failed; graded partial")
                 reasons = (*reasons, attr.REASON_SCORING_ERROR)
             self.metrics.scoring_duration.record(time.perf_counter() - started)
-        self.assembly.mark_graded(span)
         outcome = RunOutcome(
             result=result,
             reasons=reasons,
@@ -233,8 +338,11 @@ def _reasons(
     if evidence.truncated or reading.attached_truncated:
         reasons.append(attr.REASON_EVIDENCE_TRUNCATED)
     found = max(evidence.tool_steps_found, evidence.tool_calls) + len(reading.attached_sources)
-    if reading.declared_tool_steps is not None and reading.declared_tool_steps > found:
+    declared = reading.declared_tool_steps is not None and reading.declared_tool_steps > found
+    if declared or evidence.open_tool_steps:
         reasons.append(attr.REASON_TOOL_STEPS_MISSING)
+    if reading.declared_tool_steps_unreadable:
+        reasons.append(attr.REASON_TOOL_STEPS_UNREADABLE)
     if evidence.lost:
         reasons.append(attr.REASON_EVIDENCE_EVICTED)
     return tuple(reasons)
@@ -250,6 +358,8 @@ def evidence_unseen(reading: SpanReading, evidence: Evidence) -> bool:
     """
     if evidence.sources or any(s is not None for s in reading.attached_sources):
         return False
+    if evidence.lost and not evidence.tool_calls_unread:
+        return False  # the outputs were there and were evicted: `evidence-evicted` says so
     declared_steps = reading.declared_tool_steps or 0
     if evidence.tool_calls or reading.attached_sources or declared_steps > 0:
         return True

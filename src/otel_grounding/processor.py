@@ -1,7 +1,11 @@
-"""`GroundingSpanProcessor`: enriches run spans in the application's thread, before any exporter.
+"""`GroundingSpanProcessor`: enriches run spans before any exporter, off the application's thread.
 
 A wrapping processor: it owns the next processor (usually a `BatchSpanProcessor`) and hands it
-every span exactly once, a run span replaced by its enriched copy.
+every span exactly once, a run span replaced by its enriched copy. Ordinary and step spans are
+forwarded at once from the thread that ends them; a run span is graded on the scoring worker
+and forwarded from there, so it can reach the next processor after spans that ended later
+(a `BatchSpanProcessor` does not care; exporters never promised an order). With
+`scoring_mode="inline"` runs are graded in the ending thread instead.
 """
 
 from __future__ import annotations
@@ -14,9 +18,23 @@ from opentelemetry.metrics import MeterProvider
 from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor
 
 from otel_grounding.config import GroundingSettings
-from otel_grounding.conventions import DEFAULT_CONVENTIONS, Convention
+from otel_grounding.conventions import DEFAULT_CONVENTIONS, RUN, Convention
 from otel_grounding.pipeline import GroundingPipeline
-from otel_grounding.sdkspan import configured_value_limit, enrich_sdk_span
+from otel_grounding.sdkspan import (
+    configured_value_limit,
+    drain,
+    enrich_sdk_span,
+    enriched_copy,
+    hand_off,
+    scoring_worker,
+    skipped,
+    start_view,
+    to_view,
+)
+from otel_grounding.worker import Worker
+
+#: How long `shutdown()` (which the SDK gives no timeout) waits for runs being graded.
+SHUTDOWN_TIMEOUT_S = 30.0
 
 
 class GroundingSpanProcessor(SpanProcessor):
@@ -53,6 +71,7 @@ class GroundingSpanProcessor(SpanProcessor):
         self._value_limit = configured_value_limit()
         self._limit_read = False
         self._next_on_ending = getattr(next_processor, "_on_ending", None)
+        self._worker = scoring_worker(self.pipeline)
 
     def on_start(self, span: Span, parent_context: Context | None = None) -> None:
         if not self._limit_read:
@@ -61,6 +80,16 @@ class GroundingSpanProcessor(SpanProcessor):
             if limits is not None:
                 self._value_limit = limits.max_span_attribute_length
                 self._limit_read = True
+        try:
+            # Spans whose start attributes already say what they are (every instrumentation
+            # read sets the span kind at start) are tracked until they end; ordinary spans
+            # cost a set test. The SDK's own dict: iterating BoundedAttributes while mutable
+            # copies it under a lock.
+            attributes = getattr(span, "_attributes", None) or ()
+            if self.pipeline.conventions_may_read(getattr(attributes, "_dict", attributes)):
+                self.pipeline.started(start_view(span))
+        except Exception:
+            self.pipeline.metrics.scoring_errors.add(1)
         self._next.on_start(span, parent_context=parent_context)
 
     def _on_ending(self, span: Span) -> None:
@@ -68,13 +97,39 @@ class GroundingSpanProcessor(SpanProcessor):
             self._next_on_ending(span)
 
     def on_end(self, span: ReadableSpan) -> None:
-        self._next.on_end(enrich_sdk_span(self.pipeline, span, self._value_limit))
+        if self._worker is None:
+            self._next.on_end(enrich_sdk_span(self.pipeline, span, self._value_limit))
+            return
+        out: ReadableSpan | None = span
+        try:
+            out = self._route(span, self._worker)
+        except Exception:  # never into the application: forward the original
+            self.pipeline.metrics.scoring_errors.add(1)
+        if out is not None:
+            self._next.on_end(out)
+
+    def _route(self, span: ReadableSpan, worker: Worker) -> ReadableSpan | None:
+        """The span to forward now, or None when the worker took the run (it forwards it)."""
+        pipeline = self.pipeline
+        if skipped(pipeline, span):
+            return span
+        view = to_view(span, self._value_limit)
+        reading = pipeline.read(view)
+        if reading is None or reading.role != RUN:
+            enrichment = pipeline.observe(view, reading)
+            return span if enrichment is None else enriched_copy(span, enrichment)
+        pipeline.begin_run(view, reading)
+        return hand_off(pipeline, worker, span, view, reading, self._next.on_end)
 
     def shutdown(self) -> None:
         try:
+            if self._worker is not None:
+                self._worker.shutdown(SHUTDOWN_TIMEOUT_S)
             self._next.shutdown()
         finally:
             self.pipeline.close()
 
     def force_flush(self, timeout_millis: int = 30000) -> bool:
-        return self._next.force_flush(timeout_millis)
+        """Grade and forward the runs on the worker, then flush the next processor, all
+        within `timeout_millis`."""
+        return drain(self._worker, timeout_millis, self._next.force_flush)

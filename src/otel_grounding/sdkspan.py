@@ -6,13 +6,21 @@ times, links, events, attributes and the dropped counts); only the enrichment is
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 from opentelemetry.attributes import BoundedAttributes
 from opentelemetry.sdk.trace import Event, ReadableSpan, SpanLimits
 from opentelemetry.sdk.util import BoundedList
 
+from otel_grounding import attributes as attr
+from otel_grounding.config import SCORING_BACKGROUND, SCORING_INLINE
+from otel_grounding.conventions import SpanReading
 from otel_grounding.enrichment import Enrichment
 from otel_grounding.pipeline import GroundingPipeline
 from otel_grounding.spanview import SpanView
+from otel_grounding.scoring_process import shared_scorer
+from otel_grounding.worker import Worker
 
 _EMPTY: dict[str, object] = {}
 
@@ -85,17 +93,114 @@ def enrich_sdk_span(
 ) -> ReadableSpan:
     """The span to forward: an enriched copy for a run span, the same object otherwise."""
     try:
-        # Hot path for ordinary spans: the public properties build a new mappingproxy per call,
-        # and BoundedAttributes iterates and counts in Python; so read the SDK's own fields,
-        # down to the attributes' plain dict, when they are there (public properties otherwise).
-        context = getattr(span, "_context", None) or span.context
-        keys = getattr(getattr(span, "_attributes", None), "_dict", None)
-        if keys is None:
-            keys = span.attributes or _EMPTY
-        if pipeline.skips(context.trace_id if context else 0, keys):
+        if skipped(pipeline, span):
             return span
         enrichment = pipeline.process(to_view(span, value_limit))
         return span if enrichment is None else enriched_copy(span, enrichment)
     except Exception:  # never into the application: forward the original
         pipeline.metrics.scoring_errors.add(1)
         return span
+
+
+def skipped(pipeline: GroundingPipeline, span: ReadableSpan) -> bool:
+    """`pipeline.skips` for an SDK span, on the hot path for ordinary spans: the public
+    properties build a new mappingproxy per call, and BoundedAttributes iterates and counts in
+    Python; so the SDK's own fields are read, down to the attributes' plain dict, when there."""
+    context = getattr(span, "_context", None) or span.context
+    keys = getattr(getattr(span, "_attributes", None), "_dict", None)
+    if keys is None:
+        keys = span.attributes or _EMPTY
+    return pipeline.skips(context.trace_id if context else 0, keys)
+
+
+def start_view(span: ReadableSpan) -> SpanView:
+    """The span view of a span that just started (what its start attributes say)."""
+    return to_view(span)._replace(events=(), resource=_EMPTY)
+
+
+class ScoringTask:
+    """One run span on the scoring worker: it waits while steps started under it are still
+    open (at most `wait` seconds), then is graded and handed to `deliver`, exactly once."""
+
+    __slots__ = ("_pipeline", "_span", "_view", "_reading", "_deliver", "_deadline", "key")
+
+    def __init__(
+        self,
+        pipeline: GroundingPipeline,
+        span: ReadableSpan,
+        view: SpanView,
+        reading: SpanReading,
+        deliver: Callable[[ReadableSpan], None],
+        wait: float,
+    ) -> None:
+        self._pipeline = pipeline
+        self._span = span
+        self._view = view
+        self._reading = reading
+        self._deliver = deliver
+        self._deadline = time.monotonic() + wait
+        self.key = view.trace_id  # runs of one trace are graded in the order they ended
+
+    def ready(self, now: float) -> bool:
+        return now >= self._deadline or not self._pipeline.waits(self._view)
+
+    def run(self) -> None:
+        span = self._span
+        try:
+            enrichment = self._pipeline.finish_run(self._view, self._reading)
+            if enrichment is not None:
+                span = enriched_copy(span, enrichment)
+        except Exception:
+            self._pipeline.metrics.scoring_errors.add(1)
+        self._deliver(span)
+
+    def abandon(self) -> None:
+        self._deliver(refused(self._pipeline, self._span, self._view, self._reading))
+
+
+def refused(
+    pipeline: GroundingPipeline, span: ReadableSpan, view: SpanView, reading: SpanReading
+) -> ReadableSpan:
+    """The run span forwarded unscored because the worker could not take it."""
+    try:
+        return enriched_copy(span, pipeline.refuse_run(view, reading, attr.REASON_SCORING_OVERLOAD))
+    except Exception:
+        pipeline.metrics.scoring_errors.add(1)
+        return span
+
+
+def hand_off(
+    pipeline: GroundingPipeline,
+    worker: Worker,
+    span: ReadableSpan,
+    view: SpanView,
+    reading: SpanReading,
+    deliver: Callable[[ReadableSpan], None],
+) -> ReadableSpan | None:
+    """Give a begun run to the worker; when it is full, the run to forward now (unscored)."""
+    task = ScoringTask(pipeline, span, view, reading, deliver, pipeline.settings.open_step_wait)
+    if worker.submit(task):
+        return None
+    return refused(pipeline, span, view, reading)
+
+
+def scoring_worker(
+    pipeline: GroundingPipeline, idle: Callable[[], None] | None = None
+) -> Worker | None:
+    """The worker an SDK shell grades runs on (None: inline), scoring in a child process in the
+    default mode."""
+    settings = pipeline.settings
+    if settings.scoring_mode == SCORING_INLINE:
+        return None
+    if settings.scoring_mode == SCORING_BACKGROUND:
+        pipeline.scorer = shared_scorer()
+    return Worker(settings.scoring_queue_size, name="otel-grounding-scoring", idle=idle)
+
+
+def drain(worker: Worker | None, timeout_millis: int, flush_next: Callable[[int], bool]) -> bool:
+    """A shell's `force_flush`: grade and forward the runs on the worker, then flush what comes
+    next with the time left, all within `timeout_millis`."""
+    deadline = time.monotonic() + timeout_millis / 1000
+    drained = worker.flush(timeout_millis / 1000) if worker is not None else True
+    left = max(0, int((deadline - time.monotonic()) * 1000))
+    return flush_next(left) and drained

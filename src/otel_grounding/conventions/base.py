@@ -41,6 +41,8 @@ class SpanReading:
     agent: str | None = None
     project: str | None = None
     declared_tool_steps: int | None = None
+    #: A tool-step count was declared but is not a whole number (graded partial, not ignored).
+    declared_tool_steps_unreadable: bool = False
     attached_sources: tuple[str | None, ...] = ()
     attached_truncated: bool = False
     content_keys: tuple[str, ...] = ()

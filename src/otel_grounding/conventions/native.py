@@ -24,6 +24,21 @@ def _text(value: Any) -> str | None:
     return None if value is None else as_text(list(value) if isinstance(value, tuple) else value)
 
 
+def _count(value: Any) -> int | None:
+    """A declared count as what it says: 3, 3.0 and "3" are 3; None when it is no whole number."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        value = value.strip()
+        digits = value.isascii() and value.isdigit() and len(value) <= 18
+        return int(value) if digits else None
+    if isinstance(value, int):
+        return value if value >= 0 else None
+    if isinstance(value, float) and value.is_integer() and value >= 0:
+        return int(value)
+    return None
+
+
 def _str_or_none(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
@@ -61,9 +76,8 @@ class NativeConvention:
             truncated=value_cut(span, output),
             run_id=_str_or_none(attrs.get(RUN_ID)),
             project=_str_or_none(attrs.get(PROJECT_ID)),
-            declared_tool_steps=(
-                declared if isinstance(declared, int) and not isinstance(declared, bool) else None
-            ),
+            declared_tool_steps=None if declared is None else _count(declared),
+            declared_tool_steps_unreadable=declared is not None and _count(declared) is None,
             attached_sources=sources,
             attached_truncated=cut,
             content_keys=(RUN_OUTPUT, RUN_TOOL_OUTPUTS),
