@@ -23,7 +23,7 @@ from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
 
 from otel_grounding.config import SCORING_INLINE, ConfigError, GroundingSettings
 from otel_grounding.conventions import DEFAULT_CONVENTIONS, RUN, Convention
-from otel_grounding.pipeline import GroundingPipeline
+from otel_grounding.pipeline import GroundingPipeline, check_judge_mode
 from otel_grounding.sdkspan import (
     configured_value_limit,
     enrich_sdk_span,
@@ -56,6 +56,7 @@ class GroundingSpanExporter(SpanExporter):
         settings_file: str | None = None,
         meter_provider: MeterProvider | None = None,
         conventions: Sequence[Convention] = DEFAULT_CONVENTIONS,
+        logger_provider: Any | None = None,
         **options: Any,
     ) -> None:
         self._next = next_exporter
@@ -64,6 +65,7 @@ class GroundingSpanExporter(SpanExporter):
             settings_file=settings_file,
             meter_provider=meter_provider,
             conventions=conventions,
+            logger_provider=logger_provider,
             min_claim_grounding_rate=min_claim_grounding_rate,
             project_settings=project_settings,
             **options,
@@ -72,6 +74,7 @@ class GroundingSpanExporter(SpanExporter):
         self._export_lock = threading.Lock()  # the wrapped exporter sees one call at a time
         self._outbox: list[ReadableSpan] = []
         self._outbox_lock = threading.Lock()
+        check_judge_mode(self.pipeline)
         inline = self.pipeline.settings.scoring_mode == SCORING_INLINE
         self._worker = (
             None
@@ -115,7 +118,9 @@ class GroundingSpanExporter(SpanExporter):
                     enrichment = pipeline.observe(view, reading)
                     out.append(span if enrichment is None else enriched_copy(span, enrichment))
                     continue
-                now = hand_off(pipeline, self._worker, span, view, reading, self._graded)
+                now = hand_off(
+                    pipeline, self._worker, span, view, reading, self._graded, self._judged
+                )
                 if now is not None:
                     out.append(now)
             except Exception:
@@ -126,6 +131,11 @@ class GroundingSpanExporter(SpanExporter):
     def _graded(self, span: ReadableSpan) -> None:
         with self._outbox_lock:
             self._outbox.append(span)
+
+    def _judged(self, span: ReadableSpan) -> None:
+        """A run settled by the judge tier (on its thread): exported with what else is graded."""
+        self._graded(span)
+        self._send_graded()
 
     def _send_graded(self) -> None:
         """On the worker, when nothing else is ready: export the graded runs as one batch."""
@@ -142,8 +152,12 @@ class GroundingSpanExporter(SpanExporter):
 
     def shutdown(self) -> None:
         try:
+            deadline = time.monotonic() + SHUTDOWN_TIMEOUT_S
             if self._worker is not None:
                 self._worker.shutdown(SHUTDOWN_TIMEOUT_S)
+            if self.pipeline is not None:
+                self.pipeline.shutdown_judges(deadline - time.monotonic())
+            if self._worker is not None:
                 self._send_graded()
             self._next.shutdown()
         finally:
@@ -156,6 +170,8 @@ class GroundingSpanExporter(SpanExporter):
         drained = True
         if self._worker is not None:
             drained = self._worker.flush(timeout_millis / 1000)
+        if self.pipeline is not None:
+            drained = self.pipeline.flush_judges(deadline - time.monotonic()) and drained
         left = max(0, int((deadline - time.monotonic()) * 1000))
         return self._next.force_flush(left) and drained
 

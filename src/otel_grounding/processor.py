@@ -6,6 +6,8 @@ forwarded at once from the thread that ends them; a run span is graded on the sc
 and forwarded from there, so it can reach the next processor after spans that ended later
 (a `BatchSpanProcessor` does not care; exporters never promised an order). With
 `scoring_mode="inline"` runs are graded in the ending thread instead.
+With a judge configured, a run graded on the worker may be judged on the judge tier's threads
+and forwarded from there (at most `judge_timeout` later); flush and shutdown wait for it.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor
 
 from otel_grounding.config import SCORING_INLINE, GroundingSettings
 from otel_grounding.conventions import DEFAULT_CONVENTIONS, RUN, Convention
-from otel_grounding.pipeline import GroundingPipeline
+from otel_grounding.pipeline import GroundingPipeline, check_judge_mode
 from otel_grounding.sdkspan import (
     configured_value_limit,
     enrich_sdk_span,
@@ -54,6 +56,7 @@ class GroundingSpanProcessor(SpanProcessor):
         settings_file: str | None = None,
         meter_provider: MeterProvider | None = None,
         conventions: Sequence[Convention] = DEFAULT_CONVENTIONS,
+        logger_provider: Any | None = None,
         **options: Any,
     ) -> None:
         self._next = next_processor
@@ -62,6 +65,7 @@ class GroundingSpanProcessor(SpanProcessor):
             settings_file=settings_file,
             meter_provider=meter_provider,
             conventions=conventions,
+            logger_provider=logger_provider,
             min_claim_grounding_rate=min_claim_grounding_rate,
             project_settings=project_settings,
             **options,
@@ -70,6 +74,7 @@ class GroundingSpanProcessor(SpanProcessor):
         self._limit_read = False
         self._next_on_ending = getattr(next_processor, "_on_ending", None)
         settings = self.pipeline.settings
+        check_judge_mode(self.pipeline)
         self._worker = (
             None
             if settings.scoring_mode == SCORING_INLINE
@@ -127,8 +132,10 @@ class GroundingSpanProcessor(SpanProcessor):
 
     def shutdown(self) -> None:
         try:
+            deadline = time.monotonic() + SHUTDOWN_TIMEOUT_S
             if self._worker is not None:
                 self._worker.shutdown(SHUTDOWN_TIMEOUT_S)
+            self.pipeline.shutdown_judges(deadline - time.monotonic())
             self._next.shutdown()
         finally:
             self.pipeline.close()
@@ -140,5 +147,6 @@ class GroundingSpanProcessor(SpanProcessor):
         drained = True
         if self._worker is not None:
             drained = self._worker.flush(timeout_millis / 1000)
+        drained = self.pipeline.flush_judges(deadline - time.monotonic()) and drained
         left = max(0, int((deadline - time.monotonic()) * 1000))
         return self._next.force_flush(left) and drained

@@ -128,7 +128,16 @@ class ScoringTask:
     """One run span on the scoring worker: it waits while steps started under it are still
     open (at most `wait` seconds), then is graded and handed to `deliver`, exactly once."""
 
-    __slots__ = ("_pipeline", "_span", "_view", "_reading", "_deliver", "_deadline", "key")
+    __slots__ = (
+        "_pipeline",
+        "_span",
+        "_view",
+        "_reading",
+        "_deliver",
+        "_deliver_late",
+        "_deadline",
+        "key",
+    )
 
     def __init__(
         self,
@@ -138,12 +147,15 @@ class ScoringTask:
         reading: SpanReading,
         deliver: Callable[[ReadableSpan], None],
         wait: float,
+        deliver_late: Callable[[ReadableSpan], None] | None = None,
     ) -> None:
+        """`deliver_late` receives a run settled later by the judge tier (default `deliver`)."""
         self._pipeline = pipeline
         self._span = span
         self._view = view
         self._reading = reading
         self._deliver = deliver
+        self._deliver_late = deliver_late or deliver
         self._deadline = time.monotonic() + wait
         self.key = view.trace_id  # runs of one trace are graded in the order they ended
 
@@ -152,13 +164,20 @@ class ScoringTask:
 
     def run(self) -> None:
         span = self._span
-        try:
-            enrichment = self._pipeline.finish_run(self._view, self._reading)
+        pipeline = self._pipeline
+        now = [True]  # delivered from inside run(), not later from the judge tier
+
+        def deliver(enrichment: Enrichment | None) -> None:
+            out = span
             if enrichment is not None:
-                span = enriched_copy(span, enrichment)
-        except Exception:
-            self._pipeline.metrics.scoring_errors.add(1)
-        self._deliver(span)
+                try:
+                    out = enriched_copy(span, enrichment)
+                except Exception:
+                    pipeline.metrics.scoring_errors.add(1)
+            (self._deliver if now[0] else self._deliver_late)(out)
+
+        pipeline.finish_run_later(self._view, self._reading, deliver)
+        now[0] = False
 
     def abandon(self) -> None:
         self._deliver(refused(self._pipeline, self._span, self._view, self._reading))
@@ -182,9 +201,13 @@ def hand_off(
     view: SpanView,
     reading: SpanReading,
     deliver: Callable[[ReadableSpan], None],
+    deliver_late: Callable[[ReadableSpan], None] | None = None,
 ) -> ReadableSpan | None:
-    """Give a begun run to the worker; when it is full, the run to forward now (unscored)."""
-    task = ScoringTask(pipeline, span, view, reading, deliver, pipeline.settings.open_step_wait)
+    """Give a begun run to the worker; when it is full, the run to forward now (unscored).
+    A run the judge tier settles later goes to `deliver_late` (default `deliver`)."""
+    task = ScoringTask(
+        pipeline, span, view, reading, deliver, pipeline.settings.open_step_wait, deliver_late
+    )
     if worker.submit(task):
         return None
     return refused(pipeline, span, view, reading)
