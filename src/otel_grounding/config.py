@@ -55,7 +55,7 @@ JUDGE_ALWAYS = "always"
 JUDGE_FLAGGED = "flagged"
 JUDGE_BELOW_PREFIX = "below:"
 #: The `similarity` judge's cosine threshold (multilingual-e5-small, "query:"/"passage:").
-DEFAULT_JUDGE_SIMILARITY_THRESHOLD = 0.85
+DEFAULT_JUDGE_SIMILARITY_THRESHOLD = 0.80
 
 # --- span output ------------------------------------------------------------------------------
 DEFAULT_MAX_CLAIM_EVENTS = 10

@@ -5,7 +5,8 @@ tool step it came from) and returns one `JudgeVerdict` per claim, in order: `sup
 `unsupported` or `contradicted`, an optional short explanation and the index of the evidence it
 relied on. It runs on the judge tier's own threads (never the application's), within
 `request.timeout` seconds; whatever it raises becomes a `judge-failed` grade, never an error in
-the application. Raise `JudgeBadResponse` for output that cannot be read as one verdict per
+the application. Raise `JudgeTimeout` (any `TimeoutError`) when the backend did not answer in
+time (`judge-timeout`), `JudgeBadResponse` for output that cannot be read as one verdict per
 claim (graded `judge-bad-response`); any other exception is graded `judge-error`.
 
 Judges are chosen by name from the entry-point group `otel_grounding.judges` (the built-ins
@@ -61,6 +62,10 @@ class JudgeVerdict:
 
 class JudgeBadResponse(Exception):
     """The judge's output was not one well-formed verdict per claim."""
+
+
+class JudgeTimeout(TimeoutError):
+    """The judge's backend did not answer within the request's timeout (`judge-timeout`)."""
 
 
 @runtime_checkable
