@@ -3,12 +3,15 @@ GenAI evaluation events, with judges given as objects in code (a supported way t
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from opentelemetry.sdk._logs import LoggerProvider
 from opentelemetry.sdk._logs.export import InMemoryLogRecordExporter, SimpleLogRecordProcessor
 from opentelemetry.sdk.trace import TracerProvider
@@ -18,6 +21,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from otel_grounding import GroundingSpanExporter
 from otel_grounding import attributes as attr
 from otel_grounding.config import ConfigError, load_settings
+from otel_grounding.grade import JUDGE_DECLINED, JUDGE_FAILED
 from otel_grounding.conventions import native
 from otel_grounding.judge import (
     CONTRADICTED,
@@ -228,7 +232,6 @@ def test_two_hundred_runs_against_a_300ms_judge_all_leave_once() -> None:
     finally:
         server.close()
     outcomes = [r[attr.JUDGE_OUTCOME] for r in runs]
-    print("ok/declined/deepest", outcomes.count("ok"), outcomes.count("declined"), deepest[0])
     ok, declined = outcomes.count("ok"), outcomes.count("declined")
     assert len(runs) == 200 and ok + declined == 200
     assert ok >= 20 and declined >= 100
@@ -386,3 +389,22 @@ def test_judge_settings_defaults() -> None:
     judge = load_settings({}, environ={}).judge
     assert (judge.max_pending, judge.max_concurrency, judge.timeout) == (64, 4, 10.0)
     assert (judge.rate_per_minute, judge.sample_rate, judge.when) == (None, 1.0, "always")
+
+
+def test_the_shipped_alert_counts_the_grades_judged_runs_are_recorded_with() -> None:
+    rules = yaml.safe_load(
+        (Path(__file__).parent.parent / "collector-config" / "alerts.yml").read_text()
+    )
+    (alert,) = [
+        r for g in rules["groups"] for r in g["rules"]
+        if r.get("alert") == "GroundingJudgeUnavailable"
+    ]
+    (pattern,) = re.findall(r'grade=~"([^"]+)"', alert["expr"])
+    assert "runs_scored" in alert["expr"]
+    assert set(pattern.split("|")) == {JUDGE_FAILED, JUDGE_DECLINED}
+    pipeline = Pipeline(judge=ScriptedJudge(), judge_rate_per_minute=1)
+    pipeline.golden_run()
+    pipeline.processor.force_flush(5_000)
+    pipeline.golden_run()
+    scored = {dict(k)["grade"]: p.value for k, p in points(pipeline, RUNS_SCORED).items()}
+    assert scored == {"full": 1, JUDGE_DECLINED: 1}
