@@ -261,9 +261,22 @@ def test_force_flush_settles_judgements_still_running_at_its_deadline() -> None:
     assert [(r[attr.GRADE], r[attr.JUDGE_REASON]) for r in runs] == [
         ("judge-failed", "judge-timeout")
     ]
-    judge.hold.set()  # the late verdict is dropped: the run left once
+    judge.hold.set()  # the late verdict is dropped: the run left once, counted once
     time.sleep(0.2)
     assert len([s for s in pipeline.exporter.get_finished_spans() if s.name == "run"]) == 1
+    counted = {k: p.value for k, p in points(pipeline, JUDGEMENTS).items()}
+    assert counted == {(("outcome", "failed"), ("reason", "judge-timeout")): 1}
+
+
+def test_strip_content_keeps_the_judges_words_off_the_span() -> None:
+    pipeline = Pipeline(judge=ScriptedJudge(CONTRADICTED), strip_content=True)
+    pipeline.golden_run()
+    events = [e for e in pipeline.span("run").events if e.name.startswith("reliability.")]
+    assert {e.name for e in events} == {attr.CLAIM_EVENT, attr.JUDGED_CLAIM_EVENT}
+    for event in events:
+        assert event.attributes[attr.CLAIM_EVENT_JUDGE_VERDICT] == CONTRADICTED
+        assert attr.CLAIM_EVENT_JUDGE_EXPLANATION not in event.attributes
+        assert attr.CLAIM_EVENT_EXCERPT not in event.attributes
 
 
 def test_shutdown_with_judgements_in_flight_forwards_each_run_once() -> None:

@@ -154,10 +154,11 @@ def build_enrichment(outcome: RunOutcome, settings: GroundingSettings) -> Enrich
                     event[attr.CLAIM_EVENT_BEST_SOURCE_SPAN_ID] = format_span_id(span_id)
             verdict = judged.get(claim.index)
             if verdict is not None:
-                _judge_event_fields(event, verdict)
+                _judge_event_fields(event, verdict, settings)
             events.append(EventSpec(attr.CLAIM_EVENT, event))
         if outcome.judgement is not None:
-            events.extend(_judged_claim_events(outcome.judgement, result, settings))
+            room = settings.max_claim_events - len(ungrounded)
+            events.extend(_judged_claim_events(outcome.judgement, result, settings, room))
     remove = frozenset(outcome.content_keys) if settings.strip_content else frozenset()
     return Enrichment(values, tuple(events), remove)
 
@@ -190,17 +191,21 @@ def _judge_values(
     }
 
 
-def _judge_event_fields(event: dict[str, Any], verdict: Any) -> None:
+def _judge_event_fields(
+    event: dict[str, Any], verdict: Any, settings: GroundingSettings
+) -> None:
+    """The judge's verdict on a claim event (its explanation may quote content: not under
+    `strip_content`)."""
     event[attr.CLAIM_EVENT_JUDGE_VERDICT] = verdict.verdict
-    if verdict.explanation:
+    if verdict.explanation and not settings.strip_content:
         event[attr.CLAIM_EVENT_JUDGE_EXPLANATION] = verdict.explanation[: attr.CLAIM_EXCERPT_CHARS]
 
 
 def _judged_claim_events(
-    judgement: Judgement, result: GroundingResult, settings: GroundingSettings
+    judgement: Judgement, result: GroundingResult, settings: GroundingSettings, room: int
 ) -> list[EventSpec]:
     """Claims the judge did not find supported that have no ungrounded-claim event (lexically
-    grounded, or sentences the lexical contract does not see), capped like those events."""
+    grounded, or sentences the lexical contract does not see), within the events' cap."""
     if judgement.outcome != attr.JUDGE_OUTCOME_OK:
         return []
     grounded = {c.index for c in result.claims if c.grounded}
@@ -208,14 +213,14 @@ def _judged_claim_events(
     for position, (index, verdict) in enumerate(zip(judgement.claim_indexes, judgement.verdicts)):
         if verdict.verdict == SUPPORTED or (index is not None and index not in grounded):
             continue
-        if len(events) >= settings.max_claim_events:
+        if len(events) >= room:
             break
         event: dict[str, Any] = {} if index is None else {attr.CLAIM_EVENT_INDEX: index}
         if not settings.strip_content:
             event[attr.CLAIM_EVENT_EXCERPT] = judgement.claim_texts[position][
                 : attr.CLAIM_EXCERPT_CHARS
             ]
-        _judge_event_fields(event, verdict)
+        _judge_event_fields(event, verdict, settings)
         events.append(EventSpec(attr.JUDGED_CLAIM_EVENT, event))
     return events
 

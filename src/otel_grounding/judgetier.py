@@ -44,6 +44,8 @@ _SENTENCE = re.compile(r"[.!?\n\u3002\uff01\uff1f\u0964]")
 #: A sentence needs this many word characters to be judged.
 MIN_SENTENCE_WORD_CHARS = 6
 _WORD_CHAR = re.compile(r"\w")
+#: How long flush waits past its deadline for runs another thread is delivering right now.
+SETTLE_GRACE_S = 0.5
 
 
 @dataclass(frozen=True)
@@ -189,7 +191,6 @@ class JudgeTier:
         self._cond = threading.Condition()
         self._waiting: deque[_Job] = deque()
         self._active: set[_Job] = set()  # admitted and not settled (waiting or in flight)
-        self._busy = 0
         self._threads: list[threading.Thread] = []
         self._deadline_thread: threading.Thread | None = None
         self._stopping = False
@@ -240,9 +241,9 @@ class JudgeTier:
             return self._skip(attr.REASON_JUDGE_NOTHING)
         with self._cond:
             now = self._clock()
-            free = self._busy + len(self._waiting) < settings.max_concurrency
+            full = len(self._active) >= settings.max_concurrency + settings.max_pending
             reason = None
-            if self._stopping or (not free and len(self._waiting) >= settings.max_pending):
+            if self._stopping or full:
                 reason = (
                     attr.REASON_JUDGE_CONCURRENCY
                     if settings.max_pending == 0 and not self._stopping
@@ -294,30 +295,21 @@ class JudgeTier:
                     if self._stopping:
                         return
                     self._cond.wait()
-                job = self._waiting.popleft()
-                if job.done:
-                    continue
+                job = self._waiting.popleft()  # settled jobs are never left in the deque
                 left = job.deadline - self._clock()
-                if left <= 0:
-                    job = self._take(job)  # type: ignore[assignment]
-                    late = True
-                else:
-                    self._busy += 1
-                    job.started = self._clock()
-                    late = False
-            if late:
-                if job is not None:
-                    self._settle(job, self._failed(job, attr.REASON_JUDGE_TIMEOUT, None))
+                job.started = self._clock()
+                late = self._take(job) if left <= 0 else None
+            if late is not None:
+                self._settle(late, self._failed(late, attr.REASON_JUDGE_TIMEOUT, None))
                 continue
             try:
                 judgement = self._call(job, left)
-            finally:
-                with self._cond:
-                    self._busy -= 1
-                    mine = self._take(job)
-                    self._cond.notify_all()
+            except Exception as exc:  # the tier's own failure: still one judgement per run
+                judgement = self._failed(job, attr.REASON_JUDGE_ERROR, type(exc).__name__)
+            with self._cond:
+                mine = self._take(job)
             if mine is not None:
-                self._settle(job, judgement)
+                self._settle(mine, judgement)
 
     def _call(self, job: _Job, left: float) -> Judgement:
         request = JudgeRequest(job.request.claims, job.request.evidence, left)
@@ -343,16 +335,14 @@ class JudgeTier:
             return self._failed(job, reason, type(error).__name__, elapsed * 1000)
         if self._clock() > job.deadline:
             return self._failed(job, attr.REASON_JUDGE_TIMEOUT, None, elapsed * 1000)
-        return self._count(
-            self._judgement(
-                attr.JUDGE_OUTCOME_OK,
-                None,
-                verdicts=verdicts,
-                claim_indexes=job.input.claim_indexes,
-                claim_texts=job.input.request_claims,
-                truncated_by=job.input.truncated_by,
-                duration_ms=elapsed * 1000,
-            )
+        return self._judgement(
+            attr.JUDGE_OUTCOME_OK,
+            None,
+            verdicts=verdicts,
+            claim_indexes=job.input.claim_indexes,
+            claim_texts=job.input.request_claims,
+            truncated_by=job.input.truncated_by,
+            duration_ms=elapsed * 1000,
         )
 
     def _failed(
@@ -360,31 +350,31 @@ class JudgeTier:
     ) -> Judgement:
         if duration_ms is None and job.started:
             duration_ms = (self._clock() - job.started) * 1000
-        return self._count(
-            self._judgement(
-                attr.JUDGE_OUTCOME_FAILED,
-                reason,
-                error_type=error_type,
-                duration_ms=duration_ms,
-            )
+        return self._judgement(
+            attr.JUDGE_OUTCOME_FAILED, reason, error_type=error_type, duration_ms=duration_ms
         )
 
     def _take(self, job: _Job) -> _Job | None:
-        """Under the lock: claim the right to settle `job` (None: already settled)."""
+        """Under the lock: claim the right to settle `job` (None: already claimed). The job
+        stays pending until `_settle` has delivered it, so flush never returns before that."""
         if job.done:
             return None
         job.done = True
-        self._active.discard(job)
         if job in self._waiting:
             self._waiting.remove(job)
-        self._cond.notify_all()
         return job
 
     def _settle(self, job: _Job, judgement: Judgement) -> None:
+        """Hand the run its judgement (the caller won `_take`: this happens once per job)."""
+        self._count(judgement)
         try:
             job.complete(judgement)
         except Exception:
             logger.exception("otel-grounding: delivering a judged run failed")
+        finally:
+            with self._cond:
+                self._active.discard(job)
+                self._cond.notify_all()
 
     def _deadline_loop(self) -> None:
         while True:
@@ -392,9 +382,10 @@ class JudgeTier:
                 if self._stopping and not self._active:
                     return
                 now = self._clock()
-                expired = [self._take(j) for j in list(self._active) if j.deadline <= now]
+                open_jobs = [j for j in self._active if not j.done]
+                expired = [self._take(j) for j in open_jobs if j.deadline <= now]
                 if not expired:
-                    soonest = min((j.deadline for j in self._active), default=None)
+                    soonest = min((j.deadline for j in open_jobs), default=None)
                     self._cond.wait(None if soonest is None else max(soonest - now, 0.001))
                     continue
             for job in expired:
@@ -416,7 +407,10 @@ class JudgeTier:
         for job in left_over:
             if job is not None:
                 self._settle(job, self._failed(job, attr.REASON_JUDGE_TIMEOUT, None))
-        return not left_over
+        with self._cond:  # settled elsewhere a moment ago: wait for their delivery too
+            while self._active and self._clock() < deadline + SETTLE_GRACE_S:
+                self._cond.wait(SETTLE_GRACE_S)
+        return not any(left_over)
 
     def shutdown(self, timeout: float) -> bool:
         """Refuse new runs, then flush; the threads end (one stuck in a judge call ends when
