@@ -138,8 +138,9 @@ def test_shutdown_drains_the_worker_before_the_next_processor() -> None:
 
 
 # -- item 3: long-lived traces -------------------------------------------------------------------
-def test_five_thousand_runs_under_one_long_lived_root_are_all_full_in_flat_memory() -> None:
-    p = Pipeline(min_claim_grounding_rate=0.7)
+@pytest.mark.parametrize("mode", ["background", "inline"])
+def test_five_thousand_runs_under_one_long_lived_root_are_all_full_in_flat_memory(mode: str) -> None:
+    p = Pipeline(min_claim_grounding_rate=0.7, scoring_mode=mode)
     assembly = p.processor.pipeline.assembly
     session = p.tracer.start_span("chat session")
     ctx = trace.set_span_in_context(session)
@@ -153,8 +154,9 @@ def test_five_thousand_runs_under_one_long_lived_root_are_all_full_in_flat_memor
             run.set_attribute(native.RUN_OUTPUT, "The capital of France is Paris.")
         with p.tracer.start_as_current_span("heartbeat", context=ctx):
             pass
+        # One turn of a chat session after another: each run is graded before the next one.
+        assert p.processor.force_flush()
         if i % 500 == 499:
-            assert p.processor.force_flush()
             peaks.append(assembly.buffered_bytes)
     session.end()
     runs = [s for s in p.spans() if s.name.startswith("run-")]

@@ -459,8 +459,9 @@ class TraceAssembly:
         trace.tools = [t for t in trace.tools if id(t) not in ids]
         trace.llms = [t for t in trace.llms if id(t) not in ids]
         freed = sum(o.size for o in owned)
-        # Links under the run go too, except those still on the way up from an output kept
-        # (another run's, by explicit id) or from a span still open.
+        # The links from those outputs up to the run go too, unless still on the way up from
+        # an output kept (another run's, by explicit id) or from a span still open. Other links
+        # under the run are left to `_compact` (cheaper than a walk of the whole trace per run).
         keep: set[int] = {run_span}
         for node in [o.span_id for o in (*trace.tools, *trace.llms)] + [
             o.parent_id for o in opened.values() if o.parent_id is not None
@@ -468,11 +469,18 @@ class TraceAssembly:
             while node is not None and node not in keep and node in trace.parents:
                 keep.add(node)
                 node = trace.parents[node]
-        below: dict[int | None, bool] = {run_span: True, None: False}
-        drop = [sid for sid in trace.parents if sid not in keep and _under(sid, trace, below)]
-        for sid in drop:
-            del trace.parents[sid]
-        freed += RECORD_OVERHEAD * len(drop)
+        dropped = 0
+        for output in owned:
+            chain: list[int] = []
+            node: int | None = output.span_id
+            while node is not None and node not in keep and node in trace.parents:
+                chain.append(node)
+                node = trace.parents[node]
+            if node == run_span:  # only what lies under the run
+                for span_id in chain:
+                    del trace.parents[span_id]
+                dropped += len(chain)
+        freed += RECORD_OVERHEAD * dropped
         trace.size -= freed
         self._bytes -= freed
 
@@ -530,23 +538,6 @@ class TraceAssembly:
     @property
     def buffered_traces(self) -> int:
         return len(self._traces)
-
-
-def _under(span_id: int, trace: _Trace, memo: dict[int | None, bool]) -> bool:
-    """Whether the span's chain of parents reaches a span memoised True (the graded run)."""
-    path: list[int | None] = []
-    node: int | None = span_id
-    while node not in memo:
-        path.append(node)
-        if len(path) > len(trace.parents) or node not in trace.parents:
-            result = False
-            break
-        node = trace.parents[node]
-    else:
-        result = memo[node]
-    for visited in path:
-        memo[visited] = result
-    return result
 
 
 class _Ownership:

@@ -32,12 +32,14 @@ DEFAULT_MAX_SPANS_PER_TRACE = 1_000
 DEFAULT_MAX_BUFFER_BYTES = 64 * 1024 * 1024
 
 # --- where runs are scored -------------------------------------------------------------------
-#: Off the application's thread, on the scoring worker (the default), or in the ending thread.
+#: On the scoring worker, computed in a child interpreter (the default: the application's GIL is
+#: never held by scoring); on the worker thread itself; or in the thread that ends the run.
 SCORING_BACKGROUND = "background"
+SCORING_THREAD = "thread"
 SCORING_INLINE = "inline"
-SCORING_MODES = (SCORING_BACKGROUND, SCORING_INLINE)
+SCORING_MODES = (SCORING_BACKGROUND, SCORING_THREAD, SCORING_INLINE)
 #: Runs waiting for (or being scored by) the worker; beyond it a run leaves unscored.
-DEFAULT_SCORING_QUEUE_SIZE = 1_024
+DEFAULT_SCORING_QUEUE_SIZE = 2_048  # as the SDK batch processor's span queue
 #: How long a run that ended before some of its started steps waits for them (seconds).
 DEFAULT_OPEN_STEP_WAIT_S = 2.0
 

@@ -21,7 +21,7 @@ from opentelemetry.metrics import MeterProvider
 from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
 
-from otel_grounding.config import SCORING_INLINE, ConfigError, GroundingSettings
+from otel_grounding.config import ConfigError, GroundingSettings
 from otel_grounding.conventions import DEFAULT_CONVENTIONS, RUN, Convention
 from otel_grounding.pipeline import GroundingPipeline, check_judge_mode
 from otel_grounding.sdkspan import (
@@ -29,9 +29,9 @@ from otel_grounding.sdkspan import (
     enrich_sdk_span,
     enriched_copy,
     hand_off,
+    scoring_worker,
     to_view,
 )
-from otel_grounding.worker import Worker
 
 logger = logging.getLogger("otel_grounding")
 
@@ -75,16 +75,7 @@ class GroundingSpanExporter(SpanExporter):
         self._outbox: list[ReadableSpan] = []
         self._outbox_lock = threading.Lock()
         check_judge_mode(self.pipeline)
-        inline = self.pipeline.settings.scoring_mode == SCORING_INLINE
-        self._worker = (
-            None
-            if inline
-            else Worker(
-                self.pipeline.settings.scoring_queue_size,
-                name="otel-grounding-scoring",
-                idle=self._send_graded,
-            )
-        )
+        self._worker = scoring_worker(self.pipeline, idle=self._send_graded)
 
     def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
         pipeline = self.pipeline

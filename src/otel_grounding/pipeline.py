@@ -38,6 +38,9 @@ logger = logging.getLogger("otel_grounding")
 
 SERVICE_NAME = "service.name"
 
+#: Values longer than this are content, not what a span is: left out when reading a start.
+START_VALUE_CHARS = 256
+
 #: `process()` without a reading reads the span itself.
 _UNREAD: Any = object()
 
@@ -82,6 +85,8 @@ class GroundingPipeline:
             link_all=link_all,
         )
         self._warned = False
+        #: The scoring function; a shell may put a `ProcessScorer` here (same signature).
+        self.scorer: Any = score
         self.judges = (
             JudgeTier(judge, settings.judge, self.metrics) if judge is not None else None
         )
@@ -186,9 +191,20 @@ class GroundingPipeline:
             return None
 
     def started(self, span: SpanView) -> None:
-        """A span started (shells that see starts): runs ending before it can wait for it."""
+        """A span started (shells that see starts): runs ending before it can wait for it.
+
+        Only what the span is matters here, not its text: long values are left out of the
+        reading, so that a step started with its output already set is not read twice.
+        """
         try:
-            reading = None if self._markers.isdisjoint(span.attributes) else self.read(span)
+            reading = None
+            if not self._markers.isdisjoint(span.attributes):
+                short = {
+                    k: v
+                    for k, v in span.attributes.items()
+                    if not (isinstance(v, str) and len(v) > START_VALUE_CHARS)
+                }
+                reading = self.read(span._replace(attributes=short))
             self.assembly.start(span, reading)
         except Exception:
             self._unreadable()
@@ -351,7 +367,7 @@ class GroundingPipeline:
         if output is not None and not unseen:
             started = time.perf_counter()
             try:
-                result = score(
+                result = self.scorer(
                     output,
                     sources,
                     threshold=threshold,

@@ -20,7 +20,7 @@ from opentelemetry.context import Context
 from opentelemetry.metrics import MeterProvider
 from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor
 
-from otel_grounding.config import SCORING_INLINE, GroundingSettings
+from otel_grounding.config import GroundingSettings
 from otel_grounding.conventions import DEFAULT_CONVENTIONS, RUN, Convention
 from otel_grounding.pipeline import GroundingPipeline, check_judge_mode
 from otel_grounding.sdkspan import (
@@ -28,10 +28,10 @@ from otel_grounding.sdkspan import (
     enrich_sdk_span,
     enriched_copy,
     hand_off,
+    scoring_worker,
     start_view,
     to_view,
 )
-from otel_grounding.worker import Worker
 
 #: How long `shutdown()` (which the SDK gives no timeout) waits for runs being graded.
 SHUTDOWN_TIMEOUT_S = 30.0
@@ -73,13 +73,8 @@ class GroundingSpanProcessor(SpanProcessor):
         self._value_limit = configured_value_limit()
         self._limit_read = False
         self._next_on_ending = getattr(next_processor, "_on_ending", None)
-        settings = self.pipeline.settings
         check_judge_mode(self.pipeline)
-        self._worker = (
-            None
-            if settings.scoring_mode == SCORING_INLINE
-            else Worker(settings.scoring_queue_size, name="otel-grounding-scoring")
-        )
+        self._worker = scoring_worker(self.pipeline)
 
     def on_start(self, span: Span, parent_context: Context | None = None) -> None:
         if not self._limit_read:

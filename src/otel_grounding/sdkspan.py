@@ -14,10 +14,12 @@ from opentelemetry.sdk.trace import Event, ReadableSpan, SpanLimits
 from opentelemetry.sdk.util import BoundedList
 
 from otel_grounding import attributes as attr
+from otel_grounding.config import SCORING_BACKGROUND, SCORING_INLINE
 from otel_grounding.conventions import SpanReading
 from otel_grounding.enrichment import Enrichment
 from otel_grounding.pipeline import GroundingPipeline
 from otel_grounding.spanview import SpanView
+from otel_grounding.scoring_process import shared_scorer
 from otel_grounding.worker import Worker
 
 _EMPTY: dict[str, object] = {}
@@ -211,3 +213,16 @@ def hand_off(
     if worker.submit(task):
         return None
     return refused(pipeline, span, view, reading)
+
+
+def scoring_worker(
+    pipeline: GroundingPipeline, idle: Callable[[], None] | None = None
+) -> Worker | None:
+    """The worker an SDK shell grades runs on (None: inline), scoring in a child process in the
+    default mode."""
+    settings = pipeline.settings
+    if settings.scoring_mode == SCORING_INLINE:
+        return None
+    if settings.scoring_mode == SCORING_BACKGROUND:
+        pipeline.scorer = shared_scorer()
+    return Worker(settings.scoring_queue_size, name="otel-grounding-scoring", idle=idle)
