@@ -4,6 +4,8 @@ Enrichment is the only writer; tests, the relay and the Collector/Grafana config
 these names. Change one here and nowhere else.
 """
 
+from otel_grounding.grade import JUDGE_DECLINED_OUTCOME, JUDGE_FAILED_OUTCOME, JUDGE_OK
+
 PREFIX = "ferrumdeck.reliability."
 
 RATE = PREFIX + "claim_grounding_rate"
@@ -74,9 +76,10 @@ JUDGE_DURATION_MS = PREFIX + "judge.duration_ms"
 #: The exception type when the judge failed (also `error.type` on the evaluation event).
 JUDGE_ERROR_TYPE = PREFIX + "judge.error_type"
 
-JUDGE_OUTCOME_OK = "ok"
-JUDGE_OUTCOME_DECLINED = "declined"
-JUDGE_OUTCOME_FAILED = "failed"
+# The outcomes the grade reads are the grade's own; `skipped` means "not applicable" to it.
+JUDGE_OUTCOME_OK = JUDGE_OK
+JUDGE_OUTCOME_DECLINED = JUDGE_DECLINED_OUTCOME
+JUDGE_OUTCOME_FAILED = JUDGE_FAILED_OUTCOME
 JUDGE_OUTCOME_SKIPPED = "skipped"
 
 # Reasons written in JUDGE_REASON.
