@@ -32,7 +32,13 @@ from otel_grounding.judge import (
     JudgeVerdict,
     parse_verdicts,
 )
-from otel_grounding.metrics import JUDGE_BUDGET_REFUSALS, JUDGE_DURATION, JUDGEMENTS, RUNS_SCORED
+from otel_grounding.metrics import (
+    JUDGE_BUDGET_REFUSALS,
+    JUDGE_DURATION,
+    JUDGE_PENDING,
+    JUDGEMENTS,
+    RUNS_SCORED,
+)
 from chat_server import ChatServer
 from sdk_harness import GOLDEN_OUTPUT, GOLDEN_SOURCES, Pipeline, attrs
 
@@ -247,6 +253,8 @@ def test_two_hundred_runs_against_a_300ms_judge_all_leave_once() -> None:
     assert counted[(("outcome", "declined"), ("reason", "judge-queue-full"))].value == declined
     (latency,) = pipeline.metric_points(JUDGE_DURATION)
     assert latency.count == ok and latency.sum >= 0.3 * ok
+    (depth,) = pipeline.metric_points(JUDGE_PENDING)
+    assert depth.value == 0  # all settled
 
 
 def test_force_flush_settles_judgements_still_running_at_its_deadline() -> None:
