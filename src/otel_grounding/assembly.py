@@ -171,10 +171,6 @@ class TraceAssembly:
                 reading.agent if reading is not None else None,
             )
 
-    def ended(self, span_id: int) -> None:
-        """A span of no interest, in a trace with no state, ended (nothing else to do)."""
-        self._open.pop(span_id, None)
-
     def open_children(self, span: SpanView) -> bool:
         """Whether a started span below this run has not ended yet."""
         if not self._open:
@@ -220,7 +216,6 @@ class TraceAssembly:
                     self._enforce_budgets()
                 return
             if span.trace_id not in self._traces:  # cheap unlocked check: most traces have no state
-                self._open.pop(span.span_id, None)
                 return
             with self._lock:
                 trace = self._traces.get(span.trace_id)
@@ -274,7 +269,7 @@ class TraceAssembly:
             self._settle(span.trace_id, trace)
 
     def _settle(self, trace_id: int, trace: _Trace) -> None:
-        if trace.pending_runs == 0 and not (trace.tools or trace.llms):
+        if not self._link_all and trace.pending_runs == 0 and not (trace.tools or trace.llms):
             trace.overflowed = False  # nothing pending could have lost a link
         if not trace.root_ended or trace.pending_runs:
             return

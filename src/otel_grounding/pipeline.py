@@ -209,10 +209,6 @@ class GroundingPipeline:
         except Exception:
             self._unreadable()
 
-    def ended(self, span_id: int) -> None:
-        """A span `skips` let through ended (its trace has no state)."""
-        self.assembly.ended(span_id)
-
     def begin_run(self, span: SpanView, reading: SpanReading) -> None:
         """A run span ended: register it now (in order with the other spans); grade it later
         with `finish_run` (or `refuse_run`), exactly once."""

@@ -32,6 +32,7 @@ from otel_grounding.sdkspan import (
     start_view,
     to_view,
 )
+from otel_grounding.worker import Worker
 
 #: How long `shutdown()` (which the SDK gives no timeout) waits for runs being graded.
 SHUTDOWN_TIMEOUT_S = 30.0
@@ -84,7 +85,13 @@ class GroundingSpanProcessor(SpanProcessor):
                 self._value_limit = limits.max_span_attribute_length
                 self._limit_read = True
         try:
-            self.pipeline.started(start_view(span))
+            # Spans whose start attributes already say what they are (every instrumentation
+            # read sets the span kind at start) are tracked until they end; ordinary spans
+            # cost a set test. The SDK's own dict: iterating BoundedAttributes while mutable
+            # copies it under a lock.
+            attributes = getattr(span, "_attributes", None) or ()
+            if self.pipeline.conventions_may_read(getattr(attributes, "_dict", attributes)):
+                self.pipeline.started(start_view(span))
         except Exception:
             self.pipeline.metrics.scoring_errors.add(1)
         self._next.on_start(span, parent_context=parent_context)
@@ -99,13 +106,13 @@ class GroundingSpanProcessor(SpanProcessor):
             return
         out: ReadableSpan | None = span
         try:
-            out = self._route(span)
+            out = self._route(span, self._worker)
         except Exception:  # never into the application: forward the original
             self.pipeline.metrics.scoring_errors.add(1)
         if out is not None:
             self._next.on_end(out)
 
-    def _route(self, span: ReadableSpan) -> ReadableSpan | None:
+    def _route(self, span: ReadableSpan, worker: Worker) -> ReadableSpan | None:
         """The span to forward now, or None when the worker took the run (it forwards it)."""
         pipeline = self.pipeline
         context = getattr(span, "_context", None) or span.context
@@ -113,8 +120,6 @@ class GroundingSpanProcessor(SpanProcessor):
         if attributes is None:
             attributes = span.attributes
         if pipeline.skips(context.trace_id if context else 0, attributes or ()):
-            if context is not None:
-                pipeline.ended(context.span_id)
             return span
         view = to_view(span, self._value_limit)
         reading = pipeline.read(view)
@@ -122,8 +127,7 @@ class GroundingSpanProcessor(SpanProcessor):
             enrichment = pipeline.observe(view, reading)
             return span if enrichment is None else enriched_copy(span, enrichment)
         pipeline.begin_run(view, reading)
-        assert self._worker is not None
-        return hand_off(pipeline, self._worker, span, view, reading, self._next.on_end)
+        return hand_off(pipeline, worker, span, view, reading, self._next.on_end)
 
     def shutdown(self) -> None:
         try:

@@ -100,8 +100,6 @@ def enrich_sdk_span(
         if attributes is None:
             attributes = span.attributes
         if pipeline.skips(context.trace_id if context else 0, attributes or ()):
-            if context is not None:
-                pipeline.ended(context.span_id)
             return span
         enrichment = pipeline.process(to_view(span, value_limit))
         return span if enrichment is None else enriched_copy(span, enrichment)
