@@ -460,7 +460,6 @@ class TraceAssembly:
             )
             self._graded(span, reading, trace, tools + steps, opened)
         llms = [t for t in llms if t.text]
-        with_text = [t for t in tools if t.text is not None]
         tally = tool_tally(tools, steps)
         return Evidence(
             sources=tally.sources,

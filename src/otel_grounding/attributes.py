@@ -4,6 +4,8 @@ Enrichment is the only writer; tests, the relay and the Collector/Grafana config
 these names. Change one here and nowhere else.
 """
 
+from otel_grounding.grade import JUDGE_DECLINED_OUTCOME, JUDGE_FAILED_OUTCOME, JUDGE_OK
+
 PREFIX = "ferrumdeck.reliability."
 
 RATE = PREFIX + "claim_grounding_rate"
@@ -56,3 +58,58 @@ CLAIM_EVENT_END = "claim.end"
 CLAIM_EVENT_TOKENS = "claim.tokens"
 CLAIM_EVENT_TOKENS_UNCOVERED = "claim.tokens_uncovered"
 CLAIM_EXCERPT_CHARS = 200
+
+# The judge tier (optional; judge.py). Written only when a judge is configured.
+JUDGE_NAME = PREFIX + "judge.name"
+JUDGE_MODEL = PREFIX + "judge.model"
+#: ok | declined | failed | skipped (see JUDGE_OUTCOME_*).
+JUDGE_OUTCOME = PREFIX + "judge.outcome"
+JUDGE_REASON = PREFIX + "judge.reason"
+JUDGE_CLAIMS_JUDGED = PREFIX + "judge.claims_judged"
+JUDGE_CLAIMS_SUPPORTED = PREFIX + "judge.claims_supported"
+JUDGE_CLAIMS_CONTRADICTED = PREFIX + "judge.claims_contradicted"
+#: supported / judged.
+JUDGE_RATE = PREFIX + "judge.rate"
+#: The judge rate against the run's grounding threshold (the same one the lexical rate uses).
+JUDGE_BELOW_THRESHOLD = PREFIX + "judge.below_threshold"
+JUDGE_DURATION_MS = PREFIX + "judge.duration_ms"
+#: The exception type when the judge failed (also `error.type` on the evaluation event).
+JUDGE_ERROR_TYPE = PREFIX + "judge.error_type"
+
+# The outcomes the grade reads are the grade's own; `skipped` means "not applicable" to it.
+JUDGE_OUTCOME_OK = JUDGE_OK
+JUDGE_OUTCOME_DECLINED = JUDGE_DECLINED_OUTCOME
+JUDGE_OUTCOME_FAILED = JUDGE_FAILED_OUTCOME
+JUDGE_OUTCOME_SKIPPED = "skipped"
+
+# Reasons written in JUDGE_REASON.
+REASON_JUDGE_QUEUE_FULL = "judge-queue-full"
+REASON_JUDGE_CONCURRENCY = "judge-concurrency"
+REASON_JUDGE_BUDGET = "judge-budget"
+REASON_JUDGE_TIMEOUT = "judge-timeout"
+REASON_JUDGE_ERROR = "judge-error"
+REASON_JUDGE_BAD_RESPONSE = "judge-bad-response"
+#: Skipped: not drawn by `judge_sample_rate`, not wanted by `judge_when`, or nothing to judge.
+REASON_JUDGE_NOT_SAMPLED = "judge-not-sampled"
+REASON_JUDGE_NOT_WANTED = "judge-not-wanted"
+REASON_JUDGE_NOTHING = "judge-nothing-to-judge"
+
+#: The judge bounds, as written in TRUNCATED_BY when they cut.
+BOUND_JUDGE_MAX_CLAIMS = "judge_max_claims"
+BOUND_JUDGE_MAX_EVIDENCE_CHARS = "judge_max_evidence_chars"
+
+CLAIM_EVENT_JUDGE_VERDICT = "claim.judge_verdict"
+CLAIM_EVENT_JUDGE_EXPLANATION = "claim.judge_explanation"
+#: A claim the judge did not find supported (lexically grounded or not) gets its own event.
+JUDGED_CLAIM_EVENT = "reliability.judged_claim"
+
+# The GenAI semantic conventions' evaluation event (v1.38.0), one per evaluation, as a log record.
+EVALUATION_EVENT = "gen_ai.evaluation.result"
+EVALUATION_NAME = "gen_ai.evaluation.name"
+EVALUATION_SCORE_VALUE = "gen_ai.evaluation.score.value"
+EVALUATION_SCORE_LABEL = "gen_ai.evaluation.score.label"
+EVALUATION_EXPLANATION = "gen_ai.evaluation.explanation"
+EVALUATION_ERROR_TYPE = "error.type"
+#: gen_ai.evaluation.name of the two evaluations.
+EVALUATION_LEXICAL = "claim_grounding_rate"
+EVALUATION_JUDGE = "claim_grounding_judge"

@@ -46,6 +46,22 @@ DEFAULT_SCORING_QUEUE_SIZE = 2_048  # as the SDK batch processor's span queue
 #: How long a run that ended before some of its started steps waits for them (seconds).
 DEFAULT_OPEN_STEP_WAIT_S = 2.0
 
+# --- the judge tier (optional; see judge.py) ---------------------------------------------------
+#: Runs waiting for a judge thread; beyond it a run is declined (`judge-queue-full`).
+DEFAULT_JUDGE_MAX_PENDING = 64
+#: Judge calls in flight at once (one judge thread each).
+DEFAULT_JUDGE_MAX_CONCURRENCY = 4
+#: How long a run may wait for its judgement, from admission (seconds).
+DEFAULT_JUDGE_TIMEOUT_S = 10.0
+#: Claims and evidence characters one judgement is given (a cut is reported like any bound).
+DEFAULT_JUDGE_MAX_CLAIMS = 50
+DEFAULT_JUDGE_MAX_EVIDENCE_CHARS = 32_000
+JUDGE_ALWAYS = "always"
+JUDGE_FLAGGED = "flagged"
+JUDGE_BELOW_PREFIX = "below:"
+#: The `similarity` judge's cosine threshold (multilingual-e5-small, "query:"/"passage:").
+DEFAULT_JUDGE_SIMILARITY_THRESHOLD = 0.80
+
 # --- span output ------------------------------------------------------------------------------
 DEFAULT_MAX_CLAIM_EVENTS = 10
 DEFAULT_PROJECT_ATTRIBUTE = "service.name"
@@ -188,6 +204,77 @@ class ScoringOptions:
 DEFAULT_SCORING = ScoringOptions()
 
 
+def check_judge_when(key: str, value: Any) -> str:
+    """`always`, `flagged` or `below:<rate>` with a rate in [0, 1]."""
+    if value in (JUDGE_ALWAYS, JUDGE_FLAGGED):
+        return str(value)
+    if isinstance(value, str) and value.startswith(JUDGE_BELOW_PREFIX):
+        try:
+            rate = float(value[len(JUDGE_BELOW_PREFIX) :])
+        except ValueError:
+            rate = math.nan
+        if 0.0 <= rate <= 1.0:
+            return value
+    raise ConfigError(f"{key}: {value!r} is not always, flagged or below:<rate in [0, 1]>")
+
+
+def check_rate_per_minute(key: str, value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise ConfigError(f"{key}: {value!r} is not a number of judgements per minute > 0")
+    if math.isinf(value):
+        return None
+    return float(value)
+
+
+@dataclass(frozen=True)
+class JudgeSettings:
+    """The judge tier: which judge, how to reach it, and its admission control."""
+
+    name: str | None = None  # None: no judge (unless one is passed as an object in code)
+    base_url: str | None = None
+    model: str | None = None
+    api_key_file: str | None = None
+    max_pending: int = DEFAULT_JUDGE_MAX_PENDING
+    max_concurrency: int = DEFAULT_JUDGE_MAX_CONCURRENCY
+    rate_per_minute: float | None = None  # None: unlimited
+    sample_rate: float = 1.0
+    when: str = JUDGE_ALWAYS
+    timeout: float = DEFAULT_JUDGE_TIMEOUT_S
+    max_claims: int = DEFAULT_JUDGE_MAX_CLAIMS
+    max_evidence_chars: int = DEFAULT_JUDGE_MAX_EVIDENCE_CHARS
+    similarity_threshold: float = DEFAULT_JUDGE_SIMILARITY_THRESHOLD
+
+    def selects(self, rate: float, flagged: bool) -> bool:
+        """Whether `judge_when` wants a run with this lexical rate and flag judged."""
+        if self.when == JUDGE_ALWAYS:
+            return True
+        if self.when == JUDGE_FLAGGED:
+            return flagged
+        return rate < float(self.when[len(JUDGE_BELOW_PREFIX) :])
+
+
+#: Setting key -> (JudgeSettings field, check). The keys are `judge_<field>` except `judge`.
+JUDGE_SETTINGS: dict[str, tuple[str, Any]] = {
+    "judge": ("name", check_str),
+    "judge_base_url": ("base_url", check_str),
+    "judge_model": ("model", check_str),
+    "judge_api_key_file": ("api_key_file", check_str),
+    "judge_max_pending": ("max_pending", lambda k, v: check_int(k, v, minimum=0)),
+    "judge_max_concurrency": ("max_concurrency", check_int),
+    "judge_rate_per_minute": ("rate_per_minute", check_rate_per_minute),
+    "judge_sample_rate": ("sample_rate", check_threshold),
+    "judge_when": ("when", check_judge_when),
+    "judge_timeout": ("timeout", check_seconds),
+    "judge_max_claims": ("max_claims", check_int),
+    "judge_max_evidence_chars": ("max_evidence_chars", check_int),
+    "judge_similarity_threshold": ("similarity_threshold", check_threshold),
+}
+#: Judge settings read from the environment as plain text (never as JSON).
+_JUDGE_TEXT_KEYS = ("judge", "judge_base_url", "judge_model", "judge_api_key_file", "judge_when")
+
+
 @dataclass(frozen=True)
 class GroundingSettings:
     """Everything the processor, the exporter and the relay are configured with, validated."""
@@ -207,6 +294,7 @@ class GroundingSettings:
     scoring_mode: str = SCORING_BACKGROUND
     scoring_queue_size: int = DEFAULT_SCORING_QUEUE_SIZE
     open_step_wait: float = DEFAULT_OPEN_STEP_WAIT_S
+    judge: JudgeSettings = JudgeSettings()
 
     def threshold_for(self, project: str | None) -> float | None:
         """The project's own threshold when its settings document has one, else the default."""
@@ -239,6 +327,7 @@ SETTING_KEYS: tuple[str, ...] = (
     "scoring_mode",
     "scoring_queue_size",
     "open_step_wait",
+    *JUDGE_SETTINGS,
 )
 _SCORING_KEYS = (
     "max_output_chars",
@@ -275,7 +364,13 @@ def build_settings(values: Mapping[str, Any]) -> GroundingSettings:
         "open_step_wait": check_seconds,
     }
     kwargs = {k: check(k, values[k]) for k, check in checks.items() if k in values}
+    judge = {
+        name: check(key, values[key])
+        for key, (name, check) in JUDGE_SETTINGS.items()
+        if key in values and values[key] is not None
+    }
     return GroundingSettings(
+        judge=JudgeSettings(**judge),
         project_thresholds=check_project_settings(
             "project_settings", values.get("project_settings")
         ),
@@ -286,7 +381,7 @@ def build_settings(values: Mapping[str, Any]) -> GroundingSettings:
 
 def _parse_env_value(key: str, raw: str) -> Any:
     """Env values are JSON when they parse as JSON (numbers, true/false, lists), else text."""
-    if key in ("project_attribute", "scoring_mode"):
+    if key in ("project_attribute", "scoring_mode", *_JUDGE_TEXT_KEYS):
         return raw
     try:
         return json.loads(raw)
@@ -356,6 +451,7 @@ def load_settings(
 __all__ = [
     "ConfigError",
     "GroundingSettings",
+    "JudgeSettings",
     "ScoringOptions",
     "build_settings",
     "load_settings",

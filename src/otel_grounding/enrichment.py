@@ -12,7 +12,9 @@ from typing import Any
 
 from otel_grounding import attributes as attr
 from otel_grounding.config import GroundingSettings
-from otel_grounding.grade import PARTIAL
+from otel_grounding.grade import PARTIAL, GradeMeta, coverage_grade
+from otel_grounding.judge import SUPPORTED
+from otel_grounding.judgetier import Judgement
 from otel_grounding.metrics import LABEL_BELOW_THRESHOLD, LABEL_GRADE, GroundingMetrics
 from otel_grounding.scoring import GroundingResult
 from otel_grounding.spanview import format_span_id
@@ -47,10 +49,43 @@ class RunOutcome:
     convention: str
     source_span_ids: tuple[int | None, ...] = ()
     content_keys: tuple[str, ...] = ()
+    judgement: Judgement | None = None
+
+    @property
+    def judge_settled(self) -> str | None:
+        """The judge outcome the grade takes (None: no judge, or the run was skipped)."""
+        j = self.judgement
+        if j is None or j.outcome == attr.JUDGE_OUTCOME_SKIPPED:
+            return None
+        return j.outcome
+
+    @property
+    def truncated_by(self) -> str | None:
+        """The bounds that cut: the scoring pass's, then the judge's (when it judged)."""
+        cut = [self.result.truncated_by] if self.result and self.result.truncated_by else []
+        if self.judgement is not None and self.judge_settled == attr.JUDGE_OUTCOME_OK:
+            cut.extend(self.judgement.truncated_by)
+        return ",".join(cut) or None
 
     @property
     def grade(self) -> str:
-        return self.result.grade if self.result is not None else PARTIAL
+        result = self.result
+        if result is None:
+            return PARTIAL
+        judge = self.judge_settled
+        if judge is None:
+            return result.grade
+        return coverage_grade(
+            GradeMeta(
+                claims_total=result.claims_total,
+                claims_checked=result.claims_checked,
+                truncated_by=self.truncated_by,
+                evidence_incomplete=result.evidence_incomplete,
+                coverage_target_declared=result.coverage_target_declared,
+                critical_uncovered=result.critical_uncovered,
+                judge=judge,
+            )
+        )
 
     @property
     def below_threshold(self) -> bool:
@@ -71,8 +106,8 @@ def build_enrichment(outcome: RunOutcome, settings: GroundingSettings) -> Enrich
     }
     if result is not None:
         values[attr.RATE] = result.rate
-        if result.truncated_by:
-            values[attr.TRUNCATED_BY] = result.truncated_by
+        if outcome.truncated_by:
+            values[attr.TRUNCATED_BY] = outcome.truncated_by
         if settings.scoring.anchors.enabled:
             values[attr.CRITICAL_ANCHORS_TOTAL] = result.anchors_total
             values[attr.CRITICAL_ANCHORS_UNCOVERED] = result.critical_uncovered
@@ -82,6 +117,10 @@ def build_enrichment(outcome: RunOutcome, settings: GroundingSettings) -> Enrich
         values[attr.COVERAGE_REASON] = ",".join(outcome.reasons)
     if outcome.project:
         values[attr.PROJECT] = outcome.project
+
+    judged: dict[int, Any] = {}
+    if outcome.judgement is not None:
+        judged = _judge_values(values, outcome.judgement, outcome.threshold)
 
     events: list[EventSpec] = []
     if result is not None and outcome.below_threshold:
@@ -93,7 +132,8 @@ def build_enrichment(outcome: RunOutcome, settings: GroundingSettings) -> Enrich
             flagged[attr.FLAGGED_EVENT_PROJECT] = outcome.project
         events.append(EventSpec(attr.FLAGGED_EVENT, flagged))
     if result is not None and settings.claim_events:
-        for claim in result.ungrounded_claims(settings.max_claim_events):
+        ungrounded = result.ungrounded_claims(settings.max_claim_events)
+        for claim in ungrounded:
             event: dict[str, Any] = {
                 attr.CLAIM_EVENT_INDEX: claim.index,
                 attr.CLAIM_EVENT_COVERED_FRACTION: claim.covered_fraction,
@@ -112,9 +152,77 @@ def build_enrichment(outcome: RunOutcome, settings: GroundingSettings) -> Enrich
                 span_id = outcome.source_span_ids[claim.best_source]
                 if span_id is not None:
                     event[attr.CLAIM_EVENT_BEST_SOURCE_SPAN_ID] = format_span_id(span_id)
+            verdict = judged.get(claim.index)
+            if verdict is not None:
+                _judge_event_fields(event, verdict, settings)
             events.append(EventSpec(attr.CLAIM_EVENT, event))
+        if outcome.judgement is not None:
+            room = settings.max_claim_events - len(ungrounded)
+            events.extend(_judged_claim_events(outcome.judgement, result, settings, room))
     remove = frozenset(outcome.content_keys) if settings.strip_content else frozenset()
     return Enrichment(values, tuple(events), remove)
+
+
+def _judge_values(
+    values: dict[str, Any], judgement: Judgement, threshold: float | None
+) -> dict[int, Any]:
+    """Write the judge attributes; the verdicts by lexical claim index."""
+    values[attr.JUDGE_NAME] = judgement.name
+    if judgement.model:
+        values[attr.JUDGE_MODEL] = judgement.model
+    values[attr.JUDGE_OUTCOME] = judgement.outcome
+    if judgement.reason:
+        values[attr.JUDGE_REASON] = judgement.reason
+    if judgement.error_type:
+        values[attr.JUDGE_ERROR_TYPE] = judgement.error_type
+    if judgement.duration_ms is not None:
+        values[attr.JUDGE_DURATION_MS] = round(judgement.duration_ms, 3)
+    if judgement.outcome != attr.JUDGE_OUTCOME_OK:
+        return {}
+    values[attr.JUDGE_CLAIMS_JUDGED] = len(judgement.verdicts)
+    values[attr.JUDGE_CLAIMS_SUPPORTED] = judgement.supported
+    values[attr.JUDGE_CLAIMS_CONTRADICTED] = judgement.contradicted
+    values[attr.JUDGE_RATE] = judgement.rate
+    values[attr.JUDGE_BELOW_THRESHOLD] = threshold is not None and judgement.rate < threshold
+    return {
+        index: verdict
+        for index, verdict in zip(judgement.claim_indexes, judgement.verdicts)
+        if index is not None
+    }
+
+
+def _judge_event_fields(
+    event: dict[str, Any], verdict: Any, settings: GroundingSettings
+) -> None:
+    """The judge's verdict on a claim event (its explanation may quote content: not under
+    `strip_content`)."""
+    event[attr.CLAIM_EVENT_JUDGE_VERDICT] = verdict.verdict
+    if verdict.explanation and not settings.strip_content:
+        event[attr.CLAIM_EVENT_JUDGE_EXPLANATION] = verdict.explanation[: attr.CLAIM_EXCERPT_CHARS]
+
+
+def _judged_claim_events(
+    judgement: Judgement, result: GroundingResult, settings: GroundingSettings, room: int
+) -> list[EventSpec]:
+    """Claims the judge did not find supported that have no ungrounded-claim event (lexically
+    grounded, or sentences the lexical contract does not see), within the events' cap."""
+    if judgement.outcome != attr.JUDGE_OUTCOME_OK:
+        return []
+    grounded = {c.index for c in result.claims if c.grounded}
+    events: list[EventSpec] = []
+    for position, (index, verdict) in enumerate(zip(judgement.claim_indexes, judgement.verdicts)):
+        if verdict.verdict == SUPPORTED or (index is not None and index not in grounded):
+            continue
+        if len(events) >= room:
+            break
+        event: dict[str, Any] = {} if index is None else {attr.CLAIM_EVENT_INDEX: index}
+        if not settings.strip_content:
+            event[attr.CLAIM_EVENT_EXCERPT] = judgement.claim_texts[position][
+                : attr.CLAIM_EXCERPT_CHARS
+            ]
+        _judge_event_fields(event, verdict, settings)
+        events.append(EventSpec(attr.JUDGED_CLAIM_EVENT, event))
+    return events
 
 
 def record_metrics(metrics: GroundingMetrics, outcome: RunOutcome) -> None:

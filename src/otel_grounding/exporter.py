@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -22,7 +23,7 @@ from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
 
 from otel_grounding.config import ConfigError, GroundingSettings
 from otel_grounding.conventions import DEFAULT_CONVENTIONS, RUN, Convention
-from otel_grounding.pipeline import GroundingPipeline
+from otel_grounding.pipeline import GroundingPipeline, check_judge_mode
 from otel_grounding.sdkspan import (
     configured_value_limit,
     drain,
@@ -58,6 +59,7 @@ class GroundingSpanExporter(SpanExporter):
         settings_file: str | None = None,
         meter_provider: MeterProvider | None = None,
         conventions: Sequence[Convention] = DEFAULT_CONVENTIONS,
+        logger_provider: Any | None = None,
         **options: Any,
     ) -> None:
         self._next = next_exporter
@@ -66,6 +68,7 @@ class GroundingSpanExporter(SpanExporter):
             settings_file=settings_file,
             meter_provider=meter_provider,
             conventions=conventions,
+            logger_provider=logger_provider,
             min_claim_grounding_rate=min_claim_grounding_rate,
             project_settings=project_settings,
             **options,
@@ -74,6 +77,7 @@ class GroundingSpanExporter(SpanExporter):
         self._export_lock = threading.Lock()  # the wrapped exporter sees one call at a time
         self._outbox: list[ReadableSpan] = []
         self._outbox_lock = threading.Lock()
+        check_judge_mode(self.pipeline)
         self._worker = scoring_worker(self.pipeline, idle=self._send_graded)
 
     def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
@@ -108,7 +112,9 @@ class GroundingSpanExporter(SpanExporter):
                     enrichment = pipeline.observe(view, reading)
                     out.append(span if enrichment is None else enriched_copy(span, enrichment))
                     continue
-                now = hand_off(pipeline, self._worker, span, view, reading, self._graded)
+                now = hand_off(
+                    pipeline, self._worker, span, view, reading, self._graded, self._judged
+                )
                 if now is not None:
                     out.append(now)
             except Exception:
@@ -123,6 +129,11 @@ class GroundingSpanExporter(SpanExporter):
             full = len(self._outbox) >= GRADED_BATCH_SPANS
         if full:
             self._send_graded()
+
+    def _judged(self, span: ReadableSpan) -> None:
+        """A run settled by the judge tier (on its thread): exported with what else is graded."""
+        self._graded(span)
+        self._send_graded()
 
     def _send_graded(self) -> None:
         """On the worker, when nothing else is ready: export the graded runs as one batch."""
@@ -139,8 +150,12 @@ class GroundingSpanExporter(SpanExporter):
 
     def shutdown(self) -> None:
         try:
+            deadline = time.monotonic() + SHUTDOWN_TIMEOUT_S
             if self._worker is not None:
                 self._worker.shutdown(SHUTDOWN_TIMEOUT_S)
+            if self.pipeline is not None:
+                self.pipeline.shutdown_judges(deadline - time.monotonic())
+            if self._worker is not None:
                 self._send_graded()
             self._next.shutdown()
         finally:
@@ -149,7 +164,7 @@ class GroundingSpanExporter(SpanExporter):
 
     def force_flush(self, timeout_millis: int = 30000) -> bool:
         """Grade and export the runs on the worker, then flush the wrapped exporter."""
-        return drain(self._worker, timeout_millis, self._next.force_flush)
+        return drain(self._worker, timeout_millis, self._next.force_flush, self.pipeline)
 
 
 def otlp_span_exporter() -> SpanExporter:

@@ -24,18 +24,25 @@ TRACES_EVICTED = "otel_grounding.traces_evicted"
 SCORING_ERRORS = "otel_grounding.scoring_errors"
 SCORING_DURATION = "otel_grounding.scoring_duration"
 RUNS_OVERLOADED = "otel_grounding.runs_overloaded"
+JUDGEMENTS = "otel_grounding.judge.judgements"
+JUDGE_DURATION = "otel_grounding.judge.duration"
+JUDGE_PENDING = "otel_grounding.judge.pending"
+JUDGE_BUDGET_REFUSALS = "otel_grounding.judge.budget_refusals"
 
 LABEL_PROJECT = "project"
 LABEL_SERVICE = "service"
 LABEL_GRADE = "grade"
 LABEL_BELOW_THRESHOLD = "below_threshold"
 LABEL_REASON = "reason"
+LABEL_OUTCOME = "outcome"
 OTHER = "other"
 UNKNOWN = "unknown"
 
 #: Rate histogram buckets: tenths, so alerts and dashboards can read "share of runs below 0.7".
 RATE_BUCKETS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 DURATION_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
+#: Judge calls take model time: buckets up to the default judge_timeout and beyond.
+JUDGE_DURATION_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
 
 class _LabelCap:
@@ -152,6 +159,39 @@ class GroundingMetrics:
             description="Time spent scoring one run",
             explicit_bucket_boundaries_advisory=list(DURATION_BUCKETS),
         )
+
+        self.judgements = Tally(
+            meter,
+            JUDGEMENTS,
+            unit="{run}",
+            description="Runs offered to the judge tier, by judge outcome and reason",
+        )
+        self.judge_budget_refusals = Tally(
+            meter,
+            JUDGE_BUDGET_REFUSALS,
+            unit="{run}",
+            description="Runs the judge declined because judge_rate_per_minute was spent",
+        )
+        self.judge_duration = meter.create_histogram(
+            JUDGE_DURATION,
+            unit="s",
+            description="Time one judge call took",
+            explicit_bucket_boundaries_advisory=list(JUDGE_DURATION_BUCKETS),
+        )
+        self._judge_pending: Callable[[], int] | None = None
+        meter.create_observable_gauge(
+            JUDGE_PENDING,
+            callbacks=[self._observe_judge_pending],
+            unit="{run}",
+            description="Runs admitted by the judge tier and not yet settled",
+        )
+
+    def observe_judge_pending(self, pending: Callable[[], int]) -> None:
+        """The judge tier's pending depth, reported by the gauge."""
+        self._judge_pending = pending
+
+    def _observe_judge_pending(self, options: CallbackOptions) -> list[Observation]:
+        return [] if self._judge_pending is None else [Observation(self._judge_pending())]
 
     def _observe_spans_seen(self, options: CallbackOptions) -> list[Observation]:
         return [Observation(self._spans_seen())]

@@ -7,20 +7,30 @@ counter, and the span goes on unchanged.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import logging
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from opentelemetry.metrics import MeterProvider
 
 from otel_grounding import attributes as attr
 from otel_grounding.assembly import Evidence, TraceAssembly
-from otel_grounding.config import DEFAULT_PROCESSOR_WAIT_S, ConfigError, GroundingSettings, load_settings
+from otel_grounding.config import (
+    DEFAULT_PROCESSOR_WAIT_S,
+    SCORING_INLINE,
+    ConfigError,
+    GroundingSettings,
+    load_settings,
+)
 from otel_grounding.conventions import DEFAULT_CONVENTIONS, RUN, Convention, SpanReading, read_span
 from otel_grounding.conventions.base import read_implicit_run
 from otel_grounding.enrichment import Enrichment, RunOutcome, build_enrichment, record_metrics
+from otel_grounding.evaluation import EvaluationEvents
+from otel_grounding.judge import Judge, load_judge
+from otel_grounding.judgetier import Judgement, JudgeTier
 from otel_grounding.metrics import LABEL_REASON, GroundingMetrics
 from otel_grounding.scoring import score
 from otel_grounding.spanview import SpanView
@@ -47,10 +57,14 @@ class GroundingPipeline:
         meter_provider: MeterProvider | None = None,
         trace_retention: float | None = None,
         link_all: bool = False,
+        judge: Judge | None = None,
+        logger_provider: Any | None = None,
     ) -> None:
         """`trace_retention` is how long an idle trace's state is kept (default: the settings'
         `wait_duration`, else `DEFAULT_PROCESSOR_WAIT_S`); `link_all` remembers every span's parent link, even before the trace
         holds any output. A shell that sees spans out of order (the relay) sets both.
+        `judge` turns the judge tier on (for `finish_run_later`); `logger_provider` receives
+        the evaluation events (default: the global one).
         """
         self.settings = settings
         self._conventions = tuple(conventions)
@@ -78,6 +92,10 @@ class GroundingPipeline:
         self._implicit_runs = not link_all
         #: The scoring function; a shell may put a `ProcessScorer` here (same signature).
         self.scorer: Any = score
+        self.judges = (
+            JudgeTier(judge, settings.judge, self.metrics) if judge is not None else None
+        )
+        self.evaluations = EvaluationEvents(logger_provider)
 
     @classmethod
     def configure(
@@ -87,18 +105,34 @@ class GroundingPipeline:
         settings_file: str | None = None,
         meter_provider: MeterProvider | None = None,
         conventions: Sequence[Convention] = DEFAULT_CONVENTIONS,
+        logger_provider: Any | None = None,
         **options: Any,
     ) -> GroundingPipeline:
         """Build from explicit settings, or from options over the environment and settings file.
 
-        Options left at None are not given: the environment or the file may set them.
+        Options left at None are not given: the environment or the file may set them. The
+        `judge` option is a judge's entry-point name or a `Judge` object.
         """
+        judge_object = options.get("judge")
+        if judge_object is not None and not isinstance(judge_object, str):
+            del options["judge"]
+        else:
+            judge_object = None
         if settings is None:
             given = {key: value for key, value in options.items() if value is not None}
             settings = load_settings(given, settings_file=settings_file)
         elif options:
             raise ConfigError(f"{sorted(options)[0]}: give either settings or options, not both")
-        return cls(settings, conventions=conventions, meter_provider=meter_provider)
+        judge = None
+        if judge_object is not None or settings.judge.name is not None:
+            judge = load_judge(judge_object or settings.judge.name, settings.judge)  # type: ignore[arg-type]
+        return cls(
+            settings,
+            conventions=conventions,
+            meter_provider=meter_provider,
+            judge=judge,
+            logger_provider=logger_provider,
+        )
 
     def spans_seen(self) -> int:
         """How many spans entered this pipeline (read from the lock-free counter's repr)."""
@@ -216,6 +250,62 @@ class GroundingPipeline:
             self._unreadable()
             return None
 
+    def finish_run_later(
+        self,
+        span: SpanView,
+        reading: SpanReading,
+        deliver: Callable[[Enrichment | None], None],
+    ) -> None:
+        """Grade a begun run, with the judge tier when there is one: `deliver` gets the
+        enrichment exactly once, now or (judged) later from a judge thread. Never raises."""
+        try:
+            assessed = self._assess(span, reading)
+        except Exception:
+            self._unreadable()
+            assessed = None
+        if assessed is None:
+            deliver(None)
+            return
+        outcome, output, sources = assessed
+        if output is not None:
+            output = output[: self.settings.scoring.max_output_chars]
+        tier = self.judges
+        if tier is None:
+            self._settle(outcome, span, deliver)
+            return
+
+        def judged(judgement: Judgement) -> None:
+            self._settle(dataclasses.replace(outcome, judgement=judgement), span, deliver)
+
+        try:
+            now = tier.offer(
+                outcome.result, output, sources, outcome.source_span_ids, span.trace_id, judged
+            )
+        except Exception:
+            self._unreadable()
+            now = None
+            self._settle(outcome, span, deliver)
+            return
+        if now is not None:
+            judged(now)
+
+    def _settle(
+        self, outcome: RunOutcome, span: SpanView, deliver: Callable[[Enrichment | None], None]
+    ) -> None:
+        try:
+            enrichment: Enrichment | None = self._conclude(outcome, span)
+        except Exception:
+            self._unreadable()
+            enrichment = None
+        deliver(enrichment)
+
+    def flush_judges(self, timeout: float) -> bool:
+        """Wait for the runs being judged (the rest settle as `judge-timeout` at the deadline)."""
+        return self.judges.flush(timeout) if self.judges is not None else True
+
+    def shutdown_judges(self, timeout: float) -> bool:
+        return self.judges.shutdown(timeout) if self.judges is not None else True
+
     def refuse_run(self, span: SpanView, reading: SpanReading, reason: str) -> Enrichment:
         """Grade a begun run without scoring it (`partial`, `reason`, no rate, never flagged)."""
         try:
@@ -255,6 +345,20 @@ class GroundingPipeline:
             logger.exception("otel-grounding: a span could not be read; forwarded unchanged")
 
     def _finish(self, span: SpanView, reading: SpanReading) -> Enrichment | None:
+        assessed = self._assess(span, reading)
+        return None if assessed is None else self._conclude(assessed[0], span)
+
+    def _conclude(self, outcome: RunOutcome, span: SpanView) -> Enrichment:
+        """A graded run's metric recordings, evaluation events and enrichment."""
+        record_metrics(self.metrics, outcome)
+        self.evaluations.emit(outcome, span.trace_id, span.span_id)
+        return build_enrichment(outcome, self.settings)
+
+    def _assess(
+        self, span: SpanView, reading: SpanReading
+    ) -> tuple[RunOutcome, str | None, list[str]] | None:
+        """The lexical outcome of a begun run, with the output and evidence it was scored on
+        (None: not graded, the same agent's inner run was)."""
         evidence = self.assembly.take(span, reading)
         attached = [s for s in reading.attached_sources if s is not None]
         own_output = None if reading.redacted else reading.text
@@ -299,8 +403,7 @@ class GroundingPipeline:
             source_span_ids=source_span_ids,
             content_keys=reading.content_keys,
         )
-        record_metrics(self.metrics, outcome)
-        return build_enrichment(outcome, self.settings)
+        return outcome, output, sources
 
     def _project(self, span: SpanView, reading: SpanReading) -> str | None:
         if reading.project:
@@ -313,6 +416,12 @@ class GroundingPipeline:
 
     def close(self) -> None:
         self.assembly.clear()
+
+
+def check_judge_mode(pipeline: GroundingPipeline) -> None:
+    """A judge never runs on the application's thread: it needs the scoring worker."""
+    if pipeline.judges is not None and pipeline.settings.scoring_mode == SCORING_INLINE:
+        raise ConfigError("judge: needs scoring_mode 'background' (a judge never runs inline)")
 
 
 def _str(value: Any) -> str | None:

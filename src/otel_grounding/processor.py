@@ -6,10 +6,13 @@ forwarded at once from the thread that ends them; a run span is graded on the sc
 and forwarded from there, so it can reach the next processor after spans that ended later
 (a `BatchSpanProcessor` does not care; exporters never promised an order). With
 `scoring_mode="inline"` runs are graded in the ending thread instead.
+With a judge configured, a run graded on the worker may be judged on the judge tier's threads
+and forwarded from there (at most `judge_timeout` later); flush and shutdown wait for it.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -19,7 +22,7 @@ from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor
 
 from otel_grounding.config import GroundingSettings
 from otel_grounding.conventions import DEFAULT_CONVENTIONS, RUN, Convention
-from otel_grounding.pipeline import GroundingPipeline
+from otel_grounding.pipeline import GroundingPipeline, check_judge_mode
 from otel_grounding.sdkspan import (
     configured_value_limit,
     drain,
@@ -56,6 +59,7 @@ class GroundingSpanProcessor(SpanProcessor):
         settings_file: str | None = None,
         meter_provider: MeterProvider | None = None,
         conventions: Sequence[Convention] = DEFAULT_CONVENTIONS,
+        logger_provider: Any | None = None,
         **options: Any,
     ) -> None:
         self._next = next_processor
@@ -64,6 +68,7 @@ class GroundingSpanProcessor(SpanProcessor):
             settings_file=settings_file,
             meter_provider=meter_provider,
             conventions=conventions,
+            logger_provider=logger_provider,
             min_claim_grounding_rate=min_claim_grounding_rate,
             project_settings=project_settings,
             **options,
@@ -71,6 +76,7 @@ class GroundingSpanProcessor(SpanProcessor):
         self._value_limit = configured_value_limit()
         self._limit_read = False
         self._next_on_ending = getattr(next_processor, "_on_ending", None)
+        check_judge_mode(self.pipeline)
         self._worker = scoring_worker(self.pipeline)
 
     def on_start(self, span: Span, parent_context: Context | None = None) -> None:
@@ -123,8 +129,10 @@ class GroundingSpanProcessor(SpanProcessor):
 
     def shutdown(self) -> None:
         try:
+            deadline = time.monotonic() + SHUTDOWN_TIMEOUT_S
             if self._worker is not None:
                 self._worker.shutdown(SHUTDOWN_TIMEOUT_S)
+            self.pipeline.shutdown_judges(deadline - time.monotonic())
             self._next.shutdown()
         finally:
             self.pipeline.close()
@@ -132,4 +140,4 @@ class GroundingSpanProcessor(SpanProcessor):
     def force_flush(self, timeout_millis: int = 30000) -> bool:
         """Grade and forward the runs on the worker, then flush the next processor, all
         within `timeout_millis`."""
-        return drain(self._worker, timeout_millis, self._next.force_flush)
+        return drain(self._worker, timeout_millis, self._next.force_flush, self.pipeline)

@@ -16,7 +16,6 @@ never flagged. A false positive of the filter can only make a run `partial`, nev
 
 from __future__ import annotations
 
-import hashlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field

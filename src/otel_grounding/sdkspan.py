@@ -122,7 +122,16 @@ class ScoringTask:
     """One run span on the scoring worker: it waits while steps started under it are still
     open (at most `wait` seconds), then is graded and handed to `deliver`, exactly once."""
 
-    __slots__ = ("_pipeline", "_span", "_view", "_reading", "_deliver", "_deadline", "key")
+    __slots__ = (
+        "_pipeline",
+        "_span",
+        "_view",
+        "_reading",
+        "_deliver",
+        "_deliver_late",
+        "_deadline",
+        "key",
+    )
 
     def __init__(
         self,
@@ -132,12 +141,15 @@ class ScoringTask:
         reading: SpanReading,
         deliver: Callable[[ReadableSpan], None],
         wait: float,
+        deliver_late: Callable[[ReadableSpan], None] | None = None,
     ) -> None:
+        """`deliver_late` receives a run settled later by the judge tier (default `deliver`)."""
         self._pipeline = pipeline
         self._span = span
         self._view = view
         self._reading = reading
         self._deliver = deliver
+        self._deliver_late = deliver_late or deliver
         self._deadline = time.monotonic() + wait
         self.key = view.trace_id  # runs of one trace are graded in the order they ended
 
@@ -146,13 +158,20 @@ class ScoringTask:
 
     def run(self) -> None:
         span = self._span
-        try:
-            enrichment = self._pipeline.finish_run(self._view, self._reading)
+        pipeline = self._pipeline
+        now = [True]  # delivered from inside run(), not later from the judge tier
+
+        def deliver(enrichment: Enrichment | None) -> None:
+            out = span
             if enrichment is not None:
-                span = enriched_copy(span, enrichment)
-        except Exception:
-            self._pipeline.metrics.scoring_errors.add(1)
-        self._deliver(span)
+                try:
+                    out = enriched_copy(span, enrichment)
+                except Exception:
+                    pipeline.metrics.scoring_errors.add(1)
+            (self._deliver if now[0] else self._deliver_late)(out)
+
+        pipeline.finish_run_later(self._view, self._reading, deliver)
+        now[0] = False
 
     def abandon(self) -> None:
         self._deliver(refused(self._pipeline, self._span, self._view, self._reading))
@@ -176,9 +195,13 @@ def hand_off(
     view: SpanView,
     reading: SpanReading,
     deliver: Callable[[ReadableSpan], None],
+    deliver_late: Callable[[ReadableSpan], None] | None = None,
 ) -> ReadableSpan | None:
-    """Give a begun run to the worker; when it is full, the run to forward now (unscored)."""
-    task = ScoringTask(pipeline, span, view, reading, deliver, pipeline.settings.open_step_wait)
+    """Give a begun run to the worker; when it is full, the run to forward now (unscored).
+    A run the judge tier settles later goes to `deliver_late` (default `deliver`)."""
+    task = ScoringTask(
+        pipeline, span, view, reading, deliver, pipeline.settings.open_step_wait, deliver_late
+    )
     if worker.submit(task):
         return None
     return refused(pipeline, span, view, reading)
@@ -197,10 +220,17 @@ def scoring_worker(
     return Worker(settings.scoring_queue_size, name="otel-grounding-scoring", idle=idle)
 
 
-def drain(worker: Worker | None, timeout_millis: int, flush_next: Callable[[int], bool]) -> bool:
-    """A shell's `force_flush`: grade and forward the runs on the worker, then flush what comes
-    next with the time left, all within `timeout_millis`."""
+def drain(
+    worker: Worker | None,
+    timeout_millis: int,
+    flush_next: Callable[[int], bool],
+    pipeline: GroundingPipeline | None = None,
+) -> bool:
+    """A shell's `force_flush`: grade and forward the runs on the worker, settle the pending
+    judgements, then flush what comes next with the time left, all within `timeout_millis`."""
     deadline = time.monotonic() + timeout_millis / 1000
     drained = worker.flush(timeout_millis / 1000) if worker is not None else True
+    if pipeline is not None:
+        drained = pipeline.flush_judges(deadline - time.monotonic()) and drained
     left = max(0, int((deadline - time.monotonic()) * 1000))
     return flush_next(left) and drained
