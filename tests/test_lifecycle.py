@@ -12,7 +12,7 @@ from opentelemetry import trace
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-from sdk_harness import GOLDEN_OUTPUT, GOLDEN_SOURCES, Pipeline, attrs, event_names
+from sdk_harness import GOLDEN_SOURCES, Pipeline, attrs, event_names
 
 from otel_grounding import ConfigError, GroundingSpanProcessor
 from otel_grounding import attributes as A

@@ -454,3 +454,10 @@ def _span_count(path: Path) -> int:
         for item in read_records(str(path)) if not isinstance(item, Exception)
         for rs in item[1].resource_spans for ss in rs.scope_spans
     )
+
+
+def test_files_written_by_the_real_collector_are_rescored(tmp_path: Path) -> None:
+    """The pinned Collector (built by `make test`) writes the files; score-traces reads them."""
+    from otel_stack import built
+
+    check_collector_file_exporter(built("collector"), tmp_path)

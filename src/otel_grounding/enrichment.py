@@ -93,7 +93,8 @@ class RunOutcome:
 
 
 def build_enrichment(outcome: RunOutcome, settings: GroundingSettings) -> Enrichment:
-    """The attributes (SPEC section 4), the audit event when flagged, and ungrounded-claim events."""
+    """The attributes (README: "What it writes on the run span"), the audit event when
+    flagged, and the ungrounded-claim events."""
     result = outcome.result
     values: dict[str, Any] = {
         attr.GRADE: outcome.grade,

@@ -1,8 +1,8 @@
 """The claim coverage grade: one closed vocabulary saying how much of the output a check covered.
 
-A pure, total function over a small record (SPEC section 3). It accepts records written by older
-versions (missing fields mean "not applicable", except `claims_total`: see `coverage_grade`),
-ignores unknown fields and never raises.
+A pure, total function over a small record (docs/contract.md, section 2). It accepts records
+written by older versions (missing fields mean "not applicable", except `claims_total`: see
+`coverage_grade`), ignores unknown fields and never raises.
 """
 
 from __future__ import annotations

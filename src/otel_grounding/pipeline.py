@@ -460,10 +460,10 @@ def _reasons(
 def evidence_unseen(reading: SpanReading, evidence: Evidence) -> bool:
     """True when the run used tools, or may have, and not one tool output could be read.
 
-    Then no rate is written and the run is never flagged (SPEC section 4): a 0.0 over evidence
-    nobody could see is as false as a 1.0 over an answer nobody could see. "May have": tools
-    were available to the agent and no LLM step's output was read, so a tool call would not
-    have been visible. A run whose LLM steps were read and asked for no tool really used none.
+    Then no rate is written and the run is never flagged (docs/contract.md, section 3): a 0.0
+    over evidence nobody could see is as false as a 1.0 over an answer nobody could see. "May
+    have": tools were available to the agent and no LLM step's output was read, so a tool call
+    would not have been visible. A run whose LLM steps were read and asked for no tool really used none.
     """
     if evidence.sources or any(s is not None for s in reading.attached_sources):
         return False

@@ -1,7 +1,7 @@
 """The claim grounding rate: the lexical contract shared with every other implementation.
 
-SPEC section 2, to the character: claims are the pieces between `.`, `!`, `?` and newline that
-hold at least 3 distinct significant tokens (ASCII alphanumeric runs of length >= 3, lowercased
+docs/contract.md section 1, to the character: claims are the pieces between `.`, `!`, `?` and
+newline that hold at least 3 distinct significant tokens (ASCII alphanumeric runs of length >= 3, lowercased
 after tokenizing); a claim is grounded when at least half of its distinct tokens occur in the
 pooled tokens of the tool outputs. Linear time: one pass over the output, one over the sources.
 

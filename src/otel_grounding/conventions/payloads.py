@@ -15,7 +15,7 @@ Four questions, four functions:
 - `tool_text(value)`: a tool step's result: the content of a tool message when the
   instrumentation wrapped the result in one (LangChain's ToolMessage in its three serialised
   forms, JSON-quoted strings, `{"output": ...}` envelopes); otherwise the raw string (JSON text of
-  a structured result stays JSON, as SPEC section 2 scores structured values).
+  a structured result stays JSON, as docs/contract.md (section 1) scores structured values).
 - `tool_results(value)`: the tool results an LLM step received in its input messages (result
   parts and tool-role messages only: nothing else of a prompt), with their call ids.
 - `tool_calls(value)`: the call ids of the tool calls an LLM step's output asks for.
@@ -861,7 +861,7 @@ def present_prefixed(attributes: Mapping[str, Any], prefixes: tuple[str, ...]) -
     return tuple(key for key in attributes if key.startswith(prefixes))
 
 
-#: Tool names whose "output" is the agent's answer itself, not evidence (SPEC: sources are the
+#: Tool names whose "output" is the agent's answer itself, not evidence (docs/contract.md: sources are the
 #: outputs of real tool steps). Compared lowercased.
 ANSWER_TOOLS = frozenset(
     {
