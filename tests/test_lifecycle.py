@@ -296,3 +296,39 @@ def test_an_unnamed_run_inside_a_named_run_is_one_run() -> None:
     graded = [s.name for s in p.spans() if A.GRADE in attrs(s)]
     assert graded == ["on_messages_stream"]
     assert attrs(p.span("on_messages_stream"))[A.RATE] == 1.0
+
+
+def test_an_unnamed_run_ending_after_its_named_local_root_is_one_run() -> None:
+    """AutoGen + OpenInference as recorded: the named `invoke_agent` root ends first, then the
+    unnamed AGENT span of the async generator inside it; the answer is the last LLM step's."""
+    p = Pipeline()
+    root = p.tracer.start_span(
+        "invoke_agent weather_agent",
+        attributes={"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "weather_agent"},
+    )
+    inner = p.tracer.start_span(
+        "weather_agent.on_messages_stream", context=trace.set_span_in_context(root),
+        attributes={"openinference.span.kind": "AGENT"},
+    )
+    under = trace.set_span_in_context(inner)
+    with p.tracer.start_as_current_span(
+        "weather_agent.get_weather", context=under,
+        attributes={"openinference.span.kind": "TOOL", "output.value": SOURCE},
+    ):
+        pass
+    with p.tracer.start_as_current_span(
+        "create", context=under,
+        attributes={
+            "openinference.span.kind": "LLM",
+            "llm.output_messages.0.message.role": "assistant",
+            "llm.output_messages.0.message.content": ANSWER,
+        },
+    ):
+        pass
+    root.end()  # the root ends while the async generator's span is still open
+    inner.end()
+    graded = [s.name for s in p.spans() if A.GRADE in attrs(s)]
+    assert graded == ["invoke_agent weather_agent"]
+    got = attrs(p.span("invoke_agent weather_agent"))
+    assert got[A.GRADE] == "full" and got[A.RATE] == 1.0 and got[A.EVIDENCE_SOURCES] == 1
+    assert p.processor.pipeline.assembly.buffered_traces == 0

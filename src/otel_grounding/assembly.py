@@ -86,6 +86,8 @@ class _Trace:
     llms: list[_Output] = field(default_factory=list)
     runs: dict[int, tuple[str | None, bool]] = field(default_factory=dict)  # span -> (agent, graded)
     declaring_runs: set[int] = field(default_factory=set)  # runs that list tools available
+    #: Ended runs an enclosing run counted as its own when it was graded first (they end later).
+    covered: set[int] = field(default_factory=set)
     size: int = 0
     overflowed: bool = False
     pending_runs: int = 0  # runs that ended and are not graded yet
@@ -127,6 +129,8 @@ class Evidence:
     last_llm_text: str | None = None
     last_llm_truncated: bool = False
     graded_inner_run: bool = False
+    #: An enclosing run graded before this one took this run's subtree as its own.
+    graded_outer_run: bool = False
     #: Tool calls the subtree shows (tool steps, calls in LLM outputs, results in LLM inputs,
     #: one per call), and how many of them have no readable output anywhere.
     tool_calls: int = 0
@@ -447,6 +451,14 @@ class TraceAssembly:
                 for run_id, (agent, graded) in trace.runs.items()
                 if agent is None or reading.agent is None or agent == reading.agent
             )
+            # Runs nested in this one that ended and wait to be graded (an async generator's
+            # span ending after its root): this grade covers them, they are not graded again.
+            trace.covered.update(
+                run_id for run_id, (_, graded) in trace.runs.items()
+                if not graded and owns.absorbs(run_id)
+            )
+            covered = span.span_id in trace.covered
+            trace.covered.discard(span.span_id)
             declared = any(t.declared for t in steps) or any(
                 owns.encloses(run_id) for run_id in trace.declaring_runs
             )
@@ -472,6 +484,7 @@ class TraceAssembly:
             last_llm_text=llms[-1].text if llms else None,
             last_llm_truncated=llms[-1].truncated if llms else False,
             graded_inner_run=graded_inner,
+            graded_outer_run=covered,
             tool_calls=tally.calls,
             tool_calls_unread=tally.unread,
             llm_steps=len(steps),
@@ -702,6 +715,10 @@ class _Ownership:
 
     def encloses(self, span_id: int) -> bool:
         return span_id != self._run_span and self._reaches(self._trace.parent(span_id))
+
+    def absorbs(self, run_span: int) -> bool:
+        """Whether a run nested in this one is transparent to it (its outputs are this run's)."""
+        return run_span != self._run_span and self._reaches(run_span)
 
     def _reaches(self, node: int | None) -> bool:
         path: list[int | None] = []

@@ -358,12 +358,13 @@ class GroundingPipeline:
         self, span: SpanView, reading: SpanReading
     ) -> tuple[RunOutcome, str | None, list[str]] | None:
         """The lexical outcome of a begun run, with the output and evidence it was scored on
-        (None: not graded, the same agent's inner run was)."""
+        (None: not graded, the same agent's run inside or around this one was)."""
         evidence = self.assembly.take(span, reading)
         attached = [s for s in reading.attached_sources if s is not None]
         own_output = None if reading.redacted else reading.text
-        if own_output is None and not attached and evidence.graded_inner_run:
-            return None  # the same agent's run inside this one was graded: not twice
+        graded_nested = evidence.graded_inner_run or evidence.graded_outer_run
+        if own_output is None and not attached and graded_nested:
+            return None  # the same agent's run inside (or around) this one was graded: not twice
         output, output_cut = own_output, reading.truncated
         if output is None and evidence.last_llm_text is not None:
             output, output_cut = evidence.last_llm_text, evidence.last_llm_truncated
