@@ -237,16 +237,16 @@ class TraceAssembly:
             return self._same_run_around(span, reading.agent, opened, trace) is None
 
     def pass_over(self, span: SpanView, reading: SpanReading) -> bool:
-        """A begun run with no answer of its own or in its steps, inside a pending run of the
-        same logical run (the same agent, or either names none): that run is the faithful
-        place for the grade. This one is not graded and becomes transparent (its steps, and
+        """A begun run with no answer of its own and no LLM step under it, inside a pending run
+        of the same logical run (the same agent, or either names none): that run is the
+        faithful place for the grade. This one is not graded and becomes transparent (its steps, and
         the tools it declares, count for the run around it). True when passed over."""
         with self._lock:
             trace = self._traces.get(span.trace_id)
             if trace is None:
                 return False
             owns = _Ownership(trace, span.span_id, reading.agent, reading.run_id)
-            if any(owns(t) for t in trace.llms if t.text):
+            if any(owns(t) for t in trace.llms):
                 return False
             opened = self._open_in(span.trace_id) if self._open else {}
             if self._same_run_around(span, reading.agent, opened, trace) is None:
