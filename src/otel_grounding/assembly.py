@@ -227,30 +227,19 @@ class TraceAssembly:
         frameworks end the run span before its last steps even start, LlamaIndex workflows
         under OpenLLMetry among them)."""
         with self._lock:
-            trace = self._traces.get(span.trace_id)
-            if trace is None:
-                return True
-            owns = _Ownership(trace, span.span_id, reading.agent, reading.run_id)
-            if any(owns(t) for t in trace.llms):
-                return False
-            opened = self._open_in(span.trace_id) if self._open else {}
-            return self._same_run_around(span, reading.agent, opened, trace) is None
+            found = self._stepless(span, reading)
+            return found is not None and found[1] is None
 
     def pass_over(self, span: SpanView, reading: SpanReading) -> bool:
         """A begun run with no answer of its own and no LLM step under it, inside a pending run
         of the same logical run (the same agent, or either names none): that run is the
-        faithful place for the grade. This one is not graded and becomes transparent (its steps, and
-        the tools it declares, count for the run around it). True when passed over."""
+        faithful place for the grade. This one is not graded and becomes transparent (its
+        steps, and the tools it declares, count for the run around it). True when passed over."""
         with self._lock:
-            trace = self._traces.get(span.trace_id)
-            if trace is None:
+            found = self._stepless(span, reading)
+            if found is None or found[0] is None or found[1] is None:
                 return False
-            owns = _Ownership(trace, span.span_id, reading.agent, reading.run_id)
-            if any(owns(t) for t in trace.llms):
-                return False
-            opened = self._open_in(span.trace_id) if self._open else {}
-            if self._same_run_around(span, reading.agent, opened, trace) is None:
-                return False
+            trace = found[0]
             was = trace.runs.pop(span.span_id, None)
             if was is not None and not was[1] and trace.pending_runs:
                 trace.pending_runs -= 1
@@ -258,6 +247,20 @@ class TraceAssembly:
                 trace.declaring_runs.add(span.span_id)
             self._settle(span.trace_id, trace)
             return True
+
+    def _stepless(
+        self, span: SpanView, reading: SpanReading
+    ) -> tuple[_Trace | None, int | None] | None:
+        """Under the lock: None when an LLM step lies under this run; else its trace's state
+        and the pending run around it that is the same run (None: no such run)."""
+        trace = self._traces.get(span.trace_id)
+        if trace is None:
+            return None, None
+        owns = _Ownership(trace, span.span_id, reading.agent, reading.run_id)
+        if any(owns(t) for t in trace.llms):
+            return None
+        opened = self._open_in(span.trace_id) if self._open else {}
+        return trace, self._same_run_around(span, reading.agent, opened, trace)
 
     def _same_run_around(
         self, span: SpanView, agent: str | None, opened: dict[int, _Open], trace: _Trace
