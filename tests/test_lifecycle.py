@@ -3,6 +3,7 @@ open, released once graded, bounded per trace, and graded once however it is wra
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections import Counter
@@ -332,3 +333,112 @@ def test_an_unnamed_run_ending_after_its_named_local_root_is_one_run() -> None:
     got = attrs(p.span("invoke_agent weather_agent"))
     assert got[A.GRADE] == "full" and got[A.RATE] == 1.0 and got[A.EVIDENCE_SOURCES] == 1
     assert p.processor.pipeline.assembly.buffered_traces == 0
+
+
+# -- a run with no answer of its own ------------------------------------------------------------
+def _crew(p: Pipeline, *, tool: bool) -> None:
+    """OpenLLMetry's CrewAI chain for a one-agent crew: an unnamed `invoke_agent` workflow with
+    the crew's answer > task > the agent's run, which declares its tools and has no output."""
+    with p.tracer.start_as_current_span(
+        "crew.workflow", attributes={"gen_ai.operation.name": "invoke_agent"}
+    ) as workflow:
+        with p.tracer.start_as_current_span(
+            "weather.task",
+            attributes={OPENLLMETRY_KIND: "task", "gen_ai.operation.name": "invoke_agent"},
+        ):
+            with p.tracer.start_as_current_span(
+                "weather_agent.agent",
+                attributes={
+                    OPENLLMETRY_KIND: "agent",
+                    "gen_ai.operation.name": "invoke_agent",
+                    "gen_ai.agent.name": "weather_agent",
+                    "crewai.agent.tools": '[{"name": "get_weather"}]',
+                },
+            ):
+                if tool:
+                    with p.tracer.start_as_current_span(
+                        "get_weather.tool",
+                        attributes={OPENLLMETRY_KIND: "tool", "traceloop.entity.output": '"%s"' % SOURCE},
+                    ):
+                        pass
+        workflow.set_attribute("crewai.crew.result", ANSWER)
+
+
+@pytest.mark.parametrize("mode", ["background", "inline"])
+def test_a_run_without_an_answer_inside_the_same_run_with_one_is_graded_there(mode: str) -> None:
+    """The agent's run has nothing to grade; the workflow around it (no agent named: the same
+    logical run) holds the answer: graded once, there, with the agent's steps as its own."""
+    p = Pipeline(min_claim_grounding_rate=0.7, scoring_mode=mode)
+    _crew(p, tool=False)
+    graded = [s.name for s in p.spans() if A.GRADE in attrs(s)]
+    assert graded == ["crew.workflow"]
+    got = attrs(p.span("crew.workflow"))
+    assert A.RATE not in got and got[A.GRADE] == "partial" and got[A.BELOW_THRESHOLD] is False
+    assert got[A.COVERAGE_REASON] == A.REASON_EVIDENCE_UNAVAILABLE  # tools declared, none seen
+
+    p = Pipeline(min_claim_grounding_rate=0.7, scoring_mode=mode)
+    _crew(p, tool=True)
+    graded = [s.name for s in p.spans() if A.GRADE in attrs(s)]
+    assert graded == ["crew.workflow"]
+    got = attrs(p.span("crew.workflow"))
+    assert got[A.GRADE] == "full" and got[A.RATE] == 1.0 and got[A.EVIDENCE_SOURCES] == 1
+    assert p.processor.pipeline.assembly.buffered_traces == 0
+
+
+def test_a_run_of_another_agent_around_one_without_an_answer_does_not_take_its_place() -> None:
+    p = Pipeline(min_claim_grounding_rate=0.7, open_step_wait=0.2)
+    with p.tracer.start_as_current_span(
+        "invoke_agent supervisor",
+        attributes={"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "supervisor"},
+    ) as outer:
+        with p.tracer.start_as_current_span(
+            "invoke_agent worker",
+            attributes={"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "worker"},
+        ):
+            pass
+        outer.set_attribute("gen_ai.output.messages", _assistant(ANSWER))
+    graded = [s.name for s in p.spans() if A.GRADE in attrs(s)]
+    assert sorted(graded) == ["invoke_agent supervisor", "invoke_agent worker"]
+    assert attrs(p.span("invoke_agent worker"))[A.COVERAGE_REASON] == A.REASON_OUTPUT_UNAVAILABLE
+
+
+def _assistant(text: str) -> str:
+    return json.dumps([{"role": "assistant", "parts": [{"type": "text", "content": text}]}])
+
+
+LLAMA_TOOL = (
+    '{"blocks": [{"block_type": "text", "text": "%s"}], "tool_name": "lookup", '
+    '"raw_output": "%s", "is_error": false}' % (SOURCE, SOURCE)
+)
+LLAMA_ANSWER = (
+    '{"result": {"response": {"role": "assistant", "blocks": '
+    '[{"block_type": "text", "text": "%s"}]}, "tool_calls": []}}' % ANSWER
+)
+
+
+def test_a_run_ending_before_its_last_steps_start_waits_for_its_answer() -> None:
+    """LlamaIndex workflows under OpenLLMetry end the workflow span before its last task spans
+    start (the kind set after start): the run, with no answer yet, waits for an LLM step."""
+    p = Pipeline(min_claim_grounding_rate=0.7)
+    root = p.tracer.start_span("agent.workflow", attributes={OPENLLMETRY_KIND: "workflow"})
+    context = trace.set_span_in_context(root)
+    root.end()
+    time.sleep(0.1)
+    for output in (LLAMA_TOOL, LLAMA_ANSWER):
+        task = p.tracer.start_span("step.task", context=context)
+        task.set_attributes({OPENLLMETRY_KIND: "task", "traceloop.entity.output": output})
+        task.end()
+    got = attrs(p.span("agent.workflow"))
+    assert got[A.GRADE] == "full" and got[A.RATE] == 1.0 and got[A.EVIDENCE_SOURCES] == 1
+    assert p.processor.pipeline.assembly.buffered_traces == 0
+
+
+def test_a_run_whose_answer_never_comes_is_graded_after_the_wait() -> None:
+    p = Pipeline(min_claim_grounding_rate=0.7, open_step_wait=0.2)
+    started = time.monotonic()
+    with p.tracer.start_as_current_span("agent.workflow", attributes={OPENLLMETRY_KIND: "workflow"}):
+        pass
+    got = attrs(p.span("agent.workflow"))
+    assert time.monotonic() - started >= 0.2
+    assert A.RATE not in got and got[A.GRADE] == "partial" and got[A.BELOW_THRESHOLD] is False
+    assert got[A.COVERAGE_REASON] == A.REASON_OUTPUT_UNAVAILABLE

@@ -205,7 +205,8 @@ def test_llamaindex_openllmetry_reads_task_spans_by_their_output() -> None:
     ]
     answers = [r.text for _, r in found if r is not None and r.role == LLM]
     assert answers == [GROUNDED]  # the last step's {"result": AgentOutput}
-    # The workflow span ends before its steps: in process it finds nothing and says so.
+    # The workflow span ends before its last steps start: replayed without the processor's
+    # wait for an answer (tests/test_lifecycle.py), it finds nothing and says so.
     (enriched,) = replay(spans).values()
     assert outcome(enriched) == (None, "partial", False, OUTPUT_UNAVAILABLE)
 

@@ -225,6 +225,69 @@ class TraceAssembly:
                 for entry in opened.values()
             )
 
+    def awaits_answer(self, span: SpanView, reading: SpanReading) -> bool:
+        """Whether a begun run with no answer of its own should wait for one: no LLM step has
+        ended under it yet and no pending run around it would take its place (some
+        frameworks end the run span before its last steps even start, LlamaIndex workflows
+        under OpenLLMetry among them)."""
+        with self._lock:
+            found = self._stepless(span, reading)
+            return found is not None and found[1] is None
+
+    def pass_over(self, span: SpanView, reading: SpanReading) -> bool:
+        """A begun run with no answer of its own and no LLM step under it, inside a pending run
+        of the same logical run (the same agent, or either names none): that run is the
+        faithful place for the grade. This one is not graded and becomes transparent (its
+        steps, and the tools it declares, count for the run around it). True when passed over."""
+        with self._lock:
+            found = self._stepless(span, reading)
+            if found is None or found[0] is None or found[1] is None:
+                return False
+            trace = found[0]
+            was = trace.runs.pop(span.span_id, None)
+            if was is not None and not was[1] and trace.pending_runs:
+                trace.pending_runs -= 1
+            if reading.tools_declared:
+                trace.declaring_runs.add(span.span_id)
+            self._settle(span.trace_id, trace)
+            return True
+
+    def _stepless(
+        self, span: SpanView, reading: SpanReading
+    ) -> tuple[_Trace | None, int | None] | None:
+        """Under the lock: None when an LLM step lies under this run; else its trace's state
+        and the pending run around it that is the same run (None: no such run)."""
+        trace = self._traces.get(span.trace_id)
+        if trace is None:
+            return None, None
+        owns = _Ownership(trace, span.span_id, reading.agent, reading.run_id)
+        if any(owns(t) for t in trace.llms):
+            return None
+        opened = self._open_in(span.trace_id) if self._open else {}
+        return trace, self._same_run_around(span, reading.agent, opened, trace)
+
+    def _same_run_around(
+        self, span: SpanView, agent: str | None, opened: dict[int, _Open], trace: _Trace
+    ) -> int | None:
+        """The nearest run around this one, not graded yet (still open, or ended and
+        pending), that is the same logical run: the same agent, or either names none."""
+        node = span.parent_id
+        for _ in range(len(opened) + trace.linked + 1):
+            if node is None:
+                return None
+            entry = opened.get(node)
+            if entry is not None and entry.role == RUN:
+                if agent is None or entry.agent in (None, agent):
+                    return node
+                return None
+            ended = trace.runs.get(node)
+            if ended is not None:
+                if not ended[1] and (agent is None or ended[0] in (None, agent)):
+                    return node
+                return None
+            node = entry.parent_id if entry is not None else trace.parent(node)
+        return None
+
     def _open_in(self, trace_id: int) -> dict[int, _Open]:
         return {sid: o for sid, o in list(self._open.items()) if o.trace_id == trace_id}
 

@@ -235,10 +235,17 @@ class GroundingPipeline:
         except Exception:
             self._unreadable()
 
-    def waits(self, span: SpanView) -> bool:
-        """Whether a begun run still has started steps below it that have not ended."""
+    def waits(self, span: SpanView, reading: SpanReading | None = None) -> bool:
+        """Whether a begun run still has started steps below it that have not ended, or
+        (given its reading) has no answer of its own and none from a step under it yet."""
         try:
-            return self.assembly.open_children(span)
+            if self.assembly.open_children(span):
+                return True
+            return (
+                reading is not None
+                and _answerless(reading)
+                and self.assembly.awaits_answer(span, reading)
+            )
         except Exception:
             return False
 
@@ -359,6 +366,8 @@ class GroundingPipeline:
     ) -> tuple[RunOutcome, str | None, list[str]] | None:
         """The lexical outcome of a begun run, with the output and evidence it was scored on
         (None: not graded, the same agent's run inside or around this one was)."""
+        if _answerless(reading) and self.assembly.pass_over(span, reading):
+            return None  # the same logical run around this one is graded in its place
         evidence = self.assembly.take(span, reading)
         attached = [s for s in reading.attached_sources if s is not None]
         own_output = None if reading.redacted else reading.text
@@ -423,6 +432,11 @@ def check_judge_mode(pipeline: GroundingPipeline) -> None:
     """A judge never runs on the application's thread: it needs the scoring worker."""
     if pipeline.judges is not None and pipeline.settings.scoring_mode == SCORING_INLINE:
         raise ConfigError("judge: needs scoring_mode 'background' (a judge never runs inline)")
+
+
+def _answerless(reading: SpanReading) -> bool:
+    """A run span with no answer and no evidence of its own."""
+    return (reading.redacted or reading.text is None) and not reading.attached_sources
 
 
 def _str(value: Any) -> str | None:

@@ -154,7 +154,7 @@ class ScoringTask:
         self.key = view.trace_id  # runs of one trace are graded in the order they ended
 
     def ready(self, now: float) -> bool:
-        return now >= self._deadline or not self._pipeline.waits(self._view)
+        return now >= self._deadline or not self._pipeline.waits(self._view, self._reading)
 
     def run(self) -> None:
         span = self._span
