@@ -30,6 +30,10 @@ DEFAULT_RELAY_WAIT_S = 5.0
 #: How long the relay keeps an idle trace's state (its tool outputs) for a run still to come;
 #: `num_traces` and `max_buffer_bytes` bound the memory this takes.
 DEFAULT_RELAY_TRACE_RETENTION_S = 300.0
+#: Every shell: how long an idle trace's state (tool outputs, parent links) is kept for its run.
+DEFAULT_TRACE_RETENTION_S = 300.0
+#: The relay: how long a run span is held after it arrives, for late evidence.
+DEFAULT_EVIDENCE_WAIT_S = 5.0
 DEFAULT_NUM_TRACES = 10_000
 DEFAULT_MAX_SPANS_PER_TRACE = 1_000
 DEFAULT_MAX_BUFFER_BYTES = 64 * 1024 * 1024
@@ -282,7 +286,9 @@ class GroundingSettings:
     min_claim_grounding_rate: float | None = None
     project_thresholds: Mapping[str, float | None] = field(default_factory=dict)
     scoring: ScoringOptions = DEFAULT_SCORING
-    wait_duration: float | None = None  # None: the shell's own default (see DEFAULT_*_WAIT_S)
+    wait_duration: float | None = None  # deprecated: trace_retention / evidence_wait
+    trace_retention: float = DEFAULT_TRACE_RETENTION_S
+    evidence_wait: float = DEFAULT_EVIDENCE_WAIT_S
     num_traces: int = DEFAULT_NUM_TRACES
     max_spans_per_trace: int = DEFAULT_MAX_SPANS_PER_TRACE
     max_buffer_bytes: int = DEFAULT_MAX_BUFFER_BYTES
@@ -316,6 +322,8 @@ SETTING_KEYS: tuple[str, ...] = (
     "critical_anchors",
     "anchor_patterns",
     "wait_duration",
+    "trace_retention",
+    "evidence_wait",
     "num_traces",
     "max_spans_per_trace",
     "max_buffer_bytes",
@@ -351,6 +359,8 @@ def build_settings(values: Mapping[str, Any]) -> GroundingSettings:
     checks: dict[str, Any] = {
         "min_claim_grounding_rate": check_threshold,
         "wait_duration": check_seconds,
+        "trace_retention": check_seconds,
+        "evidence_wait": check_seconds,
         "num_traces": check_int,
         "max_spans_per_trace": check_int,
         "max_buffer_bytes": check_int,
