@@ -1,6 +1,12 @@
 """otel-grounding: score how much of an AI agent's answer its tool outputs support, on the run's span."""
 
-from otel_grounding.config import ConfigError, GroundingSettings, ScoringOptions, load_settings
+from otel_grounding.config import (
+    ConfigError,
+    GroundingSettings,
+    ScoringOptions,
+    SettingOptions,
+    load_settings,
+)
 from otel_grounding.grade import (
     COVERAGE_CAPPED,
     CRITICAL_UNCOVERED,
@@ -35,6 +41,7 @@ __all__ = [
     "GroundingSpanProcessor",
     "GroundingSettings",
     "ScoringOptions",
+    "SettingOptions",
     "coverage_grade",
     "load_settings",
     "score_run",

@@ -125,22 +125,16 @@ EXIT_FLAGGED = 1
 EXIT_UNREADABLE = 3
 #: Bad records printed on stderr before only their count is given.
 MAX_BAD_SHOWN = 20
-#: The relay's grounding flags that mean nothing for stored traces (they measure live time).
-_LIVE_ONLY_FLAGS = frozenset({"wait_duration", "trace_retention"})
 
 
 def _add_grounding_flags(parser: argparse.ArgumentParser) -> None:
-    """The relay's grounding flags (declared once, in relay/cli.py), on another parser."""
-    from otel_grounding.relay.cli import configure_parser
+    """The settings flags that apply to stored traces (the relay's, less its live timers)."""
+    from otel_grounding.config import SCORE_TRACES, add_setting_flags
 
-    relay = configure_parser(argparse.ArgumentParser(add_help=False))
-    for source in relay._action_groups:  # argparse keeps no public list of groups
-        if source.title and source.title.startswith("grounding"):
-            group = parser.add_argument_group(source.title)
-            for action in source._group_actions:
-                if action.dest not in _LIVE_ONLY_FLAGS:
-                    group._add_action(action)
-    parser.set_defaults(**dict.fromkeys(_LIVE_ONLY_FLAGS))
+    add_setting_flags(
+        parser.add_argument_group("grounding (also OTEL_GROUNDING_* and the settings file)"),
+        SCORE_TRACES,
+    )
 
 
 def format_run_row(run: Any) -> str:
@@ -166,13 +160,14 @@ def format_run_row(run: Any) -> str:
 def _cmd_score_traces(args: argparse.Namespace) -> int:
     import gzip
 
-    from otel_grounding.config import load_settings
-    from otel_grounding.relay.cli import _settings_overrides
+    from otel_grounding.config import SCORE_TRACES, flag_overrides, load_settings
     from otel_grounding.relay.otlp import count_spans, encode_json
     from otel_grounding.rescore import rescore
     from otel_grounding.stored import expand_paths
 
-    settings = load_settings(_settings_overrides(args), settings_file=args.settings_file)
+    settings = load_settings(
+        flag_overrides(args), settings_file=args.settings_file, shell=SCORE_TRACES
+    )
     paths = expand_paths(args.files)
     if not paths:
         raise UsageError("no input files")

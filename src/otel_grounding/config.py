@@ -1,21 +1,47 @@
-"""Validated configuration: every knob, its default and its check live here, nowhere else.
+"""Validated configuration: every setting is declared once, in `SettingOptions`, nowhere else.
+
+Each row of `SettingOptions` is a key, its type and a `Setting` (default, check, one-line doc,
+the shells it applies to, whether it is a relay flag). Derived from that table: validation
+(`build_settings`), the environment (`OTEL_GROUNDING_<KEY>`, `env_values`), the unknown-key error
+with its "did you mean", the relay's and score-traces' flags (`add_setting_flags`,
+`flag_overrides`), the shells' typed keyword arguments (`**options: Unpack[SettingOptions]`) and
+the README's tables (`settings_markdown`). `GroundingSettings` is the frozen result the rest of
+the code reads. Adding a setting is one row here plus its use.
 
 Configuration is checked once, when it is built (constructor, environment, settings file); a bad
-value raises `ConfigError` naming the key and the value, never later inside a span's end.
+value raises `ConfigError` naming the key and the value, never later inside a span's end. A value
+of None means "not given" wherever it comes from.
+
+The two timers: `trace_retention` (every live shell: how long an idle trace's state is kept for
+its run) and `evidence_wait` (the relay: how long a run span is held for late evidence). The
+deprecated `wait_duration` named either, by shell: `build_settings(values, shell=...)` (and
+`load_settings(..., shell=...)`) resolve it into the one it meant there unless that one is also
+given, with a `DeprecationWarning` and one log line. The fields `settings.trace_retention` and
+`settings.evidence_wait` are therefore always the effective values for the shell the settings
+were built for (`IN_PROCESS` by default; the relay builds with `shell=RELAY`, where
+`trace_retention` defaults to at least twice `evidence_wait`).
 """
 
 from __future__ import annotations
 
+import argparse
+import collections.abc
+import dataclasses
 import difflib
 import json
+import logging
 import math
 import os
-from collections.abc import Iterable, Mapping
+import typing
+import warnings
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, TypedDict
 
 from otel_grounding.anchors import AnchorMatcher
+
+logger = logging.getLogger("otel_grounding")
 
 # --- scoring bounds -------------------------------------------------------------------------
 DEFAULT_MAX_OUTPUT_CHARS = 200_000
@@ -23,20 +49,21 @@ DEFAULT_MAX_CLAIMS = 5_000
 DEFAULT_MAX_EVIDENCE_CHARS = 4_000_000
 
 # --- per-trace buffering (modelled on the Collector's groupbytrace) ---------------------------
-#: In-process: how long a trace's buffered tool outputs may sit idle waiting for their run.
-DEFAULT_PROCESSOR_WAIT_S = 300.0
-#: In the relay: how long a run span is held after it arrives, for late tool spans.
-DEFAULT_RELAY_WAIT_S = 5.0
-#: How long the relay keeps an idle trace's state (its tool outputs) for a run still to come;
-#: `num_traces` and `max_buffer_bytes` bound the memory this takes.
-DEFAULT_RELAY_TRACE_RETENTION_S = 300.0
-#: Every shell: how long an idle trace's state (tool outputs, parent links) is kept for its run.
+#: Every live shell: how long an idle trace's state (tool outputs, parent links) is kept for its run.
 DEFAULT_TRACE_RETENTION_S = 300.0
 #: The relay: how long a run span is held after it arrives, for late evidence.
 DEFAULT_EVIDENCE_WAIT_S = 5.0
+#: The relay keeps a trace's state at least this many `evidence_wait`s unless told otherwise.
+RELAY_RETENTION_PER_WAIT = 2
+#: Older names of the defaults above (the timers `wait_duration` used to name).
+DEFAULT_PROCESSOR_WAIT_S = DEFAULT_TRACE_RETENTION_S
+DEFAULT_RELAY_WAIT_S = DEFAULT_EVIDENCE_WAIT_S
+DEFAULT_RELAY_TRACE_RETENTION_S = DEFAULT_TRACE_RETENTION_S
 DEFAULT_NUM_TRACES = 10_000
 DEFAULT_MAX_SPANS_PER_TRACE = 1_000
 DEFAULT_MAX_BUFFER_BYTES = 64 * 1024 * 1024
+#: No timer a setting takes is longer than a day: beyond is a typo.
+MAX_SECONDS = 86_400.0
 
 # --- where runs are scored -------------------------------------------------------------------
 #: On the scoring worker, computed in a child interpreter (the default: the application's GIL is
@@ -81,6 +108,21 @@ ENV_SETTINGS_FILE = ENV_PREFIX + "SETTINGS_FILE"
 #: Variables under the prefix that are not settings (the relay's own start from this prefix).
 ENV_OTHER_PREFIXES = (ENV_SETTINGS_FILE, ENV_PREFIX + "RELAY_")
 
+# --- the shells a setting applies to ------------------------------------------------------------
+#: The SDK span processor and exporter (in the application's process).
+IN_PROCESS = "in-process"
+#: `otel-grounding relay`.
+RELAY = "relay"
+#: `otel-grounding score-traces` (stored traces: no live timers).
+SCORE_TRACES = "score-traces"
+ALL_SHELLS = frozenset({IN_PROCESS, RELAY, SCORE_TRACES})
+LIVE_SHELLS = frozenset({IN_PROCESS, RELAY})
+
+#: Where a setting's checked value goes: `GroundingSettings` itself, or one of its parts.
+GROUP_TOP = ""
+GROUP_SCORING = "scoring"
+GROUP_JUDGE = "judge"
+
 
 class ConfigError(ValueError):
     """Invalid configuration; the message names the key and the value."""
@@ -104,12 +146,18 @@ def check_int(key: str, value: Any, minimum: int = 1) -> int:
     return value
 
 
+def check_count(key: str, value: Any) -> int:
+    """An integer >= 0 (0 turns the thing off)."""
+    return check_int(key, value, minimum=0)
+
+
 def check_seconds(key: str, value: Any) -> float:
+    """A finite number of seconds in (0, MAX_SECONDS]."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ConfigError(f"{key}: {value!r} is not a number of seconds > 0")
     number = float(value)
-    if math.isnan(number) or math.isinf(number) or number <= 0:
-        raise ConfigError(f"{key}: {value!r} is not a number of seconds > 0")
+    if not (math.isfinite(number) and 0 < number <= MAX_SECONDS):
+        raise ConfigError(f"{key}: {value!r} is not a number of seconds > 0 and <= {MAX_SECONDS:g}")
     return number
 
 
@@ -131,6 +179,10 @@ def check_choice(key: str, value: Any, choices: tuple[str, ...]) -> str:
     return str(value)
 
 
+def check_scoring_mode(key: str, value: Any) -> str:
+    return check_choice(key, value, SCORING_MODES)
+
+
 def check_str_list(key: str, value: Any) -> tuple[str, ...]:
     if isinstance(value, str) or not isinstance(value, Iterable):
         raise ConfigError(f"{key}: {value!r} is not a list of strings")
@@ -141,13 +193,13 @@ def check_str_list(key: str, value: Any) -> tuple[str, ...]:
     return items
 
 
-def check_project_settings(key: str, value: Any) -> dict[str, float | None]:
-    """{project id: settings document} -> {project id: threshold}; every document is checked."""
+def check_project_settings(key: str, value: Any) -> dict[str, dict[str, float | None]]:
+    """{project id: settings document}, every document checked."""
     if value is None:
         return {}
     if not isinstance(value, Mapping):
         raise ConfigError(f"{key}: {value!r} is not a mapping of project id to settings")
-    thresholds: dict[str, float | None] = {}
+    documents: dict[str, dict[str, float | None]] = {}
     for project, document in value.items():
         if not isinstance(project, str):
             raise ConfigError(f"{key}: project id {project!r} is not a string")
@@ -156,56 +208,12 @@ def check_project_settings(key: str, value: Any) -> dict[str, float | None]:
         unknown = set(document) - PROJECT_SETTINGS_KEYS
         if unknown:
             raise ConfigError(f"{key}[{project!r}]: unknown key {sorted(unknown)[0]!r}")
-        thresholds[project] = check_threshold(
-            f"{key}[{project!r}].{THRESHOLD_KEY}", document.get(THRESHOLD_KEY)
-        )
-    return thresholds
-
-
-@dataclass(frozen=True)
-class ScoringOptions:
-    """Bounds, anchors and coverage target for one scoring pass."""
-
-    max_output_chars: int = DEFAULT_MAX_OUTPUT_CHARS
-    max_claims: int = DEFAULT_MAX_CLAIMS
-    max_evidence_chars: int = DEFAULT_MAX_EVIDENCE_CHARS
-    full_coverage_target: bool = False
-    anchors: AnchorMatcher = field(default_factory=AnchorMatcher)
-
-    @classmethod
-    def build(
-        cls,
-        *,
-        max_output_chars: int = DEFAULT_MAX_OUTPUT_CHARS,
-        max_claims: int = DEFAULT_MAX_CLAIMS,
-        max_evidence_chars: int = DEFAULT_MAX_EVIDENCE_CHARS,
-        full_coverage_target: bool = False,
-        critical_anchors: Iterable[str] = (),
-        anchor_patterns: Iterable[str] = (),
-        **unknown: Any,
-    ) -> ScoringOptions:
-        if unknown:
-            key = sorted(unknown)[0]
-            raise ConfigError(f"{key}: unknown scoring option (value {unknown[key]!r})")
-        try:
-            anchors = AnchorMatcher.build(
-                check_str_list("critical_anchors", critical_anchors),
-                check_str_list("anchor_patterns", anchor_patterns),
+        documents[project] = {
+            THRESHOLD_KEY: check_threshold(
+                f"{key}[{project!r}].{THRESHOLD_KEY}", document.get(THRESHOLD_KEY)
             )
-        except ConfigError:
-            raise
-        except ValueError as exc:
-            raise ConfigError(str(exc)) from None
-        return cls(
-            max_output_chars=check_int("max_output_chars", max_output_chars),
-            max_claims=check_int("max_claims", max_claims),
-            max_evidence_chars=check_int("max_evidence_chars", max_evidence_chars),
-            full_coverage_target=check_bool("full_coverage_target", full_coverage_target),
-            anchors=anchors,
-        )
-
-
-DEFAULT_SCORING = ScoringOptions()
+        }
+    return documents
 
 
 def check_judge_when(key: str, value: Any) -> str:
@@ -230,6 +238,270 @@ def check_rate_per_minute(key: str, value: Any) -> float | None:
     if math.isinf(value):
         return None
     return float(value)
+
+
+# --- the table ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Setting:
+    """One setting: its default, its check (raw value -> checked value), a one-line doc, the
+    shells it applies to and whether it is a flag. Key and type come from its `SettingOptions` row."""
+
+    default: Any
+    check: Callable[[str, Any], Any]
+    doc: str
+    group: str = GROUP_TOP
+    shells: frozenset[str] = ALL_SHELLS
+    #: A `--key-name` flag of the relay (and of score-traces, when it applies there).
+    flag: bool = False
+    #: The default as the README shows it, when the value's own text would mislead.
+    shown: str | None = None
+    #: What replaces a deprecated setting (None: not deprecated).
+    deprecated: str | None = None
+    key: str = ""
+    type: Any = None
+
+    @property
+    def env(self) -> str:
+        return ENV_PREFIX + self.key.upper()
+
+    @property
+    def flag_name(self) -> str:
+        return "--" + self.key.replace("_", "-")
+
+    @property
+    def attr(self) -> str:
+        """The field the checked value is stored in (`judge_timeout` -> `settings.judge.timeout`)."""
+        if self.group == GROUP_JUDGE:
+            return "name" if self.key == GROUP_JUDGE else self.key.removeprefix("judge_")
+        return self.key
+
+    def parse(self, raw: str) -> Any:
+        """A value given as text (environment, flag, `--set`): text settings take it as it is;
+        others are JSON when it parses as JSON (numbers, true/false, lists, objects), lists
+        also comma-separated, anything else stays text for the check to name."""
+        is_list = typing.get_origin(self.type) is collections.abc.Sequence
+        if not is_list and (self.type is str or str in typing.get_args(self.type)):
+            return raw
+        try:
+            return json.loads(raw)
+        except ValueError:
+            if is_list:
+                return [part.strip() for part in raw.split(",") if part.strip()]
+            return raw
+
+    def parse_flag(self, raw: str) -> Any:
+        """A flag's text, parsed and checked (argparse names the flag when it is refused)."""
+        value = self.parse(raw)
+        try:
+            self.check(self.key, value)
+        except ConfigError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        return value
+
+    def shown_default(self) -> str:
+        if self.shown is not None:
+            return self.shown
+        value = self.default
+        if value is None:
+            return "none"
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if self.check is check_seconds:
+            return f"{value:g} s"
+        if isinstance(value, str):
+            return f"`{value}`"
+        if isinstance(value, (tuple, list)):
+            return "`[]`" if not value else f"`{json.dumps(list(value))}`"
+        if isinstance(value, Mapping):
+            return "`{}`" if not value else f"`{json.dumps(dict(value))}`"
+        return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+class SettingOptions(TypedDict, total=False):
+    """Every setting, in code, in a settings file or (upper-cased, prefixed) in the environment:
+    one row each, `key: Annotated[type, Setting(default, check, doc, ...)]`. The shells' keyword
+    arguments are typed by it (`**options: Unpack[SettingOptions]`)."""
+
+    min_claim_grounding_rate: Annotated[float | None, Setting(
+        None, check_threshold, "default threshold in [0, 1]; none: never flags", flag=True)]
+    project_settings: Annotated[Mapping[str, Mapping[str, float | None]] | None, Setting(
+        {}, check_project_settings,
+        '`{project: {"min_claim_grounding_rate": 0.9}}`, wins for that project')]
+    project_attribute: Annotated[str, Setting(
+        DEFAULT_PROJECT_ATTRIBUTE, check_str,
+        "where a run's project is read when it has no `ferrumdeck.project.id` (span attribute, "
+        "then resource attribute)")]
+    max_output_chars: Annotated[int, Setting(
+        DEFAULT_MAX_OUTPUT_CHARS, check_int, "output characters checked", group=GROUP_SCORING)]
+    max_claims: Annotated[int, Setting(
+        DEFAULT_MAX_CLAIMS, check_int, "claims checked (the rate is over checked claims)",
+        group=GROUP_SCORING)]
+    max_evidence_chars: Annotated[int, Setting(
+        DEFAULT_MAX_EVIDENCE_CHARS, check_int, "tool-output characters pooled",
+        group=GROUP_SCORING)]
+    full_coverage_target: Annotated[bool, Setting(
+        False, check_bool,
+        "declare that full coverage is wanted: a bound that cuts grades `coverage-capped`",
+        group=GROUP_SCORING)]
+    critical_anchors: Annotated[Sequence[str], Setting(
+        (), check_str_list, "built-in anchor classes to require evidence for",
+        group=GROUP_SCORING)]
+    anchor_patterns: Annotated[Sequence[str], Setting(
+        (), check_str_list, "your own anchor regexes (RE2 syntax)", group=GROUP_SCORING)]
+    trace_retention: Annotated[float, Setting(
+        DEFAULT_TRACE_RETENTION_S, check_seconds,
+        "how long an idle trace's state (tool outputs, parent links) is kept for a run still "
+        "to come", shells=LIVE_SHELLS, flag=True,
+        shown=f"{DEFAULT_TRACE_RETENTION_S:g} s (relay: at least "
+        f"{RELAY_RETENTION_PER_WAIT} x `evidence_wait`)")]
+    evidence_wait: Annotated[float, Setting(
+        DEFAULT_EVIDENCE_WAIT_S, check_seconds,
+        "relay: how long a run span is held after it arrives, for late evidence (tool spans)",
+        shells=frozenset({RELAY}), flag=True)]
+    wait_duration: Annotated[float | None, Setting(
+        None, check_seconds,
+        "deprecated: read as `trace_retention` in-process and as `evidence_wait` in the relay, "
+        "unless that key is also given", shells=LIVE_SHELLS, flag=True,
+        deprecated="trace_retention (in-process) or evidence_wait (relay)")]
+    num_traces: Annotated[int, Setting(
+        DEFAULT_NUM_TRACES, check_int, "traces buffered at once (oldest evicted first)",
+        flag=True)]
+    max_spans_per_trace: Annotated[int, Setting(
+        DEFAULT_MAX_SPANS_PER_TRACE, check_int, "spans remembered per trace")]
+    max_buffer_bytes: Annotated[int, Setting(
+        DEFAULT_MAX_BUFFER_BYTES, check_int, "bytes buffered across traces", flag=True)]
+    claim_events: Annotated[bool, Setting(
+        True, check_bool, "add a `reliability.ungrounded_claim` event per ungrounded claim")]
+    max_claim_events: Annotated[int, Setting(
+        DEFAULT_MAX_CLAIM_EVENTS, check_count, "cap on those events per run")]
+    strip_content: Annotated[bool, Setting(
+        False, check_bool, "remove the raw output / tool-output attributes after reading them")]
+    max_project_labels: Annotated[int, Setting(
+        DEFAULT_MAX_PROJECT_LABELS, check_int,
+        'distinct project/service metric labels before "other"')]
+    scoring_mode: Annotated[str, Setting(
+        SCORING_BACKGROUND, check_scoring_mode,
+        "`background`: runs graded on the scoring worker, large ones scored in a child "
+        "interpreter; `thread`: the same, scored on the worker thread itself (no child "
+        "process); `inline`: scored in the thread that ends the run span (or inside `export()`)",
+        shells=frozenset({IN_PROCESS}))]
+    scoring_queue_size: Annotated[int, Setting(
+        DEFAULT_SCORING_QUEUE_SIZE, check_int,
+        "runs waiting for the scoring worker; beyond it a run is forwarded at once, unscored, "
+        "`partial` with `scoring-overload` (counted in `otel_grounding.runs_overloaded`)",
+        shells=frozenset({IN_PROCESS}))]
+    open_step_wait: Annotated[float, Setting(
+        DEFAULT_OPEN_STEP_WAIT_S, check_seconds,
+        "how long a run that ended before some of its started steps waits for them; then "
+        "`partial` with `tool-steps-missing` if a tool step is still open. A run with no "
+        "answer of its own and no LLM step under it yet waits as long for one (some frameworks "
+        "end the run span before its last steps start)", shells=frozenset({IN_PROCESS}))]
+    # The judge tier (in-process only: the relay grades lexically whatever these say).
+    judge: Annotated[str | object | None, Setting(
+        None, check_str,
+        "entry-point name (`openai`, `similarity`) or, in code, a judge object",
+        group=GROUP_JUDGE, shells=frozenset({IN_PROCESS}))]
+    judge_base_url: Annotated[str | None, Setting(
+        None, check_str, "the `openai` judge's endpoint", group=GROUP_JUDGE,
+        shells=frozenset({IN_PROCESS}))]
+    judge_model: Annotated[str | None, Setting(
+        None, check_str, "the `openai` judge's model", group=GROUP_JUDGE,
+        shells=frozenset({IN_PROCESS}))]
+    judge_api_key_file: Annotated[str | None, Setting(
+        None, check_str, "the `openai` judge's key file (else `OPENAI_API_KEY`)",
+        group=GROUP_JUDGE, shells=frozenset({IN_PROCESS}))]
+    judge_max_pending: Annotated[int, Setting(
+        DEFAULT_JUDGE_MAX_PENDING, check_count,
+        "runs waiting for a judge thread; beyond it `judge-queue-full`", group=GROUP_JUDGE,
+        shells=frozenset({IN_PROCESS}))]
+    judge_max_concurrency: Annotated[int, Setting(
+        DEFAULT_JUDGE_MAX_CONCURRENCY, check_int, "judge calls in flight (judge threads)",
+        group=GROUP_JUDGE, shells=frozenset({IN_PROCESS}))]
+    judge_rate_per_minute: Annotated[float | None, Setting(
+        None, check_rate_per_minute,
+        "token bucket (up to one minute's budget saved up); spent: `judge-budget`",
+        group=GROUP_JUDGE, shells=frozenset({IN_PROCESS}), shown="unlimited")]
+    judge_sample_rate: Annotated[float, Setting(
+        1.0, check_threshold, "share of runs judged, drawn from the trace id",
+        group=GROUP_JUDGE, shells=frozenset({IN_PROCESS}), shown="1.0")]
+    judge_when: Annotated[str, Setting(
+        JUDGE_ALWAYS, check_judge_when,
+        "`always`, `flagged` (lexically flagged runs) or `below:<rate>` (lexical rate under it)",
+        group=GROUP_JUDGE, shells=frozenset({IN_PROCESS}))]
+    judge_timeout: Annotated[float, Setting(
+        DEFAULT_JUDGE_TIMEOUT_S, check_seconds, "from admission to settled; then `judge-timeout`",
+        group=GROUP_JUDGE, shells=frozenset({IN_PROCESS}))]
+    judge_max_claims: Annotated[int, Setting(
+        DEFAULT_JUDGE_MAX_CLAIMS, check_int,
+        "claims one judgement is given; a cut is reported like every bound",
+        group=GROUP_JUDGE, shells=frozenset({IN_PROCESS}))]
+    judge_max_evidence_chars: Annotated[int, Setting(
+        DEFAULT_JUDGE_MAX_EVIDENCE_CHARS, check_int,
+        "evidence characters one judgement is given; a cut is reported like every bound",
+        group=GROUP_JUDGE, shells=frozenset({IN_PROCESS}))]
+    judge_similarity_threshold: Annotated[float, Setting(
+        DEFAULT_JUDGE_SIMILARITY_THRESHOLD, check_threshold,
+        "the `similarity` judge's cosine threshold", group=GROUP_JUDGE,
+        shells=frozenset({IN_PROCESS}), shown="0.80")]
+
+
+def _declared() -> tuple[Setting, ...]:
+    """The table's rows, in order, each with its key and type filled in."""
+    rows = []
+    for key, hint in typing.get_type_hints(SettingOptions, include_extras=True).items():
+        (setting,) = (m for m in hint.__metadata__ if isinstance(m, Setting))
+        rows.append(dataclasses.replace(setting, key=key, type=hint.__origin__))
+    return tuple(rows)
+
+
+#: Every setting, in the table's order.
+SETTINGS: tuple[Setting, ...] = _declared()
+SETTINGS_BY_KEY: Mapping[str, Setting] = {s.key: s for s in SETTINGS}
+#: Every key a user may set, in code, in a settings file or (upper-cased, prefixed) in the env.
+SETTING_KEYS: tuple[str, ...] = tuple(SETTINGS_BY_KEY)
+
+
+def unknown_setting(key: str, value: Any) -> ConfigError:
+    """The error for a key that is not a setting, naming the closest one."""
+    return ConfigError(f"{key}: unknown setting (value {value!r}){_closest(key, SETTING_KEYS)}")
+
+
+def _checked_group(group: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    """{field: checked value} for the given settings of one group (None: not given)."""
+    return {
+        SETTINGS_BY_KEY[key].attr: SETTINGS_BY_KEY[key].check(key, value)
+        for key, value in values.items()
+        if value is not None and SETTINGS_BY_KEY[key].group == group
+    }
+
+
+@dataclass(frozen=True)
+class ScoringOptions:
+    """Bounds, anchors and coverage target for one scoring pass."""
+
+    max_output_chars: int = DEFAULT_MAX_OUTPUT_CHARS
+    max_claims: int = DEFAULT_MAX_CLAIMS
+    max_evidence_chars: int = DEFAULT_MAX_EVIDENCE_CHARS
+    full_coverage_target: bool = False
+    anchors: AnchorMatcher = field(default_factory=AnchorMatcher)
+
+    @classmethod
+    def build(cls, **options: Any) -> ScoringOptions:
+        """From the scoring settings (`max_claims=...`, `critical_anchors=...`), checked."""
+        for key in options:
+            if key not in SETTINGS_BY_KEY or SETTINGS_BY_KEY[key].group != GROUP_SCORING:
+                raise ConfigError(f"{key}: unknown scoring option (value {options[key]!r})")
+        checked = _checked_group(GROUP_SCORING, options)
+        classes = checked.pop("critical_anchors", ())
+        patterns = checked.pop("anchor_patterns", ())
+        try:
+            anchors = AnchorMatcher.build(classes, patterns)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+        return cls(anchors=anchors, **checked)
+
+
+DEFAULT_SCORING = ScoringOptions()
 
 
 @dataclass(frozen=True)
@@ -259,36 +531,19 @@ class JudgeSettings:
         return rate < float(self.when[len(JUDGE_BELOW_PREFIX) :])
 
 
-#: Setting key -> (JudgeSettings field, check). The keys are `judge_<field>` except `judge`.
-JUDGE_SETTINGS: dict[str, tuple[str, Any]] = {
-    "judge": ("name", check_str),
-    "judge_base_url": ("base_url", check_str),
-    "judge_model": ("model", check_str),
-    "judge_api_key_file": ("api_key_file", check_str),
-    "judge_max_pending": ("max_pending", lambda k, v: check_int(k, v, minimum=0)),
-    "judge_max_concurrency": ("max_concurrency", check_int),
-    "judge_rate_per_minute": ("rate_per_minute", check_rate_per_minute),
-    "judge_sample_rate": ("sample_rate", check_threshold),
-    "judge_when": ("when", check_judge_when),
-    "judge_timeout": ("timeout", check_seconds),
-    "judge_max_claims": ("max_claims", check_int),
-    "judge_max_evidence_chars": ("max_evidence_chars", check_int),
-    "judge_similarity_threshold": ("similarity_threshold", check_threshold),
-}
-#: Judge settings read from the environment as plain text (never as JSON).
-_JUDGE_TEXT_KEYS = ("judge", "judge_base_url", "judge_model", "judge_api_key_file", "judge_when")
-
-
 @dataclass(frozen=True)
 class GroundingSettings:
     """Everything the processor, the exporter and the relay are configured with, validated."""
 
     min_claim_grounding_rate: float | None = None
-    project_thresholds: Mapping[str, float | None] = field(default_factory=dict)
+    project_settings: Mapping[str, Mapping[str, float | None]] = field(default_factory=dict)
     scoring: ScoringOptions = DEFAULT_SCORING
-    wait_duration: float | None = None  # deprecated: trace_retention / evidence_wait
+    #: Effective for the shell the settings were built for (see the module docstring).
     trace_retention: float = DEFAULT_TRACE_RETENTION_S
     evidence_wait: float = DEFAULT_EVIDENCE_WAIT_S
+    #: Deprecated: the effective value of the timer `wait_duration` named in this shell
+    #: (`trace_retention` in-process, `evidence_wait` in the relay). Read those instead.
+    wait_duration: float | None = None
     num_traces: int = DEFAULT_NUM_TRACES
     max_spans_per_trace: int = DEFAULT_MAX_SPANS_PER_TRACE
     max_buffer_bytes: int = DEFAULT_MAX_BUFFER_BYTES
@@ -304,107 +559,64 @@ class GroundingSettings:
 
     def threshold_for(self, project: str | None) -> float | None:
         """The project's own threshold when its settings document has one, else the default."""
-        if project is not None and project in self.project_thresholds:
-            own = self.project_thresholds[project]
+        if project is not None and project in self.project_settings:
+            own = self.project_settings[project].get(THRESHOLD_KEY)
             if own is not None:
                 return own
         return self.min_claim_grounding_rate
 
 
-#: Every key a user may set, in code, in a settings file or (upper-cased, prefixed) in the env.
-SETTING_KEYS: tuple[str, ...] = (
-    "min_claim_grounding_rate",
-    "project_settings",
-    "max_output_chars",
-    "max_claims",
-    "max_evidence_chars",
-    "full_coverage_target",
-    "critical_anchors",
-    "anchor_patterns",
-    "wait_duration",
-    "trace_retention",
-    "evidence_wait",
-    "num_traces",
-    "max_spans_per_trace",
-    "max_buffer_bytes",
-    "claim_events",
-    "max_claim_events",
-    "strip_content",
-    "project_attribute",
-    "max_project_labels",
-    "scoring_mode",
-    "scoring_queue_size",
-    "open_step_wait",
-    *JUDGE_SETTINGS,
-)
-_SCORING_KEYS = (
-    "max_output_chars",
-    "max_claims",
-    "max_evidence_chars",
-    "full_coverage_target",
-    "critical_anchors",
-    "anchor_patterns",
-)
+#: The timer the deprecated `wait_duration` named in each shell.
+_WAIT_DURATION_MEANT = {IN_PROCESS: "trace_retention", RELAY: "evidence_wait"}
+_SHELLS_TEXT = ", ".join(sorted(ALL_SHELLS))
 
 
-def build_settings(values: Mapping[str, Any]) -> GroundingSettings:
-    """Validate a flat mapping of setting keys (unknown keys are an error) into settings."""
-    unknown = set(values) - set(SETTING_KEYS)
-    if unknown:
-        key = sorted(unknown)[0]
-        raise ConfigError(
-            f"{key}: unknown setting (value {values[key]!r}){_closest(key, SETTING_KEYS)}"
+def build_settings(values: Mapping[str, Any], *, shell: str = IN_PROCESS) -> GroundingSettings:
+    """Validate a flat mapping of setting keys (unknown keys are an error) into the settings
+    the given shell runs with (the timers resolved for it: see the module docstring)."""
+    if shell not in ALL_SHELLS:
+        raise ValueError(f"shell: {shell!r} is not one of {_SHELLS_TEXT}")
+    for key in values:
+        if key not in SETTINGS_BY_KEY:
+            raise unknown_setting(key, values[key])
+    given = {key: value for key, value in values.items() if value is not None}
+    top = _checked_group(GROUP_TOP, given)
+    legacy = top.pop("wait_duration", None)
+    meant = _WAIT_DURATION_MEANT.get(shell)
+    if legacy is not None:
+        if meant is None:
+            reading = "ignored here"
+        elif meant in top:
+            reading = f"ignored: {meant} is also set"
+        else:
+            reading = f"read here as {meant} = {legacy:g} s"
+        message = (
+            "wait_duration is deprecated: set trace_retention (in-process) or evidence_wait "
+            f"(relay) instead; {reading}"
         )
-    scoring = ScoringOptions.build(**{k: values[k] for k in _SCORING_KEYS if k in values})
-    checks: dict[str, Any] = {
-        "min_claim_grounding_rate": check_threshold,
-        "wait_duration": check_seconds,
-        "trace_retention": check_seconds,
-        "evidence_wait": check_seconds,
-        "num_traces": check_int,
-        "max_spans_per_trace": check_int,
-        "max_buffer_bytes": check_int,
-        "claim_events": check_bool,
-        "max_claim_events": lambda k, v: check_int(k, v, minimum=0),
-        "strip_content": check_bool,
-        "project_attribute": check_str,
-        "max_project_labels": check_int,
-        "scoring_mode": lambda k, v: check_choice(k, v, SCORING_MODES),
-        "scoring_queue_size": check_int,
-        "open_step_wait": check_seconds,
-    }
-    kwargs = {k: check(k, values[k]) for k, check in checks.items() if k in values}
-    judge = {
-        name: check(key, values[key])
-        for key, (name, check) in JUDGE_SETTINGS.items()
-        if key in values and values[key] is not None
-    }
-    return GroundingSettings(
-        judge=JudgeSettings(**judge),
-        project_thresholds=check_project_settings(
-            "project_settings", values.get("project_settings")
+        warnings.warn(message, DeprecationWarning, stacklevel=3)
+        logger.warning("otel-grounding: %s", message)
+        if meant is not None:
+            top.setdefault(meant, legacy)
+    if shell == RELAY and "trace_retention" not in top:
+        wait = top.get("evidence_wait", DEFAULT_EVIDENCE_WAIT_S)
+        top["trace_retention"] = max(DEFAULT_TRACE_RETENTION_S, RELAY_RETENTION_PER_WAIT * wait)
+    settings = GroundingSettings(
+        scoring=ScoringOptions.build(
+            **{k: v for k, v in given.items() if SETTINGS_BY_KEY[k].group == GROUP_SCORING}
         ),
-        scoring=scoring,
-        **kwargs,
+        judge=JudgeSettings(**_checked_group(GROUP_JUDGE, given)),
+        **top,
     )
-
-
-def _parse_env_value(key: str, raw: str) -> Any:
-    """Env values are JSON when they parse as JSON (numbers, true/false, lists), else text."""
-    if key in ("project_attribute", "scoring_mode", *_JUDGE_TEXT_KEYS):
-        return raw
-    try:
-        return json.loads(raw)
-    except ValueError:
-        if key in ("critical_anchors", "anchor_patterns"):
-            return [part.strip() for part in raw.split(",") if part.strip()]
-        return raw
+    if meant is not None:
+        settings = dataclasses.replace(settings, wait_duration=getattr(settings, meant))
+    return settings
 
 
 def env_values(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The settings given as OTEL_GROUNDING_<KEY> environment variables."""
     environ = os.environ if environ is None else environ
-    known = {ENV_PREFIX + key.upper() for key in SETTING_KEYS}
+    known = {s.env for s in SETTINGS}
     for name in environ:
         if name.startswith(ENV_PREFIX) and name not in known and not name.startswith(ENV_OTHER_PREFIXES):
             raise ConfigError(
@@ -412,10 +624,10 @@ def env_values(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
                 f"{_closest(name, sorted(known | {ENV_SETTINGS_FILE}))}"
             )
     values: dict[str, Any] = {}
-    for key in SETTING_KEYS:
-        raw = environ.get(ENV_PREFIX + key.upper())
+    for setting in SETTINGS:
+        raw = environ.get(setting.env)
         if raw is not None and raw != "":
-            values[key] = _parse_env_value(key, raw)
+            values[setting.key] = setting.parse(raw)
     return values
 
 
@@ -443,8 +655,10 @@ def load_settings(
     *,
     settings_file: str | os.PathLike[str] | None = None,
     environ: Mapping[str, str] | None = None,
+    shell: str = IN_PROCESS,
 ) -> GroundingSettings:
-    """Settings from, weakest first: the settings file, the environment, explicit arguments.
+    """Settings from, weakest first: the settings file, the environment, explicit arguments,
+    built for `shell` (`IN_PROCESS`, `RELAY` or `SCORE_TRACES`).
 
     The file is `settings_file` or, when not given, `$OTEL_GROUNDING_SETTINGS_FILE`.
     """
@@ -454,15 +668,80 @@ def load_settings(
     if path is not None:
         values.update(file_values(path))
     values.update(env_values(env))
-    values.update({k: v for k, v in (overrides or {}).items()})
-    return build_settings(values)
+    values.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    return build_settings(values, shell=shell)
+
+
+# --- flags -------------------------------------------------------------------------------------
+def add_setting_flags(group: Any, shell: str) -> None:
+    """`--settings-file`, a `--key-name` flag per flag setting of the shell, and `--set`, on an
+    argparse parser or argument group."""
+    group.add_argument("--settings-file", default=None,
+                       help="JSON settings file (default $" + ENV_SETTINGS_FILE + ")")
+    for setting in SETTINGS:
+        if setting.flag and shell in setting.shells:
+            group.add_argument(
+                setting.flag_name, dest=setting.key, type=setting.parse_flag, default=None,
+                metavar="VALUE",
+                help=f"{setting.doc} (default {setting.shown_default()}; ${setting.env})",
+            )
+    group.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                       help="any setting, e.g. --set 'project_settings={\"p\": "
+                       "{\"min_claim_grounding_rate\": 0.9}}'")
+
+
+def flag_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings given by `add_setting_flags`' flags (`--set` first, named flags win)."""
+    overrides: dict[str, Any] = {}
+    for item in args.set:
+        key, sep, raw = item.partition("=")
+        key = key.strip()
+        if not sep:
+            raise ConfigError(f"--set: {item!r} is not KEY=VALUE")
+        if key not in SETTINGS_BY_KEY:
+            raise unknown_setting(key, raw)
+        overrides[key] = SETTINGS_BY_KEY[key].parse(raw)
+    for setting in SETTINGS:
+        value = getattr(args, setting.key, None) if setting.flag else None
+        if value is not None:
+            overrides[setting.key] = value
+    return overrides
+
+
+# --- docs --------------------------------------------------------------------------------------
+def _shells_text(shells: frozenset[str]) -> str:
+    return "all" if shells == ALL_SHELLS else ", ".join(sorted(shells))
+
+
+def settings_markdown(group: str = GROUP_TOP) -> str:
+    """The README's table of the settings of one part (`GROUP_JUDGE`, or all the others)."""
+    rows = ["| key | environment variable | default | shells | meaning |",
+            "|---|---|---|---|---|"]
+    for s in SETTINGS:
+        if (s.group == GROUP_JUDGE) == (group == GROUP_JUDGE):
+            rows.append(f"| `{s.key}` | `{s.env}` | {s.shown_default()} | "
+                        f"{_shells_text(s.shells)} | {s.doc} |")
+    return "\n".join(rows)
+
+
+def relay_flags_markdown() -> str:
+    """The relay flags table's row for the settings flags (docs/relay.md)."""
+    flags = [s.flag_name for s in SETTINGS if s.flag and RELAY in s.shells]
+    names = ", ".join(f"`{f}`" for f in ["--settings-file", *flags, "--set KEY=VALUE"])
+    return (f"| {names} | `OTEL_GROUNDING_*`, the settings file | the settings (README, "
+            "Configuration; `--wait-duration` is deprecated) |")
 
 
 __all__ = [
+    "IN_PROCESS",
+    "RELAY",
+    "SCORE_TRACES",
     "ConfigError",
     "GroundingSettings",
     "JudgeSettings",
     "ScoringOptions",
+    "Setting",
+    "SettingOptions",
     "build_settings",
     "load_settings",
 ]

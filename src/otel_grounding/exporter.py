@@ -14,15 +14,14 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from opentelemetry.metrics import MeterProvider
 from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
 
-from otel_grounding.config import ConfigError, GroundingSettings
-from otel_grounding.conventions import DEFAULT_CONVENTIONS, RUN, Convention
+from otel_grounding.config import ConfigError
+from otel_grounding.conventions import RUN
 from otel_grounding.pipeline import GroundingPipeline, check_judge_mode
 from otel_grounding.sdkspan import (
     configured_value_limit,
@@ -33,6 +32,11 @@ from otel_grounding.sdkspan import (
     scoring_worker,
     to_view,
 )
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from otel_grounding.shell_options import ShellOptions
 
 logger = logging.getLogger("otel_grounding")
 
@@ -47,32 +51,18 @@ GENERAL_PROTOCOL_ENV = "OTEL_EXPORTER_OTLP_PROTOCOL"
 
 class GroundingSpanExporter(SpanExporter):
     """Wrap an exporter: forward each batch's other spans at once, export its run spans
-    enriched from the scoring worker (or, `scoring_mode="inline"`, enrich them in place)."""
+    enriched from the scoring worker (or, `scoring_mode="inline"`, enrich them in place).
+
+    Keyword arguments as `GroundingSpanProcessor`'s (`ShellOptions`: every setting and the wiring).
+    """
 
     def __init__(
         self,
         next_exporter: SpanExporter,
-        *,
-        min_claim_grounding_rate: float | None = None,
-        project_settings: Mapping[str, Mapping[str, Any]] | None = None,
-        settings: GroundingSettings | None = None,
-        settings_file: str | None = None,
-        meter_provider: MeterProvider | None = None,
-        conventions: Sequence[Convention] = DEFAULT_CONVENTIONS,
-        logger_provider: Any | None = None,
-        **options: Any,
+        **options: Unpack[ShellOptions],
     ) -> None:
         self._next = next_exporter
-        self.pipeline: GroundingPipeline | None = GroundingPipeline.configure(
-            settings=settings,
-            settings_file=settings_file,
-            meter_provider=meter_provider,
-            conventions=conventions,
-            logger_provider=logger_provider,
-            min_claim_grounding_rate=min_claim_grounding_rate,
-            project_settings=project_settings,
-            **options,
-        )
+        self.pipeline: GroundingPipeline | None = GroundingPipeline.configure(**options)
         self._value_limit = configured_value_limit()
         self._export_lock = threading.Lock()  # the wrapped exporter sees one call at a time
         self._outbox: list[ReadableSpan] = []
@@ -184,7 +174,7 @@ def otlp_span_exporter() -> SpanExporter:
 class GroundingOTLPSpanExporter(GroundingSpanExporter):
     """Zero-code route: `opentelemetry-instrument` with `OTEL_TRACES_EXPORTER=grounding`."""
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, **options: Unpack[ShellOptions]) -> None:
         exporter = otlp_span_exporter()
         try:
             super().__init__(exporter, **options)

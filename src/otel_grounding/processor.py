@@ -13,15 +13,12 @@ and forwarded from there (at most `judge_timeout` later); flush and shutdown wai
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from opentelemetry.context import Context
-from opentelemetry.metrics import MeterProvider
 from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor
 
-from otel_grounding.config import GroundingSettings
-from otel_grounding.conventions import DEFAULT_CONVENTIONS, RUN, Convention
+from otel_grounding.conventions import RUN
 from otel_grounding.pipeline import GroundingPipeline, check_judge_mode
 from otel_grounding.sdkspan import (
     configured_value_limit,
@@ -36,6 +33,11 @@ from otel_grounding.sdkspan import (
 )
 from otel_grounding.worker import Worker
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from otel_grounding.shell_options import ShellOptions
+
 #: How long `shutdown()` (which the SDK gives no timeout) waits for runs being graded.
 SHUTDOWN_TIMEOUT_S = 30.0
 
@@ -45,34 +47,17 @@ class GroundingSpanProcessor(SpanProcessor):
 
     `min_claim_grounding_rate` is the default threshold; `project_settings` maps a project id
     to its settings document (`{"min_claim_grounding_rate": 0.9}`), which wins for that
-    project. Further options (bounds, anchors, buffering) are listed in the README; anything
-    not given is read from `OTEL_GROUNDING_*` variables or the settings file.
+    project. Every setting is a keyword argument (typed by `ShellOptions`, listed in the
+    README); anything not given is read from `OTEL_GROUNDING_*` variables or the settings file.
     """
 
     def __init__(
         self,
         next_processor: SpanProcessor,
-        *,
-        min_claim_grounding_rate: float | None = None,
-        project_settings: Mapping[str, Mapping[str, Any]] | None = None,
-        settings: GroundingSettings | None = None,
-        settings_file: str | None = None,
-        meter_provider: MeterProvider | None = None,
-        conventions: Sequence[Convention] = DEFAULT_CONVENTIONS,
-        logger_provider: Any | None = None,
-        **options: Any,
+        **options: Unpack[ShellOptions],
     ) -> None:
         self._next = next_processor
-        self.pipeline = GroundingPipeline.configure(
-            settings=settings,
-            settings_file=settings_file,
-            meter_provider=meter_provider,
-            conventions=conventions,
-            logger_provider=logger_provider,
-            min_claim_grounding_rate=min_claim_grounding_rate,
-            project_settings=project_settings,
-            **options,
-        )
+        self.pipeline = GroundingPipeline.configure(**options)
         self._value_limit = configured_value_limit()
         self._limit_read = False
         self._next_on_ending = getattr(next_processor, "_on_ending", None)

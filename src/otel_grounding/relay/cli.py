@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import math
 import os
@@ -22,8 +21,11 @@ from typing import Any
 from otel_grounding.config import (
     DEFAULT_RELAY_TRACE_RETENTION_S,
     DEFAULT_RELAY_WAIT_S,
-    SETTING_KEYS,
+    MAX_SECONDS,
+    RELAY,
     ConfigError,
+    add_setting_flags,
+    flag_overrides,
     load_settings,
 )
 from otel_grounding.relay.memory import DEFAULT_INTAKE_BYTES, SPIKE_FRACTION, IntakeBudget
@@ -32,8 +34,6 @@ logger = logging.getLogger("otel_grounding.relay")
 
 TOKEN_ENV = "OTEL_GROUNDING_RELAY_TOKEN"
 MiB = 1024 * 1024
-#: No delay, timeout or retention the relay takes is longer than a day: beyond is a typo.
-MAX_SECONDS = 86_400.0
 #: More export workers than this only contend for the GIL (and each holds a batch).
 MAX_EXPORT_WORKERS = 64
 
@@ -166,19 +166,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     ground = parser.add_argument_group(
         "grounding (the processor's settings; also OTEL_GROUNDING_* and the settings file)"
     )
-    ground.add_argument("--settings-file", default=None)
-    ground.add_argument("--min-claim-grounding-rate", type=float, default=None)
-    ground.add_argument("--wait-duration", type=float, default=None,
-                        help="seconds a run span waits for late evidence after it arrives"
-                        f" (default {DEFAULT_RELAY_WAIT_S:g})")
-    ground.add_argument("--num-traces", type=int, default=None)
-    ground.add_argument("--max-buffer-bytes", type=int, default=None)
-    ground.add_argument("--set", action="append", default=[], metavar="KEY=JSON",
-                        help="any setting, e.g. --set 'project_settings={\"p\": "
-                        "{\"min_claim_grounding_rate\": 0.9}}'")
-    ground.add_argument("--trace-retention", type=_positive_seconds, default=None,
-                        help="how long an idle trace's state (its tool outputs) is kept for a "
-                        f"run still to come (default {DEFAULT_RELAY_TRACE_RETENTION_S:g} s)")
+    add_setting_flags(ground, RELAY)
 
     obs = parser.add_argument_group("self-observability")
     obs.add_argument("--log-level", default="info",
@@ -238,26 +226,6 @@ def _budget(args: argparse.Namespace) -> IntakeBudget:
     return budget
 
 
-def _settings_overrides(args: argparse.Namespace) -> dict[str, Any]:
-    overrides: dict[str, Any] = {}
-    for item in args.set:
-        key, sep, raw = item.partition("=")
-        key = key.strip()
-        if not sep:
-            raise ConfigError(f"--set: {item!r} is not KEY=VALUE")
-        if key not in SETTING_KEYS:
-            raise ConfigError(f"{key}: unknown setting (value {raw!r})")
-        try:
-            overrides[key] = json.loads(raw)
-        except ValueError:
-            overrides[key] = raw
-    for key in ("min_claim_grounding_rate", "wait_duration", "num_traces", "max_buffer_bytes"):
-        value = getattr(args, key)
-        if value is not None:
-            overrides[key] = value
-    return overrides
-
-
 def _token(args: argparse.Namespace) -> str | None:
     if args.auth_token_file:
         try:
@@ -313,7 +281,7 @@ def run(args: argparse.Namespace) -> int:
     from otel_grounding.relay.telemetry import RelayMetrics, configure_logging, metrics_snapshot
 
     configure_logging(args.log_level)
-    settings = load_settings(_settings_overrides(args), settings_file=args.settings_file)
+    settings = load_settings(flag_overrides(args), settings_file=args.settings_file, shell=RELAY)
     hop = next_hop_from_env(
         endpoint=args.exporter_endpoint,
         protocol=args.exporter_protocol,
