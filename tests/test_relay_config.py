@@ -35,6 +35,9 @@ def _clean_env() -> dict[str, str]:
         (("--retry-after", "1e300"), "--retry-after"),
         (("--trace-retention", "inf"), "--trace-retention"),
         (("--wait-duration", "inf"), "wait_duration"),
+        (("--evidence-wait", "nan"), "--evidence-wait"),
+        (("--trace-retention", "1e12"), "--trace-retention"),
+        (("--set", "evidence_wai=3"), "did you mean evidence_wait"),
         (("--export-workers", "100000"), "--export-workers"),
         (("--queue-max-spans", "0"), "--queue-max-spans"),
         (("--prometheus-port", "70000"), "--prometheus-port"),
@@ -53,3 +56,41 @@ def test_the_standard_timeout_variable_is_checked_too(value):
     assert result.returncode == 2, (result.returncode, result.stderr[-2000:])
     assert "OTEL_EXPORTER_OTLP_TIMEOUT" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def _relay_settings(*argv: str, environ: dict[str, str] | None = None):
+    from otel_grounding.config import RELAY, flag_overrides, load_settings
+    from otel_grounding.relay.cli import build_parser
+
+    args = build_parser().parse_args(list(argv))
+    return load_settings(flag_overrides(args), settings_file=args.settings_file,
+                         environ=environ or {}, shell=RELAY)
+
+
+def test_the_relay_reads_its_timers_from_flags_and_environment():
+    settings = _relay_settings("--evidence-wait", "2", "--trace-retention", "30")
+    assert (settings.evidence_wait, settings.trace_retention) == (2.0, 30.0)
+    settings = _relay_settings(environ={"OTEL_GROUNDING_EVIDENCE_WAIT": "200"})
+    assert (settings.evidence_wait, settings.trace_retention) == (200.0, 400.0)
+    settings = _relay_settings("--evidence-wait", "3", environ={"OTEL_GROUNDING_EVIDENCE_WAIT": "9"})
+    assert settings.evidence_wait == 3.0  # the flag beats the environment
+
+
+def test_the_deprecated_wait_duration_flag_is_the_relays_evidence_wait():
+    with pytest.warns(DeprecationWarning, match="evidence_wait = 4 s"):
+        settings = _relay_settings("--wait-duration", "4")
+    assert (settings.evidence_wait, settings.trace_retention) == (4.0, 300.0)
+    with pytest.warns(DeprecationWarning, match="ignored: evidence_wait is also set"):
+        settings = _relay_settings("--wait-duration", "4", "--evidence-wait", "1")
+    assert settings.evidence_wait == 1.0
+
+
+def test_score_traces_has_no_live_timer_flags():
+    from otel_grounding.cli import build_parser
+
+    parser = build_parser()
+    for flag in ("--trace-retention", "--evidence-wait", "--wait-duration"):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["score-traces", flag, "3", "x.jsonl"])
+    args = parser.parse_args(["score-traces", "--num-traces", "3", "x.jsonl"])
+    assert args.num_traces == 3
