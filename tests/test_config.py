@@ -295,7 +295,7 @@ def test_bad_timer_and_other_values_name_their_key(values, key) -> None:
 
 
 def test_unknown_key_names_the_closest_known_key() -> None:
-    with pytest.raises(ConfigError, match="evidence_wai: unknown setting .*did you mean evidence_wait"):
+    with pytest.raises(ConfigError, match=r"evidence_wai: unknown setting .*did you mean evidence_wait"):
         build_settings({"evidence_wai": 3})
 
 
@@ -396,7 +396,7 @@ def test_a_named_flag_beats_set() -> None:
 def test_a_bad_flag_value_is_refused_naming_the_flag_and_key() -> None:
     parser = argparse.ArgumentParser(exit_on_error=False)
     add_setting_flags(parser, RELAY)
-    with pytest.raises(argparse.ArgumentError, match="--evidence-wait.*evidence_wait"):
+    with pytest.raises(argparse.ArgumentError, match=r"--evidence-wait.*evidence_wait"):
         parser.parse_args(["--evidence-wait", "nan"])
 
 

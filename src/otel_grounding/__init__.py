@@ -1,4 +1,4 @@
-"""otel-grounding: score how much of an AI agent's answer its tool outputs support, on the run's span."""
+"""otel-grounding: how much of an AI agent's answer its tool outputs support, on the run's span."""
 
 from otel_grounding.config import (
     ConfigError,
@@ -7,6 +7,7 @@ from otel_grounding.config import (
     SettingOptions,
     load_settings,
 )
+from otel_grounding.exporter import GroundingOTLPSpanExporter, GroundingSpanExporter
 from otel_grounding.grade import (
     COVERAGE_CAPPED,
     CRITICAL_UNCOVERED,
@@ -19,7 +20,6 @@ from otel_grounding.grade import (
     GradeMeta,
     coverage_grade,
 )
-from otel_grounding.exporter import GroundingOTLPSpanExporter, GroundingSpanExporter
 from otel_grounding.processor import GroundingSpanProcessor
 from otel_grounding.scoring import ClaimVerdict, GroundingResult, score_run, score_texts
 
@@ -37,9 +37,9 @@ __all__ = [
     "GradeMeta",
     "GroundingOTLPSpanExporter",
     "GroundingResult",
+    "GroundingSettings",
     "GroundingSpanExporter",
     "GroundingSpanProcessor",
-    "GroundingSettings",
     "ScoringOptions",
     "SettingOptions",
     "coverage_grade",

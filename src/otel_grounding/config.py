@@ -49,7 +49,7 @@ DEFAULT_MAX_CLAIMS = 5_000
 DEFAULT_MAX_EVIDENCE_CHARS = 4_000_000
 
 # --- per-trace buffering (modelled on the Collector's groupbytrace) ---------------------------
-#: Every live shell: how long an idle trace's state (tool outputs, parent links) is kept for its run.
+#: Every live shell: how long an idle trace's state (tool outputs, parent links) is kept.
 DEFAULT_TRACE_RETENTION_S = 300.0
 #: The relay: how long a run span is held after it arrives, for late evidence.
 DEFAULT_EVIDENCE_WAIT_S = 5.0
@@ -244,7 +244,7 @@ def check_rate_per_minute(key: str, value: Any) -> float | None:
 @dataclass(frozen=True)
 class Setting:
     """One setting: its default, its check (raw value -> checked value), a one-line doc, the
-    shells it applies to and whether it is a flag. Key and type come from its `SettingOptions` row."""
+    shells it applies to and whether it is a flag. Key and type: its `SettingOptions` row's."""
 
     default: Any
     check: Callable[[str, Any], Any]
@@ -270,7 +270,7 @@ class Setting:
 
     @property
     def attr(self) -> str:
-        """The field the checked value is stored in (`judge_timeout` -> `settings.judge.timeout`)."""
+        """The field its checked value is stored in (`judge_timeout`: `settings.judge.timeout`)."""
         if self.group == GROUP_JUDGE:
             return "name" if self.key == GROUP_JUDGE else self.key.removeprefix("judge_")
         return self.key
@@ -618,7 +618,8 @@ def env_values(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     environ = os.environ if environ is None else environ
     known = {s.env for s in SETTINGS}
     for name in environ:
-        if name.startswith(ENV_PREFIX) and name not in known and not name.startswith(ENV_OTHER_PREFIXES):
+        ours = name.startswith(ENV_PREFIX) and not name.startswith(ENV_OTHER_PREFIXES)
+        if ours and name not in known:
             raise ConfigError(
                 f"{name}: unknown environment variable (value {environ[name]!r})"
                 f"{_closest(name, sorted(known | {ENV_SETTINGS_FILE}))}"
