@@ -467,11 +467,11 @@ def unknown_setting(key: str, value: Any) -> ConfigError:
 
 
 def _checked_group(group: str, values: Mapping[str, Any]) -> dict[str, Any]:
-    """{field: checked value} for the given settings of one group (None: not given)."""
+    """{field: checked value} for the given settings of one group."""
     return {
         SETTINGS_BY_KEY[key].attr: SETTINGS_BY_KEY[key].check(key, value)
         for key, value in values.items()
-        if value is not None and SETTINGS_BY_KEY[key].group == group
+        if SETTINGS_BY_KEY[key].group == group
     }
 
 
