@@ -237,3 +237,22 @@ def test_a_judge_misconfigured_is_refused_at_start(sink, settings, message):
     with pytest.raises(RuntimeError, match="exited with 2") as refused:
         start_relay(sink.endpoint, env=settings)
     assert message in str(refused.value)
+
+
+def test_the_offline_similarity_judge_runs_in_the_relay(sink):
+    """The bundled model through the relay: the paraphrase is supported, an unrelated
+    sentence is not (both read ungrounded lexically)."""
+    env = {"OTEL_GROUNDING_JUDGE": "similarity", "OTEL_GROUNDING_JUDGE_TIMEOUT": "30"}
+    with start_relay(sink.endpoint, "--wait-duration", str(WAIT), "--min-claim-grounding-rate",
+                     "0.5", env=env, timeout=60) as relay:
+        paraphrase = agent_trace(PARAPHRASE)
+        unrelated = agent_trace("The company reported record profits from its cloud division.")
+        send(relay, paraphrase, unrelated)
+        supported, not_supported = run_of(sink, paraphrase[0], 40), run_of(sink, unrelated[0], 40)
+        for run in (supported, not_supported):
+            assert run[A.RATE] == 0.0 and run[A.JUDGE_OUTCOME] == "ok"
+            assert run[A.JUDGE_NAME] == "similarity" and "e5" in run[A.JUDGE_MODEL]
+        assert supported[A.JUDGE_CLAIMS_SUPPORTED] == 1 and supported[A.JUDGE_RATE] == 1.0
+        assert not_supported[A.JUDGE_CLAIMS_SUPPORTED] == 0
+        assert not_supported[A.JUDGE_BELOW_THRESHOLD] is True
+        stopped_cleanly(relay)
