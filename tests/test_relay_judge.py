@@ -256,3 +256,19 @@ def test_the_offline_similarity_judge_runs_in_the_relay(sink):
         assert not_supported[A.JUDGE_CLAIMS_SUPPORTED] == 0
         assert not_supported[A.JUDGE_BELOW_THRESHOLD] is True
         stopped_cleanly(relay)
+
+
+def test_a_persisted_request_is_kept_until_its_last_judged_run_is_delivered(sink, server, tmp_path):
+    queue_dir = tmp_path / "queue"
+    server.default = "delay:1.0"
+    with relay_with(sink, server, "--queue-dir", str(queue_dir)) as relay:
+        traces = [agent_trace(EVIDENCE[1]) for _ in range(3)]
+        send(relay, *traces)
+        assert sink.wait_until(lambda: len(server.requests) == 3, 10)  # judged now
+        assert sink.span_count == 3 * len(EVIDENCE)  # the tool steps went on at once
+        assert relay.health_get("/healthz")[1]["judge_pending"] == 3
+        assert os.listdir(queue_dir) != []  # its runs are still being judged: kept
+        assert sink.wait_until(lambda: len(runs(sink)) == 3, 15)
+        assert {r.attributes[A.JUDGE_OUTCOME] for r in runs(sink)} == {"ok"}
+        assert sink.wait_until(lambda: os.listdir(queue_dir) == [], 5)  # all delivered: gone
+        stopped_cleanly(relay)
