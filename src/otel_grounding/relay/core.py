@@ -12,6 +12,8 @@ For each accepted request (worked on as bytes, see `wire`; decoding it was its v
   same pipeline as in the SDK shells; the enrichment is written onto the protobuf span (or
   appended to its bytes when it only adds) and the span is queued for export. A run scored
   while declared tool steps are still missing is graded `partial` (`tool-steps-missing`).
+  With a judge, a run the judge tier admits is queued when its judgement settles (from a
+  judge thread, at most `judge_timeout` later); the holder thread never waits on it.
 
 Conventions declare marker attribute keys; the request's raw bytes are searched for them
 (bytes.find) and only the spans holding one are decoded. A request without a run span (and
