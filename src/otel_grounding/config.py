@@ -396,53 +396,53 @@ class SettingOptions(TypedDict, total=False):
         "`partial` with `tool-steps-missing` if a tool step is still open. A run with no "
         "answer of its own and no LLM step under it yet waits as long for one (some frameworks "
         "end the run span before its last steps start)", shells=frozenset({IN_PROCESS}))]
-    # The judge tier (in-process only: the relay grades lexically whatever these say).
+    # The judge tier (in-process and in the relay).
     judge: Annotated[str | object | None, Setting(
         None, check_str,
         "entry-point name (`openai`, `similarity`) or, in code, a judge object",
-        group=GROUP_JUDGE, shells=frozenset({IN_PROCESS}))]
+        group=GROUP_JUDGE, shells=LIVE_SHELLS)]
     judge_base_url: Annotated[str | None, Setting(
         None, check_str, "the `openai` judge's endpoint", group=GROUP_JUDGE,
-        shells=frozenset({IN_PROCESS}))]
+        shells=LIVE_SHELLS)]
     judge_model: Annotated[str | None, Setting(
         None, check_str, "the `openai` judge's model", group=GROUP_JUDGE,
-        shells=frozenset({IN_PROCESS}))]
+        shells=LIVE_SHELLS)]
     judge_api_key_file: Annotated[str | None, Setting(
         None, check_str, "the `openai` judge's key file (else `OPENAI_API_KEY`)",
-        group=GROUP_JUDGE, shells=frozenset({IN_PROCESS}))]
+        group=GROUP_JUDGE, shells=LIVE_SHELLS)]
     judge_max_pending: Annotated[int, Setting(
         DEFAULT_JUDGE_MAX_PENDING, check_count,
         "runs waiting for a judge thread; beyond it `judge-queue-full`", group=GROUP_JUDGE,
-        shells=frozenset({IN_PROCESS}))]
+        shells=LIVE_SHELLS)]
     judge_max_concurrency: Annotated[int, Setting(
         DEFAULT_JUDGE_MAX_CONCURRENCY, check_int, "judge calls in flight (judge threads)",
-        group=GROUP_JUDGE, shells=frozenset({IN_PROCESS}))]
+        group=GROUP_JUDGE, shells=LIVE_SHELLS)]
     judge_rate_per_minute: Annotated[float | None, Setting(
         None, check_rate_per_minute,
         "token bucket (up to one minute's budget saved up); spent: `judge-budget`",
-        group=GROUP_JUDGE, shells=frozenset({IN_PROCESS}), shown="unlimited")]
+        group=GROUP_JUDGE, shells=LIVE_SHELLS, shown="unlimited")]
     judge_sample_rate: Annotated[float, Setting(
         1.0, check_threshold, "share of runs judged, drawn from the trace id",
-        group=GROUP_JUDGE, shells=frozenset({IN_PROCESS}), shown="1.0")]
+        group=GROUP_JUDGE, shells=LIVE_SHELLS, shown="1.0")]
     judge_when: Annotated[str, Setting(
         JUDGE_ALWAYS, check_judge_when,
         "`always`, `flagged` (lexically flagged runs) or `below:<rate>` (lexical rate under it)",
-        group=GROUP_JUDGE, shells=frozenset({IN_PROCESS}))]
+        group=GROUP_JUDGE, shells=LIVE_SHELLS)]
     judge_timeout: Annotated[float, Setting(
         DEFAULT_JUDGE_TIMEOUT_S, check_seconds, "from admission to settled; then `judge-timeout`",
-        group=GROUP_JUDGE, shells=frozenset({IN_PROCESS}))]
+        group=GROUP_JUDGE, shells=LIVE_SHELLS)]
     judge_max_claims: Annotated[int, Setting(
         DEFAULT_JUDGE_MAX_CLAIMS, check_int,
         "claims one judgement is given; a cut is reported like every bound",
-        group=GROUP_JUDGE, shells=frozenset({IN_PROCESS}))]
+        group=GROUP_JUDGE, shells=LIVE_SHELLS)]
     judge_max_evidence_chars: Annotated[int, Setting(
         DEFAULT_JUDGE_MAX_EVIDENCE_CHARS, check_int,
         "evidence characters one judgement is given; a cut is reported like every bound",
-        group=GROUP_JUDGE, shells=frozenset({IN_PROCESS}))]
+        group=GROUP_JUDGE, shells=LIVE_SHELLS)]
     judge_similarity_threshold: Annotated[float, Setting(
         DEFAULT_JUDGE_SIMILARITY_THRESHOLD, check_threshold,
         "the `similarity` judge's cosine threshold", group=GROUP_JUDGE,
-        shells=frozenset({IN_PROCESS}), shown="0.80")]
+        shells=LIVE_SHELLS, shown="0.80")]
 
 
 def _declared() -> tuple[Setting, ...]:

@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from otel_grounding.config import (
     DEFAULT_RELAY_TRACE_RETENTION_S,
@@ -26,9 +26,13 @@ from otel_grounding.config import (
     ConfigError,
     add_setting_flags,
     flag_overrides,
+    GroundingSettings,
     load_settings,
 )
 from otel_grounding.relay.memory import DEFAULT_INTAKE_BYTES, SPIKE_FRACTION, IntakeBudget
+
+if TYPE_CHECKING:
+    from otel_grounding.judge import Judge
 
 logger = logging.getLogger("otel_grounding.relay")
 
@@ -36,6 +40,9 @@ TOKEN_ENV = "OTEL_GROUNDING_RELAY_TOKEN"
 MiB = 1024 * 1024
 #: More export workers than this only contend for the GIL (and each holds a batch).
 MAX_EXPORT_WORKERS = 64
+#: On drain, the share of --drain-timeout runs being judged may take; the rest is kept for
+#: delivering them (and everything else queued) to the next hop.
+JUDGE_DRAIN_SHARE = 0.8
 
 
 def _positive_int(text: str) -> int:
@@ -226,6 +233,16 @@ def _budget(args: argparse.Namespace) -> IntakeBudget:
     return budget
 
 
+def _judge(settings: GroundingSettings) -> Judge | None:
+    """The judge the settings name (None: no judge); ConfigError for an unknown one or one
+    that cannot be built (a missing model or endpoint), before anything listens."""
+    from otel_grounding.judge import load_judge
+
+    if settings.judge.name is None:
+        return None
+    return load_judge(settings.judge.name, settings.judge)
+
+
 def _token(args: argparse.Namespace) -> str | None:
     if args.auth_token_file:
         try:
@@ -261,7 +278,7 @@ def run(args: argparse.Namespace) -> int:
     from opentelemetry.sdk.metrics.export import InMemoryMetricReader, MetricReader
     from opentelemetry.sdk.resources import Resource
 
-    from otel_grounding.pipeline import GroundingPipeline
+    from otel_grounding.pipeline import GroundingPipeline, check_judge_mode
     from otel_grounding.relay.core import GroundingRelay
     from otel_grounding.relay.forward import (
         Forwarder,
@@ -335,9 +352,12 @@ def run(args: argparse.Namespace) -> int:
         metric_readers=readers,
     )
 
+    judge = _judge(settings)
     pipeline = GroundingPipeline(
-        settings, meter_provider=meter_provider, trace_retention=retention, link_all=True
+        settings, meter_provider=meter_provider, trace_retention=retention, link_all=True,
+        judge=judge,
     )
+    check_judge_mode(pipeline)
     store = None
     if args.queue_dir:
         from otel_grounding.relay.store import QueueStore
@@ -415,6 +435,7 @@ def run(args: argparse.Namespace) -> int:
             "queue_bytes": queue.nbytes,
             "runs_held": relay.runs_held,
             "traces_buffered": pipeline.assembly.buffered_traces,
+            "judge_pending": relay.judge_pending,
             "exported": forwarder.stats.exported,
             "rejected": forwarder.stats.rejected,
             "dropped": forwarder.stats.dropped,
@@ -459,6 +480,7 @@ def run(args: argparse.Namespace) -> int:
                 "memory_limit_bytes": budget.limit,
                 "intake_bytes": budget.total,
                 "passthrough": args.passthrough,
+                "judge": pipeline.judges.name if pipeline.judges is not None else None,
             },
         )
         while not stop.wait(0.5):
@@ -486,12 +508,13 @@ def _shutdown(
     logger.info(
         "relay: draining",
         extra={"queue_spans": queued, "runs_held": relay.runs_held,
-               "drain_timeout_s": args.drain_timeout},
+               "judge_pending": relay.judge_pending, "drain_timeout_s": args.drain_timeout},
     )
     # the receivers stay up while draining: new requests get the documented retryable answer
     # (UNAVAILABLE + RetryInfo / 503 + Retry-After), not a refused connection
     relay.stop_accepting()
-    relay.drain(timeout=max(deadline - time.monotonic(), 1.0))
+    judged = relay.drain(timeout=max(deadline - time.monotonic(), 1.0),
+                         judge_timeout=JUDGE_DRAIN_SHARE * args.drain_timeout)
     dropped = forwarder.drain(deadline)
     if grpc_receiver is not None:
         grpc_receiver.stop(0.5)
@@ -511,6 +534,7 @@ def _shutdown(
             "dropped_at_shutdown": dropped,
             "undelivered": undelivered,
             "kept_in_queue_dir": stats.kept,
+            "judgements_cut_at_drain": not judged,
         },
     )
     return 0 if undelivered == 0 else 1

@@ -12,6 +12,8 @@ For each accepted request (worked on as bytes, see `wire`; decoding it was its v
   same pipeline as in the SDK shells; the enrichment is written onto the protobuf span (or
   appended to its bytes when it only adds) and the span is queued for export. A run scored
   while declared tool steps are still missing is graded `partial` (`tool-steps-missing`).
+  With a judge, a run the judge tier admits is queued when its judgement settles (from a
+  judge thread, at most `judge_timeout` later); the holder thread never waits on it.
 
 Conventions declare marker attribute keys; the request's raw bytes are searched for them
 (bytes.find) and only the spans holding one are decoded. A request without a run span (and
@@ -37,6 +39,7 @@ from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
 from otel_grounding import attributes as attr
 from otel_grounding.conventions import RUN, Convention, SpanReading
+from otel_grounding.enrichment import Enrichment
 from otel_grounding.pipeline import GroundingPipeline
 from otel_grounding.relay.otlp import (
     AttributeMap,
@@ -213,8 +216,11 @@ class GroundingRelay:
         """Refuse every further request (SIGTERM); what was accepted is still delivered."""
         self._draining = True
 
-    def drain(self, timeout: float = 10.0) -> None:
-        """Score every held run now (with the evidence that arrived) and queue it."""
+    def drain(self, timeout: float = 10.0, judge_timeout: float | None = None) -> bool:
+        """Score every held run now (with the evidence that arrived) and queue it; then wait
+        up to `judge_timeout` (default `timeout`) for the runs being judged, the rest queued
+        as `judge-failed` (`judge-timeout`). False when any had to be."""
+        started = time.monotonic()
         self._draining = True
         with self._cond:
             self._flush = True
@@ -225,6 +231,16 @@ class GroundingRelay:
         with self._cond:  # anything a request still in flight added, or never started
             due = self._pop_due(flush=True)
         self._release(due)
+        if self.pipeline.judges is None:
+            return True
+        until = started + (timeout if judge_timeout is None else judge_timeout)
+        return self.pipeline.shutdown_judges(max(until - time.monotonic(), 0.0))
+
+    @property
+    def judge_pending(self) -> int | None:
+        """Runs admitted by the judge tier and not settled yet (None: no judge)."""
+        judges = self.pipeline.judges
+        return judges.pending() if judges is not None else None
 
     def replay(self) -> int:
         """Take again what the persistent queue holds from a previous process (before the
@@ -477,26 +493,46 @@ class GroundingRelay:
 
     def _release(self, due: list[_Held]) -> None:
         """Score held runs (inner runs first: in end-time order) and queue them, one chunk per
-        resource and scope. An enrichment that only adds is appended to the span's bytes."""
+        resource and scope. With a judge, a run the tier admits is queued when it settles
+        (from a judge thread); the others are queued at once, batched as without a judge."""
         due.sort(key=lambda h: h.span.end_time_unix_nano)
-        chunks: dict[tuple[bytes, str, bytes, str], list[bytes]] = {}
-        records: dict[tuple[bytes, str, bytes, str], list[int]] = {}
-        reserved = 0
+        if self.pipeline.judges is not None:
+            self._release_judged(due)
+            return
+        finished = []
         for item in due:
-            reserved += item.size
-            data = item.data
             try:
                 enrichment = self.pipeline.process(item.view, reading=item.reading)
-                if enrichment is not None:
-                    attributes = item.view.attributes
-                    if enrichment.remove or any(k in attributes for k in enrichment.attributes):
-                        apply_enrichment(item.span, enrichment)
-                        data = item.span.SerializeToString()
-                    else:
-                        data = data + enrichment_suffix(enrichment, item.span.end_time_unix_nano)
             except Exception:
                 logger.exception("relay: a run span could not be enriched; forwarded unchanged")
-                data = item.data
+                enrichment = None
+            finished.append((item, _enriched(item, enrichment)))
+        self._queue_runs(finished)
+
+    def _release_judged(self, due: list[_Held]) -> None:
+        """Through the judge tier without waiting on it: each run is begun and offered in
+        order; those settled during this call are batched, the rest come later one by one."""
+        batch = _Batch()
+        for item in due:
+            deliver = _Delivery(item, batch, self._queue_runs)
+            try:
+                self.pipeline.begin_run(item.view, item.reading)
+                self.pipeline.finish_run_later(item.view, item.reading, deliver)
+            except Exception:  # the pipeline never raises; were it to, the run still leaves
+                logger.exception("relay: a run span could not be enriched; forwarded unchanged")
+                deliver(None)
+        self._queue_runs(batch.close())
+
+    def _queue_runs(self, finished: Sequence[tuple[_Held, bytes]]) -> None:
+        """Queue graded runs, one chunk per resource and scope, settling the bytes they held
+        in the queue's accounting."""
+        if not finished:
+            return
+        chunks: dict[tuple[bytes, bytes, bytes, bytes], list[bytes]] = {}
+        records: dict[tuple[bytes, bytes, bytes, bytes], list[int]] = {}
+        reserved = 0
+        for item, data in finished:
+            reserved += item.size
             chunks.setdefault(item.group.key(), []).append(data)
             if item.record is not None:
                 records.setdefault(item.group.key(), []).append(item.record)
@@ -511,6 +547,71 @@ class GroundingRelay:
         self.queue.adjust(0, size - reserved)
         for chunk in built:
             self.queue.put(chunk)
+
+
+def _enriched(item: _Held, enrichment: Enrichment | None) -> bytes:
+    """A held run's bytes with its enrichment: appended when it only adds, else the span
+    re-encoded; unchanged when there is none or it cannot be applied."""
+    if enrichment is None:
+        return item.data
+    try:
+        attributes = item.view.attributes
+        if enrichment.remove or any(k in attributes for k in enrichment.attributes):
+            apply_enrichment(item.span, enrichment)
+            return item.span.SerializeToString()
+        return item.data + enrichment_suffix(enrichment, item.span.end_time_unix_nano)
+    except Exception:
+        logger.exception("relay: a run span could not be enriched; forwarded unchanged")
+        return item.data
+
+
+class _Batch:
+    """The runs of one release settled before it ends (queued together at its end); once
+    closed, a run settling later is queued on its own."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._open = True
+        self._runs: list[tuple[_Held, bytes]] = []
+
+    def add(self, item: _Held, data: bytes) -> bool:
+        """Keep the run for the batch; False when the batch is already closed."""
+        with self._lock:
+            if self._open:
+                self._runs.append((item, data))
+            return self._open
+
+    def close(self) -> list[tuple[_Held, bytes]]:
+        with self._lock:
+            self._open = False
+            runs, self._runs = self._runs, []
+        return runs
+
+
+class _Delivery:
+    """`deliver` for one held run: its bytes enriched onto the delivery queue, exactly once
+    (a second call, which the pipeline never makes, is ignored)."""
+
+    __slots__ = ("_item", "_batch", "_queue_runs", "_lock", "_done")
+
+    def __init__(
+        self, item: _Held, batch: _Batch,
+        queue_runs: Callable[[Sequence[tuple[_Held, bytes]]], None],
+    ) -> None:
+        self._item = item
+        self._batch = batch
+        self._queue_runs = queue_runs
+        self._lock = threading.Lock()
+        self._done = False
+
+    def __call__(self, enrichment: Enrichment | None) -> None:
+        with self._lock:
+            if self._done:
+                return
+            self._done = True
+        data = _enriched(self._item, enrichment)
+        if not self._batch.add(self._item, data):
+            self._queue_runs([(self._item, data)])
 
 
 def _find_all(raw: bytes, markers: tuple[bytes, ...]) -> list[int]:
