@@ -1,6 +1,7 @@
-"""otel-grounding: score how much of an AI agent's answer its tool outputs support, on the run's span."""
+"""otel-grounding: how much of an AI agent's answer its tool outputs support, on the run's span."""
 
 from otel_grounding.config import ConfigError, GroundingSettings, ScoringOptions, load_settings
+from otel_grounding.exporter import GroundingOTLPSpanExporter, GroundingSpanExporter
 from otel_grounding.grade import (
     COVERAGE_CAPPED,
     CRITICAL_UNCOVERED,
@@ -13,7 +14,6 @@ from otel_grounding.grade import (
     GradeMeta,
     coverage_grade,
 )
-from otel_grounding.exporter import GroundingOTLPSpanExporter, GroundingSpanExporter
 from otel_grounding.processor import GroundingSpanProcessor
 from otel_grounding.scoring import ClaimVerdict, GroundingResult, score_run, score_texts
 
@@ -31,9 +31,9 @@ __all__ = [
     "GradeMeta",
     "GroundingOTLPSpanExporter",
     "GroundingResult",
+    "GroundingSettings",
     "GroundingSpanExporter",
     "GroundingSpanProcessor",
-    "GroundingSettings",
     "ScoringOptions",
     "coverage_grade",
     "load_settings",

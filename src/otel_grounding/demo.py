@@ -1,4 +1,5 @@
-"""`otel-grounding demo`: a scripted agent (no model) whose three runs go through a real SDK pipeline.
+"""`otel-grounding demo`: a scripted agent (no model) whose three runs go through a real SDK
+pipeline.
 
 One run is well grounded, one partly hallucinated, one makes no claim at all. The processor
 enriches each run span; the table is read back from the exported spans, exactly as a backend
@@ -92,7 +93,10 @@ def _agent(tracer_provider: TracerProvider) -> None:
             for number, output in enumerate(run.tool_outputs):
                 with tracer.start_as_current_span(
                     f"execute_tool tool_{number}",
-                    attributes={native.STEP_TYPE: native.STEP_TYPE_TOOL, native.STEP_OUTPUT: output},
+                    attributes={
+                        native.STEP_TYPE: native.STEP_TYPE_TOOL,
+                        native.STEP_OUTPUT: output,
+                    },
                 ):
                     pass
             span.set_attribute(native.RUN_OUTPUT, run.answer)

@@ -47,7 +47,7 @@ def internal_error(where: str, count: Callable[[], object] | None = None) -> Non
     if count is not None:
         try:
             count()
-        except Exception:  # a metrics failure must not hide the error being reported
+        except Exception:  # noqa: BLE001 - a metrics failure must not hide the error being reported
             pass
     if seen == 1 or seen % LOG_EVERY == 0:
         logger.exception(
@@ -56,7 +56,7 @@ def internal_error(where: str, count: Callable[[], object] | None = None) -> Non
             seen,
         )
     if _strict:
-        raise  # noqa: PLE0704 -- re-raises the exception being handled by the caller
+        raise
 
 
 def internal_errors() -> Mapping[str, int]:
