@@ -148,7 +148,7 @@ def wait_until(probe: Callable[[], T | None], *, timeout: float, what: str,
                 return value
         except AssertionError:
             raise
-        except Exception as exc:  # noqa: BLE001 - a probe may fail until the server is up
+        except Exception as exc:  # a probe may fail until the server is up
             last_error = exc
         if time.monotonic() >= deadline:
             detail = f" (last error: {last_error!r})" if last_error else ""

@@ -151,7 +151,7 @@ def compile_user_pattern(pattern: str) -> Any:
         ) from exc
     try:
         compiled = re2.compile(pattern)
-    except Exception as exc:  # noqa: BLE001 - re2 raises its own error type
+    except Exception as exc:  # re2 raises its own error type
         raise AnchorConfigError(
             f"anchor_patterns: {pattern!r} is not a valid RE2 pattern: {exc}"
         ) from None

@@ -47,7 +47,7 @@ def internal_error(where: str, count: Callable[[], object] | None = None) -> Non
     if count is not None:
         try:
             count()
-        except Exception:  # noqa: BLE001 - a metrics failure must not hide the error being reported
+        except Exception:  # a metrics failure must not hide the error being reported
             pass
     if seen == 1 or seen % LOG_EVERY == 0:
         logger.exception(

@@ -176,7 +176,7 @@ def load_judge(judge: str | Judge, settings: JudgeSettings) -> Judge:
         built = factory(settings)
     except ConfigError:
         raise
-    except Exception as exc:  # noqa: BLE001 - a judge that cannot be built is a configuration error
+    except Exception as exc:  # a judge that cannot be built is a configuration error
         raise ConfigError(
             f"judge: building {judge!r} failed: {type(exc).__name__}: {exc}"
         ) from None

@@ -221,7 +221,7 @@ class Grounding:
         for provider in self._instrumented:
             try:
                 provider.force_flush(FLUSH_TIMEOUT_MS)
-            except Exception:  # noqa: BLE001 - a provider that cannot flush still lets us read
+            except Exception:  # a provider that cannot flush still lets us read
                 pass
         self.processor.force_flush(FLUSH_TIMEOUT_MS)
 

@@ -86,7 +86,7 @@ def as_text(value: Any) -> str:
         except (TypeError, ValueError, RecursionError):
             try:
                 return str(value)
-            except Exception:  # noqa: BLE001 - nested too deep even for repr, or a hostile __str__
+            except Exception:  # nested too deep even for repr, or a hostile __str__
                 return ""
 
 

@@ -218,7 +218,7 @@ def _retry_info_delay(blob: bytes | None) -> float | None:
         return None
     try:
         info = error_details_pb2.RetryInfo.FromString(blob)
-    except Exception:  # noqa: BLE001 - a peer's malformed detail: no retry hint
+    except Exception:  # a peer's malformed detail: no retry hint
         return None
     return info.retry_delay.seconds + info.retry_delay.nanos / 1e9
 
@@ -228,7 +228,7 @@ def _status_retry_delay(blob: bytes | None) -> float | None:
         return None
     try:
         status = status_pb2.Status.FromString(blob)
-    except Exception:  # noqa: BLE001 - a peer's malformed status: no retry hint
+    except Exception:  # a peer's malformed status: no retry hint
         return None
     for detail in status.details:
         if detail.Is(error_details_pb2.RetryInfo.DESCRIPTOR):
@@ -395,7 +395,7 @@ def _decode_response(payload: bytes, content_type: str) -> ExportTraceServiceRes
             json_format.Parse(payload, response, ignore_unknown_fields=True)
         else:
             response.ParseFromString(payload)
-    except Exception:  # noqa: BLE001 - an unreadable response body reads as an empty one
+    except Exception:  # an unreadable response body reads as an empty one
         return ExportTraceServiceResponse()
     return response
 
@@ -409,7 +409,7 @@ def _status_message(payload: bytes, content_type: str) -> str:
 
             return str(json.loads(payload).get("message", ""))[:500]
         return status_pb2.Status.FromString(payload).message[:500]
-    except Exception:  # noqa: BLE001 - an unreadable status: show its first bytes instead
+    except Exception:  # an unreadable status: show its first bytes instead
         return payload[:200].decode("utf-8", "replace")
 
 
@@ -504,7 +504,7 @@ class Forwarder:
             self._give_up_at_shutdown([Chunk(b"", stuck)], "export still in flight at exit")
         try:
             self.sender.close()
-        except Exception:  # noqa: BLE001 - closing at exit: nothing is left to save
+        except Exception:  # closing at exit: nothing is left to save
             pass
         return self.stats.dropped - before
 
@@ -524,7 +524,7 @@ class Forwarder:
         while True:
             try:
                 result = self.sender.send(data)
-            except Exception as exc:  # noqa: BLE001 - a sender bug must not kill the worker
+            except Exception as exc:  # a sender bug must not kill the worker
                 result = SendResult(False, False, message=repr(exc), reason="error")
             if result.ok:
                 self._delivered(batch, spans, result)

@@ -382,7 +382,7 @@ class _Deadlines:
                     _, action = self._due.pop(token)
                     try:
                         action()
-                    except Exception:  # noqa: BLE001 - a call or connection already gone
+                    except Exception:  # a call or connection already gone
                         pass
 
 
@@ -442,7 +442,7 @@ class _HttpServer(ThreadingHTTPServer):
             handler(request, client_address, self, token)
         except (OSError, ssl.SSLError):
             pass
-        except Exception:  # noqa: BLE001 - reported by socketserver's own error hook
+        except Exception:  # reported by socketserver's own error hook
             self.handle_error(request, client_address)
         finally:
             self.deadlines.unwatch(token)
