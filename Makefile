@@ -6,12 +6,12 @@ STAMP := $(VENV)/.installed
 JS := tests/relay_js
 JS_STAMP := $(JS)/node_modules/.installed
 
-.PHONY: test demo bench clean system-deps fw-envs fw-captures
+.PHONY: test lint demo bench clean system-deps fw-envs fw-captures
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,frameworks]'
+	$(BIN)/python -m pip install --quiet -e '.[test,frameworks,lint]'
 	touch $(STAMP)
 
 # The relay's JavaScript client test: official OpenTelemetry JS packages, pinned by the lock file.
@@ -35,6 +35,14 @@ fw-captures: fw-envs
 
 test: $(STAMP) system-deps $(JS_STAMP) otel-stack-deps fw-envs
 	$(BIN)/python -m pytest
+
+# ruff (style and likely bugs) over the code, tests and benchmarks; mypy over the package.
+# Configuration: [tool.ruff] and [tool.mypy] in pyproject.toml. Narrow it with
+# LINT_PATHS="a.py b.py" MYPY_ARGS="--follow-imports=silent a.py b.py".
+LINT_PATHS ?= src tests benchmarks
+lint: $(STAMP)
+	$(BIN)/ruff check $(LINT_PATHS)
+	$(BIN)/mypy $(MYPY_ARGS)
 
 demo: $(STAMP)
 	$(BIN)/otel-grounding demo

@@ -148,7 +148,7 @@ def wait_until(probe: Callable[[], T | None], *, timeout: float, what: str,
                 return value
         except AssertionError:
             raise
-        except Exception as exc:  # noqa: BLE001 - a probe may fail until the server is up
+        except Exception as exc:  # a probe may fail until the server is up
             last_error = exc
         if time.monotonic() >= deadline:
             detail = f" (last error: {last_error!r})" if last_error else ""
@@ -162,7 +162,7 @@ def wait_until(probe: Callable[[], T | None], *, timeout: float, what: str,
 
 
 def http_get(url: str, timeout: float = 5.0) -> bytes:
-    with urllib.request.urlopen(url, timeout=timeout) as response:  # noqa: S310 - 127.0.0.1 only
+    with urllib.request.urlopen(url, timeout=timeout) as response:
         return bytes(response.read())
 
 
@@ -206,7 +206,7 @@ class OTLPReceiver(trace_service_pb2_grpc.TraceServiceServicer,
         self.endpoint = f"http://127.0.0.1:{self.port}"
 
     # The generated servicers share the method name Export; dispatch on the request type.
-    def Export(self, request: Any, context: Any) -> Any:  # noqa: N802 - gRPC method name
+    def Export(self, request: Any, context: Any) -> Any:
         with self._lock:
             if isinstance(request, trace_service_pb2.ExportTraceServiceRequest):
                 self.trace_requests.append(request)

@@ -30,7 +30,7 @@ MIN_CLAIM_TOKENS = 3
 
 def is_token_char(ch: str) -> bool:
     """True for exactly the characters A-Z, a-z, 0-9."""
-    for allowed in UPPER + LOWER + DIGITS:
+    for allowed in UPPER + LOWER + DIGITS:  # noqa: SIM110 - spelled out on purpose
         if ch == allowed:
             return True
     return False

@@ -129,7 +129,7 @@ def _wait_http(service: Service, url: str, what: str,
 def start_jaeger(log_dir: Path, *, query_port: int | None = None, name: str = "jaeger") -> Service:
     """Jaeger v2 all-in-one, in-memory, with collector-config/jaeger.yaml."""
     keys = (*JAEGER_VARIABLES, "telemetry")
-    ports = dict(zip(keys, free_ports(len(keys))))
+    ports = dict(zip(keys, free_ports(len(keys)), strict=True))
     ports["query_http"] = query_port or ports["query_http"]
     env = endpoint_env("JAEGER", JAEGER_VARIABLES, ports)
     process = Process(name, [built("jaeger"), "--config", str(JAEGER_CONFIG)], log_dir, env=env)
@@ -171,7 +171,7 @@ def start_collector(log_dir: Path, configs: list[Path], *, name: str = "otelcol"
     """The built Collector with the given configuration files (later ones merge over earlier)."""
     chosen = dict(ports or {})
     keys = (*COLLECTOR_VARIABLES, "telemetry")
-    for key, port in zip(keys, free_ports(len(keys))):
+    for key, port in zip(keys, free_ports(len(keys)), strict=True):
         chosen.setdefault(key, port)
     argv = [built("collector")] + [f"--config={config}" for config in configs]
     process = Process(name, argv, log_dir,

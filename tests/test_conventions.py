@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from span_dumps import view, view_of
 
 from otel_grounding import attributes as attr
 from otel_grounding.conventions import payloads
@@ -24,6 +23,8 @@ from otel_grounding.conventions.openinference import OpenInferenceConvention
 from otel_grounding.conventions.openllmetry import OpenLLMetryConvention
 from otel_grounding.pipeline import GroundingPipeline
 from otel_grounding.spanview import SpanView
+
+from span_dumps import view, view_of
 
 CAPTURES = Path(__file__).parent / "frameworks" / "captures"
 WEATHER = "Paris: 18 degrees Celsius, light rain"

@@ -12,8 +12,9 @@ import pytest
 from otel_grounding import attributes as attr
 from otel_grounding.config import ConfigError
 from otel_grounding.conventions import native
-from sdk_harness import GOLDEN_OUTPUT, GOLDEN_SOURCES, Pipeline, attrs
+
 from chat_server import ChatServer
+from sdk_harness import GOLDEN_OUTPUT, GOLDEN_SOURCES, Pipeline, attrs
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from otel_grounding.conventions import native
 from otel_grounding.judge import EvidenceText, JudgeRequest, load_judge
 from otel_grounding.judges import similarity
 from otel_grounding.judges.similarity import CHUNK_CHARS, chunks
+
 from sdk_harness import Pipeline, attrs
 
 EVIDENCE = (

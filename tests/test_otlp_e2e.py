@@ -209,3 +209,43 @@ def test_plugin_metrics_over_otlp(received: OTLPReceiver) -> None:
     total = max(p.sum for m in histogram for p in m.histogram.data_points)
     assert math.isclose(total, sum(
         attributes(s.attributes)[RATE] for s in run_spans(received)), rel_tol=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("environ", "expected"),
+    [
+        ({}, (None, None)),
+        ({"OTEL_EXPORTER_OTLP_ENDPOINT": "http://a:4317"}, ("http://a:4317", "http://a:4317")),
+        ({"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://t:4317"}, ("http://t:4317", None)),
+        ({"OTEL_EXPORTER_OTLP_METRICS_ENDPOINT": "http://m:4317"}, (None, "http://m:4317")),
+        (
+            {"OTEL_EXPORTER_OTLP_ENDPOINT": "http://a:4317",
+             "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://t:4317"},
+            ("http://t:4317", "http://a:4317"),
+        ),
+        # the misspelling the demo once read is not an OTLP variable
+        ({"OTEL_EXPORTER_OTLP_ENDPOINT_TRACES": "http://t:4317"}, (None, None)),
+    ],
+)
+def test_demo_reads_the_standard_endpoint_variables(
+    environ: dict[str, str], expected: tuple[str | None, str | None]
+) -> None:
+    from otel_grounding.demo import otlp_endpoints
+
+    assert otlp_endpoints(environ) == expected
+
+
+def test_demo_exports_traces_with_only_the_traces_endpoint_set() -> None:
+    """OTEL_EXPORTER_OTLP_TRACES_ENDPOINT alone turns the demo's trace export on."""
+    with otlp_receiver() as receiver:
+        env = clean_env(
+            OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=receiver.endpoint,
+            OTEL_EXPORTER_OTLP_INSECURE="true",
+        )
+        done = run(demo_command(), env=env, timeout=60)
+        assert done.returncode == 0, f"demo failed ({done.returncode}):\n{done.stdout}\n{done.stderr}"
+        wait_until(lambda: len(run_spans(receiver)) >= 3, timeout=10,
+                   what="3 enriched run spans over OTLP",
+                   diagnostics=lambda: f"demo output:\n{done.stdout}\n{done.stderr}")
+        assert f"traces exported over OTLP to {receiver.endpoint}" in done.stdout
+        assert "metrics exported" not in done.stdout

@@ -28,14 +28,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sdk_harness import Pipeline
-from span_dumps import view, view_of
 
 from otel_grounding import attributes as attr
 from otel_grounding.conventions import DEFAULT_CONVENTIONS, payloads, read_span
 from otel_grounding.conventions.base import LLM, RUN, TOOL
 from otel_grounding.pipeline import GroundingPipeline
 from otel_grounding.spanview import SpanView
+
+from sdk_harness import Pipeline
+from span_dumps import view, view_of
 
 REAL = Path(__file__).parent / "frameworks" / "captures" / "real"
 WEATHER = "Paris: 18 degrees Celsius, light rain"

@@ -153,7 +153,7 @@ def test_fields_out_of_order_unknown_fields_and_short_spans():
     request = ExportTraceServiceRequest.FromString(raw)  # valid protobuf
     layout = Layout(raw)
     assert [Span.FromString(layout.span(i)) for i in range(3)] == _spans(request)
-    with pytest.raises(InvalidSpan, match="span 2 .*trace_id is 3 bytes"):
+    with pytest.raises(InvalidSpan, match=r"span 2 .*trace_id is 3 bytes"):
         LinkRecords.of(layout)  # OTLP requires 16: the relay refuses the request
     batches = LinkRecords.of(Layout(splice(layout, {2: None})))
     assert batches[int.from_bytes(trace, "big")].links() == [(int.from_bytes(b"\x01" * 8, "big"),

@@ -450,7 +450,7 @@ WORDS = ["alpha", "beta", "gamma", "delta", "paris", "france", "capital", "moon"
 
 texts = st.one_of(
     st.lists(st.sampled_from(FRAGMENTS), max_size=60).map("".join),
-    st.lists(st.sampled_from(WORDS + [" ", " ", ". ", "\n", "!", "é", "\u212a"]), max_size=40).map("".join),
+    st.lists(st.sampled_from([*WORDS, " ", " ", ". ", "\n", "!", "é", "\u212a"]), max_size=40).map("".join),
     st.text(max_size=80),
     st.text(alphabet="abcXYZ019 .!?\n\u212a\u0130é", max_size=120),
 )

@@ -25,7 +25,7 @@ BUILTIN_ANCHOR_CLASSES: tuple[str, ...] = (NUMBER, MONEY, PERCENT, DATE, URL, EM
 
 _NUM = r"[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?"
 _NOT_AFTER_WORD = r"(?<![A-Za-z0-9_])"
-_MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
+_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 _MONTH = r"(?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?"
 
 _NUMBER_RE = re.compile(_NOT_AFTER_WORD + _NUM)
@@ -33,7 +33,8 @@ _MONEY_RE = re.compile(
     r"[$€£¥]\s?(?P<a>" + _NUM + r")"
     # Not after "1," either: a failed attempt may not restart inside a digit-group chain
     # ("1,000,000,..." with no unit), which made the suffix form quadratic.
-    r"|" + _NOT_AFTER_WORD + r"(?<![0-9],)(?P<b>" + _NUM + r")\s?(?:USD|EUR|GBP|JPY|dollars?|euros?)\b"
+    r"|" + _NOT_AFTER_WORD + r"(?<![0-9],)(?P<b>" + _NUM
+    + r")\s?(?:USD|EUR|GBP|JPY|dollars?|euros?)\b"
 )
 _PERCENT_RE = re.compile(_NOT_AFTER_WORD + r"(?P<n>[0-9]+(?:\.[0-9]+)?)\s?(?:%|percent\b)")
 _DATE_RE = re.compile(
@@ -142,7 +143,7 @@ def compile_user_pattern(pattern: str) -> Any:
     if not isinstance(pattern, str) or not pattern:
         raise AnchorConfigError(f"anchor_patterns: {pattern!r} is not a non-empty string")
     try:
-        import re2  # type: ignore[import-not-found,import-untyped]
+        import re2
     except ImportError as exc:
         raise AnchorConfigError(
             f"anchor_patterns: {pattern!r} needs the RE2 engine for linear-time matching; "
@@ -151,7 +152,9 @@ def compile_user_pattern(pattern: str) -> Any:
     try:
         compiled = re2.compile(pattern)
     except Exception as exc:  # re2 raises its own error type
-        raise AnchorConfigError(f"anchor_patterns: {pattern!r} is not a valid RE2 pattern: {exc}")
+        raise AnchorConfigError(
+            f"anchor_patterns: {pattern!r} is not a valid RE2 pattern: {exc}"
+        ) from None
     if compiled.fullmatch("") is not None:
         raise AnchorConfigError(f"anchor_patterns: {pattern!r} matches the empty string")
     return compiled
@@ -204,7 +207,8 @@ class AnchorMatcher:
                     yield f"pattern:{i}", f"pattern:{i}", m.start(), m.end(), m.group()
 
     def find(self, output: str) -> list[Anchor]:
-        """The anchors in the output, in order; a match inside a wider one (a number in a date) is dropped."""
+        """The anchors in the output, in order; a match inside a wider one (a number in a date) is
+        dropped."""
         found = sorted(self._matches(output, self.classes), key=lambda a: (a[2], -a[3]))
         anchors: list[Anchor] = []
         reach = -1
@@ -219,7 +223,7 @@ class AnchorMatcher:
         """Every normalised key any declared class finds in the sources."""
         classes = list(self.classes)
         if NUMBER not in classes and any(_BUILTINS[c][0] == "num" for c in classes):
-            classes.append(NUMBER)  # "$1,200" in the output is covered by a plain "1200" in a source
+            classes.append(NUMBER)  # "$1,200" in the output is covered by "1200" in a source
         keys: set[str] = set()
         for text in sources:
             keys.update(f"{space}\x00{key}" for _, space, _, _, key in self._matches(text, classes))

@@ -95,7 +95,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 
 def _emit(text: str, ascii_text: Callable[[], str]) -> None:
-    """Print text; when stdout cannot encode it (a lone surrogate, a narrow locale), its ASCII form."""
+    """Print text; when stdout cannot encode it (a lone surrogate, a narrow locale), its ASCII
+    form."""
     try:
         print(text)
     except UnicodeEncodeError:
@@ -175,7 +176,7 @@ def _cmd_score_traces(args: argparse.Namespace) -> int:
     if args.output not in (None, "-"):
         try:
             if args.output.endswith(".gz"):
-                output = gzip.open(args.output, "wt", encoding="utf-8")
+                output = gzip.open(args.output, "wt", encoding="utf-8")  # noqa: SIM115 - closed below
             else:
                 output = open(args.output, "w", encoding="utf-8")  # noqa: SIM115 - closed below
         except OSError as exc:
@@ -237,7 +238,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True)
     score = commands.add_parser("score", help="score one run given as JSON")
-    score.add_argument("file", help="JSON file with output, steps and optional threshold; - for stdin")
+    score.add_argument(
+        "file", help="JSON file with output, steps and optional threshold; - for stdin"
+    )
     score.add_argument("--format", choices=("json", "table"), default="json")
     score.set_defaults(func=_cmd_score)
     from otel_grounding.frameworks import INSTALL, SCENARIOS

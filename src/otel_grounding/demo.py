@@ -1,9 +1,11 @@
-"""`otel-grounding demo`: a scripted agent (no model) whose three runs go through a real SDK pipeline.
+"""`otel-grounding demo`: a scripted agent (no model) whose three runs go through a real SDK
+pipeline.
 
 One run is well grounded, one partly hallucinated, one makes no claim at all. The processor
 enriches each run span; the table is read back from the exported spans, exactly as a backend
 would see them. With `OTEL_EXPORTER_OTLP_ENDPOINT` set, traces and metrics also go out over
-OTLP; with a Prometheus port, the plugin's metrics are served for scraping.
+OTLP (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` / `..._METRICS_ENDPOINT` send one signal, or send it
+elsewhere); with a Prometheus port, the plugin's metrics are served for scraping.
 
 `otel-grounding demo --framework NAME` runs a real agent framework instead (see `frameworks`:
 offline, a fake model, one tool), once with a grounded and once with a hallucinating answer,
@@ -15,6 +17,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -34,6 +37,17 @@ SERVICE = "otel-grounding-demo"
 PROJECT = "demo"
 THRESHOLD = 0.7
 ENDPOINT_ENV = "OTEL_EXPORTER_OTLP_ENDPOINT"
+TRACES_ENDPOINT_ENV = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"
+METRICS_ENDPOINT_ENV = "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"
+
+
+def otlp_endpoints(environ: Mapping[str, str]) -> tuple[str | None, str | None]:
+    """Where traces and metrics go over OTLP, as the OTLP exporters read the standard variables:
+    each signal's own endpoint, else the general one; None for a signal sent nowhere."""
+    general = environ.get(ENDPOINT_ENV, "").strip() or None
+    traces = environ.get(TRACES_ENDPOINT_ENV, "").strip() or general
+    metrics = environ.get(METRICS_ENDPOINT_ENV, "").strip() or general
+    return traces, metrics
 
 
 @dataclass(frozen=True)
@@ -92,7 +106,10 @@ def _agent(tracer_provider: TracerProvider) -> None:
             for number, output in enumerate(run.tool_outputs):
                 with tracer.start_as_current_span(
                     f"execute_tool tool_{number}",
-                    attributes={native.STEP_TYPE: native.STEP_TYPE_TOOL, native.STEP_OUTPUT: output},
+                    attributes={
+                        native.STEP_TYPE: native.STEP_TYPE_TOOL,
+                        native.STEP_OUTPUT: output,
+                    },
                 ):
                     pass
             span.set_attribute(native.RUN_OUTPUT, run.answer)
@@ -131,7 +148,7 @@ class _Pipeline:
     def __init__(self, tracer_provider: TracerProvider, prometheus_port: int | None) -> None:
         self.tracer_provider = tracer_provider
         self.prometheus_port = prometheus_port
-        self.otlp = bool(os.environ.get(ENDPOINT_ENV) or os.environ.get(ENDPOINT_ENV + "_TRACES"))
+        self.traces_endpoint, self.metrics_endpoint = otlp_endpoints(os.environ)
         readers: list[MetricReader] = []
         if prometheus_port is not None:
             from opentelemetry.exporter.prometheus import PrometheusMetricReader
@@ -139,7 +156,7 @@ class _Pipeline:
 
             start_http_server(prometheus_port, addr="127.0.0.1")
             readers.append(PrometheusMetricReader())
-        if self.otlp:
+        if self.metrics_endpoint:
             from opentelemetry.exporter.otlp.proto.grpc.metric_exporter import OTLPMetricExporter
 
             readers.append(PeriodicExportingMetricReader(OTLPMetricExporter()))
@@ -149,7 +166,7 @@ class _Pipeline:
         self.memory = InMemorySpanExporter()
         fan_out = SynchronousMultiSpanProcessor()
         fan_out.add_span_processor(SimpleSpanProcessor(self.memory))
-        if self.otlp:
+        if self.traces_endpoint:
             fan_out.add_span_processor(BatchSpanProcessor(otlp_span_exporter()))
         tracer_provider.add_span_processor(
             GroundingSpanProcessor(
@@ -165,9 +182,13 @@ class _Pipeline:
         return [s for s in spans if attr.GRADE in (s.attributes or {})]
 
     def finish(self, out: TextIO, serve_seconds: float) -> None:
-        if self.otlp:
-            endpoint = os.environ.get(ENDPOINT_ENV)
-            print(f"\ntraces and metrics exported over OTLP to {endpoint}", file=out)
+        if self.traces_endpoint and self.traces_endpoint == self.metrics_endpoint:
+            print(f"\ntraces and metrics exported over OTLP to {self.traces_endpoint}", file=out)
+        else:
+            signals = (("traces", self.traces_endpoint), ("metrics", self.metrics_endpoint))
+            for signal, endpoint in signals:
+                if endpoint:
+                    print(f"\n{signal} exported over OTLP to {endpoint}", file=out)
         if self.prometheus_port is not None:
             print(f"\nmetrics on http://127.0.0.1:{self.prometheus_port}/metrics", file=out)
         out.flush()

@@ -37,7 +37,8 @@ JUDGE_FAILED_OUTCOME = "failed"
 
 @dataclass(frozen=True)
 class GradeMeta:
-    """The record the grade is computed from; every field but `claims_total` defaults to "not applicable".
+    """The record the grade is computed from; every field but `claims_total` defaults to "not
+    applicable".
 
     `claims_total` defaults to None, "unknown": a record that does not say how many claims the
     output held grades `partial`, never `vacuous`.
@@ -80,7 +81,7 @@ def coverage_grade(meta: Any) -> str:
     """
     try:
         return _grade(meta)
-    except Exception:  # a hostile mapping or attribute access: still a grade, never an exception
+    except Exception:  # a hostile mapping: still a grade, never an exception
         return PARTIAL
 
 

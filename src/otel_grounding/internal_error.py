@@ -56,7 +56,7 @@ def internal_error(where: str, count: Callable[[], object] | None = None) -> Non
             seen,
         )
     if _strict:
-        raise  # noqa: PLE0704 -- re-raises the exception being handled by the caller
+        raise
 
 
 def internal_errors() -> Mapping[str, int]:

@@ -177,7 +177,9 @@ def load_judge(judge: str | Judge, settings: JudgeSettings) -> Judge:
     except ConfigError:
         raise
     except Exception as exc:  # a judge that cannot be built is a configuration error
-        raise ConfigError(f"judge: building {judge!r} failed: {type(exc).__name__}: {exc}") from None
+        raise ConfigError(
+            f"judge: building {judge!r} failed: {type(exc).__name__}: {exc}"
+        ) from None
     if not isinstance(built, Judge):
         raise ConfigError(f"judge: the {judge!r} entry point built {built!r}, not a judge")
     return built

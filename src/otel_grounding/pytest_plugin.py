@@ -173,7 +173,7 @@ def _attach_global() -> GlobalRoute:
     return GlobalRoute(route, current, how)
 
 
-# -- the fixture's object ---------------------------------------------------------------------------
+# -- the fixture's object --------------------------------------------------------------------------
 class Grounding:
     """One test's grounding: where its spans go, its scored runs, and the assertions."""
 
@@ -221,7 +221,7 @@ class Grounding:
         for provider in self._instrumented:
             try:
                 provider.force_flush(FLUSH_TIMEOUT_MS)
-            except Exception:  # noqa: BLE001 - a provider that cannot flush still lets us read
+            except Exception:  # a provider that cannot flush still lets us read
                 pass
         self.processor.force_flush(FLUSH_TIMEOUT_MS)
 
@@ -394,7 +394,7 @@ class SessionReport:
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         for key, value in report.user_properties:
-            if key == REPORT_KEY:
+            if key == REPORT_KEY and isinstance(value, (list, tuple)):
                 self._runs[report.nodeid] = list(value)
         if report.failed:
             self._outcomes[report.nodeid] = "failed"

@@ -1,9 +1,10 @@
 """The claim grounding rate: the lexical contract shared with every other implementation.
 
 docs/contract.md section 1, to the character: claims are the pieces between `.`, `!`, `?` and
-newline that hold at least 3 distinct significant tokens (ASCII alphanumeric runs of length >= 3, lowercased
-after tokenizing); a claim is grounded when at least half of its distinct tokens occur in the
-pooled tokens of the tool outputs. Linear time: one pass over the output, one over the sources.
+newline that hold at least 3 distinct significant tokens (ASCII alphanumeric runs of length >= 3,
+lowercased after tokenizing); a claim is grounded when at least half of its distinct tokens occur
+in the pooled tokens of the tool outputs. Linear time: one pass over the output, one over the
+sources.
 
 The rate path folds each text once (a bytes `translate`: ASCII letters lowercased, digits kept,
 everything else a space), takes one token set per claim, and probes the sources for the claims'
@@ -71,7 +72,8 @@ def significant_tokens(text: str) -> list[str]:
 
 
 def as_text(value: Any) -> str:
-    """A value as the contract reads it: strings as they are, None as "", the rest as sorted JSON."""
+    """A value as the contract reads it: strings as they are, None as "", the rest as sorted
+    JSON."""
     if isinstance(value, str):
         return value
     if value is None:
@@ -125,7 +127,8 @@ class ClaimVerdict:
 
 @dataclass(frozen=True)
 class Attribution:
-    """What a scoring pass kept to explain its claims later: the texts it read, where its claims are.
+    """What a scoring pass kept to explain its claims later: the texts it read, where its claims
+    are.
 
     `pieces[k]` is the candidate index of checked claim k; `ungrounded` lists the checked claims
     that are not grounded. Verdicts are computed from these on request, for the claims asked for.
@@ -137,14 +140,22 @@ class Attribution:
     ungrounded: tuple[int, ...]
 
     def verdicts(self, indexes: Sequence[int]) -> tuple[ClaimVerdict, ...]:
-        """The verdicts of the checked claims `indexes`: one pass over the output and the sources."""
+        """The verdicts of the checked claims `indexes`: one pass over the output and the
+        sources."""
         if not indexes:
             return ()
         texts = _CLAIM_SEPARATOR.split(self.output)
         starts = [0, *accumulate(len(text) + 1 for text in texts)]
         folded = _folded(self.output, _CLAIM_FOLD).split("\n")
         claims = [
-            (k, tuple(dict.fromkeys(t for t in folded[self.pieces[k]].split() if len(t) >= MIN_TOKEN_CHARS)))
+            (
+                k,
+                tuple(
+                    dict.fromkeys(
+                        t for t in folded[self.pieces[k]].split() if len(t) >= MIN_TOKEN_CHARS
+                    )
+                ),
+            )
             for k in indexes
         ]
         wanted = {token for _, tokens in claims for token in tokens}
@@ -189,7 +200,8 @@ _NO_ATTRIBUTION = Attribution("", (), (), ())
 
 @dataclass(frozen=True)
 class GroundingResult:
-    """The outcome of one scoring pass: the rate, the grade and (on access) the per-claim verdicts."""
+    """The outcome of one scoring pass: the rate, the grade and (on access) the per-claim
+    verdicts."""
 
     claims_total: int
     claims_grounded: int
@@ -304,7 +316,8 @@ def score(
     grounded = 0
     ungrounded: list[int] = []
     for index, tokens in enumerate(claims):
-        if len(tokens & found) >= GROUNDING_OVERLAP * len(tokens):  # covered / distinct >= 0.5, exactly
+        # covered / distinct >= 0.5, exactly
+        if len(tokens & found) >= GROUNDING_OVERLAP * len(tokens):
             grounded += 1
         else:
             ungrounded.append(index)
@@ -379,7 +392,9 @@ def tool_outputs(steps: Iterable[Any]) -> list[str]:
     return [
         as_text(step["output"])
         for step in steps
-        if isinstance(step, Mapping) and step.get("step_type") == TOOL_STEP_TYPE and "output" in step
+        if isinstance(step, Mapping)
+        and step.get("step_type") == TOOL_STEP_TYPE
+        and "output" in step
     ]
 
 

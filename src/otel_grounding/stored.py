@@ -24,7 +24,7 @@ import json
 import struct
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from google.protobuf.message import DecodeError
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
@@ -73,7 +73,8 @@ def read_records(
     with raw:
         head = raw.read(2)
         raw.seek(0)
-        stream: IO[bytes] = gzip.GzipFile(fileobj=raw) if head == GZIP_MAGIC else raw
+        # A GzipFile reads, seeks and reads lines as a binary file does (typeshed: not an IO).
+        stream = cast("IO[bytes]", gzip.GzipFile(fileobj=raw)) if head == GZIP_MAGIC else raw
         try:
             first = stream.read(1)
             stream.seek(0)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from catalog import cache_root, env_dir, env_names, requirements  # noqa: E402
+from catalog import cache_root, env_dir, env_names, requirements
 
 STAMP = ".installed"
 

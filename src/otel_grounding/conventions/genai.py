@@ -169,7 +169,7 @@ def read_answer(
     truncated = False
     for key in keys:
         value = detail(span, key)
-        if value is None or value == ADK_EMPTY and key == ADK_LLM_RESPONSE:
+        if value is None or (value == ADK_EMPTY and key == ADK_LLM_RESPONSE):
             continue
         if payloads.is_redacted(value):
             return None, True, False

@@ -54,7 +54,7 @@ def _content_keys(span: SpanView) -> tuple[str, ...]:
 
 def _metadata(span: SpanView) -> dict[str, Any]:
     raw = span.attributes.get(METADATA)
-    if not isinstance(raw, str) or "lc_agent_name" not in raw and "ls_integration" not in raw:
+    if not isinstance(raw, str) or ("lc_agent_name" not in raw and "ls_integration" not in raw):
         return {}
     try:
         parsed = json.loads(raw)

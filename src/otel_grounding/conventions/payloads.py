@@ -25,13 +25,15 @@ field of a pydantic-style `field='x' other=None` string, and nothing for a call-
 
 Shapes recognised as messages:
 
-| shape | written by |
-|---|---|
-| `{"role": R, "parts": [{"type": "text", "content": T}, ...]}` | OpenTelemetry GenAI conventions (official instrumentations, pydantic-ai, OpenLLMetry) |
-| `{"role": R, "content": C}` (C a string or content blocks) | OpenAI chat/Responses, OpenAI Agents generations, Langfuse |
-| `{"lc": 1, "type": "constructor", "id": [..., "AIMessage"], "kwargs": {"content": C}}` | LangChain `dumpd` (OpenInference LLM spans, OpenLLMetry) |
-| `{"type": "ai", "data": {"content": C}}` | LangChain `message_to_dict` (OpenInference chain/tool spans) |
-| `{"type": "ai", "content": C, ...}` | LangChain `model_dump` (Langfuse) |
+- `{"role": R, "parts": [{"type": "text", "content": T}, ...]}`: OpenTelemetry GenAI conventions
+  (official instrumentations, pydantic-ai, OpenLLMetry);
+- `{"role": R, "content": C}` (C a string or content blocks): OpenAI chat/Responses, OpenAI Agents
+  generations, Langfuse;
+- `{"lc": 1, "type": "constructor", "id": [..., "AIMessage"], "kwargs": {"content": C}}`:
+  LangChain `dumpd` (OpenInference LLM spans, OpenLLMetry);
+- `{"type": "ai", "data": {"content": C}}`: LangChain `message_to_dict` (OpenInference chain/tool
+  spans);
+- `{"type": "ai", "content": C, ...}`: LangChain `model_dump` (Langfuse).
 
 Containers walked: lists of messages, `{"messages": [...]}` (LangGraph state), `[{"update":
 {"messages": [...]}}]` (LangGraph commands), `{"outputs": ...}` / `{"output": ...}` (OpenLLMetry
@@ -259,7 +261,7 @@ def _messages(obj: Any, depth: int = 0) -> list[Message] | None:
     return None
 
 
-def _answer(obj: Any, depth: int = 0) -> str | None | _NotMessages:
+def _answer(obj: Any, depth: int = 0) -> str | _NotMessages | None:
     if depth > _MAX_DEPTH:
         return _NOT
     if isinstance(obj, str):  # a JSON-quoted string, or a string inside an envelope
@@ -321,7 +323,7 @@ def message_answer(value: Any) -> str | None:
     return found if isinstance(found, str) and found.strip() else None
 
 
-def _tool(obj: Any, depth: int = 0) -> str | None | _NotMessages:
+def _tool(obj: Any, depth: int = 0) -> str | _NotMessages | None:
     if depth > _MAX_DEPTH:
         return _NOT
     if isinstance(obj, str):
@@ -372,7 +374,7 @@ def tool_text(value: Any) -> str | None:
 
 
 def _unwrap(
-    value: Any, walk: Callable[[Any], str | None | _NotMessages], *, broken_json_is_none: bool
+    value: Any, walk: Callable[[Any], str | _NotMessages | None], *, broken_json_is_none: bool
 ) -> str | None:
     """`walk` over the value (parsed when it is a JSON string); what `walk` does not recognise
     is its own text. `broken_json_is_none`: JSON that does not parse is no text at all."""
@@ -738,7 +740,7 @@ def _descend(
         if budget[0] <= 0 or depth >= _MAX_DEPTH * 2:
             return
         budget[0] -= 1
-        if isinstance(child, (list, dict)) or isinstance(child, Mapping):
+        if isinstance(child, (list, dict, Mapping)):
             _descend(child, visit, budget, depth + 1)
 
 
@@ -861,8 +863,8 @@ def present_prefixed(attributes: Mapping[str, Any], prefixes: tuple[str, ...]) -
     return tuple(key for key in attributes if key.startswith(prefixes))
 
 
-#: Tool names whose "output" is the agent's answer itself, not evidence (docs/contract.md: sources are the
-#: outputs of real tool steps). Compared lowercased.
+#: Tool names whose "output" is the agent's answer itself, not evidence (docs/contract.md: sources
+#: are the outputs of real tool steps). Compared lowercased.
 ANSWER_TOOLS = frozenset(
     {
         "final_answer",

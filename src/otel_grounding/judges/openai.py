@@ -115,21 +115,28 @@ class OpenAIJudge:
 
     def _create(self, messages: list[dict[str, str]], timeout: float, claims: int) -> Any:
         try:
-            return self._client.chat.completions.create(
+            # Plain dicts for the SDK's TypedDict parameters: the overloads cannot match them.
+            return self._client.chat.completions.create(  # type: ignore[call-overload]
                 model=self.model or "",
-                messages=messages,  # type: ignore[arg-type]
+                messages=messages,
                 temperature=0,
                 max_tokens=64 + MAX_TOKENS_PER_CLAIM * claims,
                 response_format={
                     "type": "json_schema",
-                    "json_schema": {"name": "claim_verdicts", "strict": True, "schema": VERDICT_SCHEMA},
+                    "json_schema": {
+                        "name": "claim_verdicts",
+                        "strict": True,
+                        "schema": VERDICT_SCHEMA,
+                    },
                 },
                 timeout=timeout,
             )
         except openai.APITimeoutError:
             raise JudgeTimeout(f"no answer within {timeout:.3g} s") from None
         except openai.APIResponseValidationError as exc:
-            raise JudgeBadResponse(f"the endpoint's answer is not a chat completion: {exc}") from None
+            raise JudgeBadResponse(
+                f"the endpoint's answer is not a chat completion: {exc}"
+            ) from None
 
     def _verdicts(self, response: Any, request: JudgeRequest) -> tuple[JudgeVerdict, ...]:
         try:

@@ -90,7 +90,8 @@ class SimilarityJudge:
                 pieces.append(piece)
                 owners.append(index)
         if not pieces:
-            return [JudgeVerdict(UNSUPPORTED, "no evidence to compare with") for _ in request.claims]
+            nothing = JudgeVerdict(UNSUPPORTED, "no evidence to compare with")
+            return [nothing for _ in request.claims]
         with _model_lock:
             claims = np.atleast_2d(self._model.query(list(request.claims)))
             passages = np.atleast_2d(self._model.passage(pieces))

@@ -218,7 +218,7 @@ def _retry_info_delay(blob: bytes | None) -> float | None:
         return None
     try:
         info = error_details_pb2.RetryInfo.FromString(blob)
-    except Exception:
+    except Exception:  # a peer's malformed detail: no retry hint
         return None
     return info.retry_delay.seconds + info.retry_delay.nanos / 1e9
 
@@ -228,7 +228,7 @@ def _status_retry_delay(blob: bytes | None) -> float | None:
         return None
     try:
         status = status_pb2.Status.FromString(blob)
-    except Exception:
+    except Exception:  # a peer's malformed status: no retry hint
         return None
     for detail in status.details:
         if detail.Is(error_details_pb2.RetryInfo.DESCRIPTOR):
@@ -287,7 +287,9 @@ class GrpcSender:
             )
         except grpc.RpcError as error:
             code = error.code() if hasattr(error, "code") else grpc.StatusCode.UNKNOWN
-            trailing = dict(error.trailing_metadata() or ()) if hasattr(error, "trailing_metadata") else {}
+            trailing = (
+                dict(error.trailing_metadata() or ()) if hasattr(error, "trailing_metadata") else {}
+            )
             delay = _status_retry_delay(trailing.get("grpc-status-details-bin")) or (
                 _retry_info_delay(trailing.get("google.rpc.retryinfo-bin"))
             )
@@ -337,7 +339,9 @@ class HttpSender:
                     self._host, self._port, timeout=self._timeout, context=self._context
                 )
             else:
-                connection = http.client.HTTPConnection(self._host, self._port, timeout=self._timeout)
+                connection = http.client.HTTPConnection(
+                    self._host, self._port, timeout=self._timeout
+                )
             self._local.connection = connection
         return connection
 
@@ -358,7 +362,9 @@ class HttpSender:
             payload = response.read()
         except (OSError, http.client.HTTPException) as exc:
             self._reset()
-            return SendResult(False, True, message=str(exc) or type(exc).__name__, reason="connection")
+            return SendResult(
+                False, True, message=str(exc) or type(exc).__name__, reason="connection"
+            )
         if response.getheader("Connection", "").lower() == "close":
             self._reset()
         status = response.status
@@ -389,7 +395,7 @@ def _decode_response(payload: bytes, content_type: str) -> ExportTraceServiceRes
             json_format.Parse(payload, response, ignore_unknown_fields=True)
         else:
             response.ParseFromString(payload)
-    except Exception:
+    except Exception:  # an unreadable response body reads as an empty one
         return ExportTraceServiceResponse()
     return response
 
@@ -403,7 +409,7 @@ def _status_message(payload: bytes, content_type: str) -> str:
 
             return str(json.loads(payload).get("message", ""))[:500]
         return status_pb2.Status.FromString(payload).message[:500]
-    except Exception:
+    except Exception:  # an unreadable status: show its first bytes instead
         return payload[:200].decode("utf-8", "replace")
 
 
@@ -498,12 +504,14 @@ class Forwarder:
             self._give_up_at_shutdown([Chunk(b"", stuck)], "export still in flight at exit")
         try:
             self.sender.close()
-        except Exception:
+        except Exception:  # closing at exit: nothing is left to save
             pass
         return self.stats.dropped - before
 
     def _work(self) -> None:
-        while not (self._stop.is_set() and self.queue.ready_spans == 0) and not self._abort.is_set():
+        while not self._abort.is_set() and not (
+            self._stop.is_set() and self.queue.ready_spans == 0
+        ):
             batch = self.queue.take(self.batch_spans, self.batch_bytes, timeout=0.25)
             if batch:
                 self._deliver(batch)

@@ -162,8 +162,9 @@ class AttributeMap(Mapping[str, Any]):
         return len(self._keys())
 
 
-class EventView:
-    """A span event as adapters read it: a name and an attribute mapping."""
+class OtlpEvent:
+    """A protobuf span event as adapters read it (a spanview.EventView): a name and an attribute
+    mapping."""
 
     __slots__ = ("name", "attributes")
 
@@ -172,18 +173,18 @@ class EventView:
         self.attributes = AttributeMap(event.attributes)
 
 
-class EventSeq(Sequence[EventView]):
+class EventSeq(Sequence[OtlpEvent]):
     """A span's events, wrapped only when an adapter reads them (run spans)."""
 
     __slots__ = ("_pb", "_items")
 
     def __init__(self, pb: Sequence[Span.Event]) -> None:
         self._pb = pb
-        self._items: list[EventView] | None = None
+        self._items: list[OtlpEvent] | None = None
 
-    def _all(self) -> list[EventView]:
+    def _all(self) -> list[OtlpEvent]:
         if self._items is None:
-            self._items = [EventView(event) for event in self._pb]
+            self._items = [OtlpEvent(event) for event in self._pb]
         return self._items
 
     def __getitem__(self, index: Any) -> Any:
@@ -192,7 +193,7 @@ class EventSeq(Sequence[EventView]):
     def __len__(self) -> int:
         return len(self._pb)
 
-    def __iter__(self) -> Iterator[EventView]:
+    def __iter__(self) -> Iterator[OtlpEvent]:
         return iter(self._all())
 
 

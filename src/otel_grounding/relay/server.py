@@ -439,10 +439,10 @@ class _HttpServer(ThreadingHTTPServer):
             request.settimeout(min(self.options.read_timeout, timeout))
             if self.tls is not None:  # the handshake in the connection's own thread
                 request = self.tls.wrap_socket(request, server_side=True)
-            handler(request, client_address, self, token)  # type: ignore[call-arg]
+            handler(request, client_address, self, token)
         except (OSError, ssl.SSLError):
             pass
-        except Exception:
+        except Exception:  # reported by socketserver's own error hook
             self.handle_error(request, client_address)
         finally:
             self.deadlines.unwatch(token)
@@ -472,7 +472,7 @@ class _Handler(BaseHTTPRequestHandler):
         # the next request on this connection (and the idle wait for it) gets its own time
         self.server.deadlines.extend(self._token, self.server.options.request_timeout)
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - silence stderr
+    def log_message(self, format: str, *args: Any) -> None:
         return
 
     # -- replies ----------------------------------------------------------------------------
@@ -734,10 +734,11 @@ class HttpReceiver:
         budget: IntakeBudget | None = None,
     ) -> None:
         host, port = split_endpoint(endpoint, 4318)
-        server_class = type("RelayHttpServer", (_HttpServer,), {})
+        server_class: type[_HttpServer] = type("RelayHttpServer", (_HttpServer,), {})
         if ":" in host:
             server_class.address_family = socket.AF_INET6
-        self._server = server_class((host, port), _Handler)
+        # process_request_thread builds the handler itself (with its deadline token).
+        self._server = server_class((host, port), _Handler)  # type: ignore[arg-type]
         self._server.relay = relay
         self._server.options = options
         self._server.slots = threading.BoundedSemaphore(options.http_max_connections)
@@ -785,7 +786,7 @@ class HealthServer:
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+            def log_message(self, format: str, *args: Any) -> None:
                 return
 
             def do_GET(self) -> None:
@@ -807,7 +808,9 @@ class HealthServer:
                 self.end_headers()
                 self.wfile.write(data)
 
-        server_class = type("HealthHttpServer", (ThreadingHTTPServer,), {"daemon_threads": True})
+        server_class: type[ThreadingHTTPServer] = type(
+            "HealthHttpServer", (ThreadingHTTPServer,), {"daemon_threads": True}
+        )
         if ":" in host:
             server_class.address_family = socket.AF_INET6
         self._server = server_class((host, port), Handler)

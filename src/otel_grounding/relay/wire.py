@@ -317,7 +317,7 @@ class LinkRecords:
         raw, starts, ends = layout.raw, layout.starts, layout.ends
         if starts and min(map(operator.sub, ends, starts)) < LINK_RECORD:
             # a record never reads past its own span
-            records = [raw[a : min(a + LINK_RECORD, b)] for a, b in zip(starts, ends)]
+            records = [raw[a : min(a + LINK_RECORD, b)] for a, b in zip(starts, ends, strict=True)]
         else:
             records = [raw[start : start + LINK_RECORD] for start in starts]
         if not _CANONICAL_RECORDS.fullmatch(b"".join(records)):
