@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from otel_grounding import attributes as attr
-from otel_grounding.frameworks import GROUNDED, HALLUCINATED, WEATHER
+from otel_grounding.demo_frameworks import GROUNDED, HALLUCINATED, WEATHER
 
 ROOT = Path(__file__).resolve().parent.parent
 FRAMEWORKS = Path(__file__).resolve().parent / "frameworks"

@@ -1,7 +1,8 @@
-"""Test and benchmark helpers for the relay: an OTLP sink, a relay subprocess, OTLP by hand.
+"""The relay's test kit (not part of the package): an OTLP sink, a relay subprocess, OTLP by hand.
 
-Loopback only. Used by tests/test_relay*.py and benchmarks/bench_relay.py; handy for trying
-the relay by hand too (`python -m otel_grounding.relay.testing sink` prints spans it receives).
+Loopback only. Used by tests/test_relay*.py and benchmarks/bench_relay.py (both import it as
+`relay_kit`, with tests/ on the path); handy for trying the relay by hand too
+(`python tests/relay_kit.py sink` prints spans it receives).
 """
 
 from __future__ import annotations
