@@ -26,12 +26,11 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.sdk.version import __version__ as SDK_VERSION
 from sdk_harness import GOLDEN_OUTPUT, GOLDEN_SOURCES, Pipeline, attrs
 
-from otel_grounding import GroundingSpanProcessor
+from otel_grounding import GroundingSpanProcessor, sdkcompat
 from otel_grounding import attributes as A
-from otel_grounding import sdkcompat
 from otel_grounding.conventions import native
-from otel_grounding.sdkspan import enriched_copy
 from otel_grounding.enrichment import Enrichment
+from otel_grounding.sdkspan import enriched_copy
 
 CHECKS: dict[str, Callable[[], None]] = {}
 

@@ -14,7 +14,6 @@ import os
 import re
 import subprocess
 import sys
-import tomllib
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -27,8 +26,8 @@ from sdk_harness import GOLDEN_SOURCES, Pipeline, attrs
 from otel_grounding import attributes as A
 from otel_grounding import processor as processor_module
 from otel_grounding import sdkcompat
-from otel_grounding.internal_error import internal_errors
 from otel_grounding.conventions import native
+from otel_grounding.internal_error import internal_errors
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
@@ -53,12 +52,10 @@ def _checks(python: str) -> dict[str, Any]:
 
 
 def _floor(package: str) -> str:
-    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    for requirement in pyproject["project"]["dependencies"]:
-        match = re.fullmatch(rf"{re.escape(package)}>=([\d.]+)", requirement)
-        if match:
-            return match.group(1)
-    raise AssertionError(f"{package} has no floor in pyproject.toml")
+    """The version floor of a runtime dependency in pyproject.toml (`"package>=X"`)."""
+    found = re.findall(rf'^\s*"{re.escape(package)}>=([\d.]+)"', (ROOT / "pyproject.toml").read_text(), re.M)
+    assert len(found) == 1, f"{package}: {found}"
+    return found[0]
 
 
 def test_checks_pass_on_the_newest_sdk() -> None:

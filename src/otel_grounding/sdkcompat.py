@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from opentelemetry.attributes import BoundedAttributes
@@ -131,9 +131,9 @@ def bounded_attributes(values: Mapping[str, Any], dropped: int) -> BoundedAttrib
     return attributes
 
 
-def bounded_list(items: Iterable[Any], dropped: int) -> BoundedList:
+def bounded_list(items: Sequence[Any], dropped: int) -> BoundedList:
     """Span events or links carrying a dropped count (as `bounded_attributes`)."""
-    bounded = BoundedList(None)
+    bounded: BoundedList = BoundedList(None)
     bounded.extend(items)
     _set_dropped(bounded, dropped)
     return bounded

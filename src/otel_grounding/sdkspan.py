@@ -19,6 +19,7 @@ from otel_grounding.conventions import SpanReading
 from otel_grounding.enrichment import Enrichment
 from otel_grounding.internal_error import internal_error
 from otel_grounding.pipeline import GroundingPipeline
+from otel_grounding.scoring_process import shared_scorer
 from otel_grounding.sdkcompat import (
     attribute_dict,
     bounded_attributes,
@@ -27,7 +28,6 @@ from otel_grounding.sdkcompat import (
     span_context,
 )
 from otel_grounding.spanview import SpanView
-from otel_grounding.scoring_process import shared_scorer
 from otel_grounding.worker import Worker
 
 _EMPTY: dict[str, object] = {}
