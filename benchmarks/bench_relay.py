@@ -25,12 +25,13 @@ import sys
 import threading
 import time
 from collections import deque
+from pathlib import Path
 from typing import Any
 
 import grpc
 
-from otel_grounding.conventions import native
-from otel_grounding.relay.testing import (
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from relay_kit import (  # noqa: E402  (the tests' relay kit)
     EXPORT_METHOD,
     OtlpSink,
     SinkBehaviour,
@@ -40,6 +41,8 @@ from otel_grounding.relay.testing import (
     process_memory,
     start_relay,
 )
+
+from otel_grounding.conventions import native  # noqa: E402
 
 SPANS_PER_TRACE = 100  # 1 run span per trace: 1% run spans
 TRACES_PER_REQUEST = 5  # 500 spans per request, like an SDK batch

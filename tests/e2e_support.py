@@ -32,6 +32,8 @@ from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
 from opentelemetry.proto.metrics.v1.metrics_pb2 import Metric
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, Span
 
+from otel_grounding.internal_error import STRICT_ENV
+
 REPO = Path(__file__).resolve().parent.parent
 COLLECTOR_CONFIG = REPO / "collector-config"
 INSTALL_HINT = (
@@ -84,8 +86,9 @@ def demo_command(*args: str) -> list[str]:
 
 
 def clean_env(**extra: str) -> dict[str, str]:
-    """The test's environment without any OTEL_* / OTEL_GROUNDING_* setting, plus `extra`."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
+    """The test's environment without any OTEL_* / OTEL_GROUNDING_* setting (but the suite's
+    strict mode, tests/conftest.py), plus `extra`."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_") or k == STRICT_ENV}
     env.update(extra)
     return env
 

@@ -8,6 +8,7 @@ for a module that is not installed: what they test is our error handling, not th
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from typing import Any
@@ -16,7 +17,7 @@ import pytest
 import e2e_support as e2e
 
 from otel_grounding import attributes as attr
-from otel_grounding.frameworks import INSTALL, SCENARIOS, FrameworkMissing
+from otel_grounding.demo_frameworks import INSTALL, SCENARIOS, FrameworkMissing
 
 #: Runs the CLI with the top-level modules named in argv[1] (comma-separated) "not installed".
 BLOCKED_IMPORTS = """
@@ -123,3 +124,22 @@ def test_missing_message_without_a_module_name_stays_one_line() -> None:
         f" install the extra: {INSTALL}"
     )
 
+
+
+def test_the_demo_environment_is_the_demos_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Offline variables and content capture while the demo runs; the caller's environment back
+    afterwards (a key the caller set is kept throughout)."""
+    from otel_grounding.demo_frameworks import CONTENT_CAPTURE, demo_environment
+
+    monkeypatch.setenv("OPENAI_API_KEY", "the-callers-key")
+    monkeypatch.delenv("TRACELOOP_TELEMETRY", raising=False)
+    monkeypatch.setenv("TRACELOOP_TRACE_CONTENT", "false")
+    before = dict(os.environ)
+    with demo_environment():
+        assert os.environ["OPENAI_API_KEY"] == "the-callers-key"
+        assert os.environ["TRACELOOP_TELEMETRY"] == "false"
+        assert all(os.environ[k] == v for k, v in CONTENT_CAPTURE.items())
+    assert dict(os.environ) == before
+    with demo_environment(content=False):
+        assert os.environ["TRACELOOP_TRACE_CONTENT"] == "false"
+    assert dict(os.environ) == before

@@ -1,7 +1,7 @@
 """The real agent frameworks, offline, through the processor: what lands on the exported run span.
 
 Each scenario runs in its own process (instrumentations patch globally) from
-tests/frameworks/scenarios.py (over `otel_grounding.frameworks`): a fake model that calls one tool (get_weather) and then answers,
+tests/frameworks/scenarios.py (over `otel_grounding.demo_frameworks`): a fake model that calls one tool (get_weather) and then answers,
 the framework's own instrumentation, and a real TracerProvider whose processor is
 `GroundingSpanProcessor(SimpleSpanProcessor(InMemorySpanExporter()), min_claim_grounding_rate=0.7)`.
 The frameworks come from the pinned `frameworks` extra that `make test` installs: a missing
@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from otel_grounding import attributes as attr
-from otel_grounding.frameworks import CONTENT_CAPTURE
+from otel_grounding.demo_frameworks import CONTENT_CAPTURE
 
 SCRIPT = Path(__file__).parent / "frameworks" / "scenarios.py"
 THRESHOLD = 0.7

@@ -26,13 +26,13 @@ from typing import Any
 import pytest
 
 from otel_grounding import attributes as attr
-from otel_grounding.frameworks import GROUNDED, HALLUCINATED, WEATHER
+from otel_grounding.demo_frameworks import GROUNDED, HALLUCINATED, WEATHER
 
 ROOT = Path(__file__).resolve().parent.parent
 FRAMEWORKS = Path(__file__).resolve().parent / "frameworks"
 sys.path.insert(0, str(FRAMEWORKS))
 
-from catalog import SCENARIOS, SWITCHES, env_dir, env_names, env_python, requirements  # noqa: E402
+from catalog import SCENARIOS, SDK_ENVS, SWITCHES, env_dir, env_names, env_python, requirements  # noqa: E402
 from scripted_model import ScriptedModel  # noqa: E402
 
 RUNNER = FRAMEWORKS / "run_in_env.py"
@@ -230,7 +230,7 @@ def test_what_the_trace_does_not_hold_is_never_scored(
 
 # --------------------------------------------------------------------------- the kit itself
 def test_every_env_is_fully_pinned() -> None:
-    assert {s.env for s in SCENARIOS.values()} == set(env_names())
+    assert {s.env for s in SCENARIOS.values()} | set(SDK_ENVS) == set(env_names())
     for env in env_names():
         lines = [
             line.strip()

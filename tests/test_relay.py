@@ -29,7 +29,7 @@ from sdk_harness import GOLDEN_OUTPUT, GOLDEN_SOURCES
 from otel_grounding import attributes as A
 from otel_grounding.conventions import native
 from otel_grounding.relay.otlp import encode_json
-from otel_grounding.relay.testing import (
+from relay_kit import (
     OtlpSink,
     ReceivedSpan,
     SinkBehaviour,

@@ -12,7 +12,7 @@ import pytest
 
 from otel_grounding import attributes as A
 from otel_grounding.conventions import native
-from otel_grounding.relay.testing import (
+from relay_kit import (
     EXPORT_METHOD,
     OtlpSink,
     SinkBehaviour,

@@ -9,7 +9,7 @@ import time
 
 from otel_grounding import attributes as A
 from otel_grounding.conventions import native
-from otel_grounding.relay.testing import OtlpSink, grpc_export, make_request, make_span, start_relay
+from relay_kit import OtlpSink, grpc_export, make_request, make_span, start_relay
 
 SOURCE = "Paris is the capital of France."
 ANSWER = "The capital of France is Paris."

@@ -15,7 +15,7 @@ import pytest
 
 from otel_grounding import attributes as A
 from otel_grounding.conventions import native
-from otel_grounding.relay.testing import OtlpSink, start_relay
+from relay_kit import OtlpSink, start_relay
 
 APP = Path(__file__).parent / "relay_js"
 INSTALL_HINT = "run `npm ci --prefix tests/relay_js` (node >= 18 and npm are needed)"

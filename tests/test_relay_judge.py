@@ -17,7 +17,7 @@ import pytest
 from chat_server import ChatServer
 from otel_grounding import attributes as A
 from otel_grounding.conventions import native
-from otel_grounding.relay.testing import (
+from relay_kit import (
     OtlpSink,
     ReceivedSpan,
     RelayProcess,

@@ -18,7 +18,7 @@ import grpc
 import pytest
 
 from otel_grounding.conventions import native
-from otel_grounding.relay.testing import (
+from relay_kit import (
     EXPORT_METHOD,
     OtlpSink,
     SinkBehaviour,

@@ -28,7 +28,7 @@ import yaml
 
 from otel_grounding import attributes as A
 from otel_grounding.conventions import native
-from otel_grounding.relay.testing import RelayProcess, grpc_export, make_request, make_span, start_relay
+from relay_kit import RelayProcess, grpc_export, make_request, make_span, start_relay
 
 from e2e_support import wait_until
 from otel_stack import (

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Span
 
-from otel_grounding.relay.testing import attributes_first
+from relay_kit import attributes_first
 from otel_grounding.relay.wire import InvalidSpan, Layout, LinkRecords, WireError, splice, varint
 
 TRACE_IDS = [bytes([n]) * 16 for n in (1, 2, 3)]

@@ -289,13 +289,14 @@ def test_length_prefixed_protobuf_and_otlp_written_back(store: BodyStore, tmp_pa
 def test_pydantic_ai_trace_scores_as_in_process(store: BodyStore) -> None:
     """A real framework's spans (pydantic-ai, GenAI conventions) re-scored from stored OTLP."""
     code = f"""
+import os
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from otel_grounding import GroundingSpanProcessor
-from otel_grounding import frameworks
-frameworks.offline_env()
+from otel_grounding import demo_frameworks as frameworks
+os.environ.update(frameworks.offline_variables())
 memory = InMemorySpanExporter()
 provider = TracerProvider()
 provider.add_span_processor(SimpleSpanProcessor(OTLPSpanExporter(endpoint={store.endpoint!r})))

@@ -105,7 +105,7 @@ def _emit(text: str, ascii_text: Callable[[], str]) -> None:
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     from otel_grounding.demo import run_demo, run_framework_demo
-    from otel_grounding.frameworks import FrameworkMissing
+    from otel_grounding.demo_frameworks import FrameworkMissing
 
     if args.serve_seconds < 0:
         raise UsageError(f"--serve-seconds: {args.serve_seconds} is negative")
@@ -243,7 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     score.add_argument("--format", choices=("json", "table"), default="json")
     score.set_defaults(func=_cmd_score)
-    from otel_grounding.frameworks import INSTALL, SCENARIOS
+    from otel_grounding.demo_frameworks import INSTALL, SCENARIOS
 
     frameworks = "\n".join(f"  {name:28} {scenario.about}" for name, scenario in SCENARIOS.items())
     demo = commands.add_parser(

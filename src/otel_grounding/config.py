@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Annotated, Any, TypedDict
 
 from otel_grounding.anchors import AnchorMatcher
+from otel_grounding.internal_error import STRICT_ENV
 
 logger = logging.getLogger("otel_grounding")
 
@@ -105,8 +106,9 @@ PROJECT_SETTINGS_KEYS = frozenset({THRESHOLD_KEY})
 #: Environment variables use the package's own prefix (OTEL_* belongs to the OTel spec).
 ENV_PREFIX = "OTEL_GROUNDING_"
 ENV_SETTINGS_FILE = ENV_PREFIX + "SETTINGS_FILE"
-#: Variables under the prefix that are not settings (the relay's own start from this prefix).
-ENV_OTHER_PREFIXES = (ENV_SETTINGS_FILE, ENV_PREFIX + "RELAY_")
+#: Variables under the prefix that are not settings (the relay's own start from this prefix;
+#: strict mode is internal_error's).
+ENV_OTHER_PREFIXES = (ENV_SETTINGS_FILE, ENV_PREFIX + "RELAY_", STRICT_ENV)
 
 # --- the shells a setting applies to ------------------------------------------------------------
 #: The SDK span processor and exporter (in the application's process).

@@ -231,29 +231,28 @@ def run_framework_demo(
     answer through a real pipeline; return the exported run spans.
 
     Raises `frameworks.FrameworkMissing` (before anything is started) when its packages are not
-    installed. Turns every instrumentation's content capture on, for this process.
+    installed. Every instrumentation's content capture is on while it runs (then restored).
     """
-    from otel_grounding import frameworks
+    from otel_grounding import demo_frameworks as frameworks
 
-    frameworks.offline_env()
-    frameworks.capture_content()  # before the instrumentations are imported: some read it then
-    tracer_provider = TracerProvider(resource=_resource())
-    run = frameworks.start(name, tracer_provider)
-    pipeline = _Pipeline(tracer_provider, prometheus_port)
-    try:
-        runs: list[tuple[str, ReadableSpan]] = []
-        for label, answer in frameworks.ANSWERS.items():
-            with frameworks.missing_as(name):
-                run(answer)
-            runs += [(f"{name}/{label}", span) for span in pipeline.graded()]
-        print(
-            f"otel-grounding demo --framework {name}: {frameworks.SCENARIOS[name].about}\n"
-            f"a fake model calls get_weather ({frameworks.WEATHER!r}) and answers;"
-            f" threshold {THRESHOLD}\n",
-            file=out,
-        )
-        print(_table(runs), file=out)
-        pipeline.finish(out, serve_seconds)
-        return [span for _, span in runs]
-    finally:
-        pipeline.shutdown()
+    with frameworks.demo_environment():  # before the instrumentations are imported
+        tracer_provider = TracerProvider(resource=_resource())
+        run = frameworks.start(name, tracer_provider)
+        pipeline = _Pipeline(tracer_provider, prometheus_port)
+        try:
+            runs: list[tuple[str, ReadableSpan]] = []
+            for label, answer in frameworks.ANSWERS.items():
+                with frameworks.missing_as(name):
+                    run(answer)
+                runs += [(f"{name}/{label}", span) for span in pipeline.graded()]
+            print(
+                f"otel-grounding demo --framework {name}: {frameworks.SCENARIOS[name].about}\n"
+                f"a fake model calls get_weather ({frameworks.WEATHER!r}) and answers;"
+                f" threshold {THRESHOLD}\n",
+                file=out,
+            )
+            print(_table(runs), file=out)
+            pipeline.finish(out, serve_seconds)
+            return [span for _, span in runs]
+        finally:
+            pipeline.shutdown()

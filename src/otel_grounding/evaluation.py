@@ -7,7 +7,6 @@ when a judge was asked — parented to the run span (its trace and span id), thr
 
 from __future__ import annotations
 
-import logging
 import time
 from typing import Any
 
@@ -16,8 +15,7 @@ from opentelemetry.trace import NonRecordingSpan, SpanContext, TraceFlags, set_s
 
 from otel_grounding import attributes as attr
 from otel_grounding.enrichment import RunOutcome
-
-logger = logging.getLogger("otel_grounding")
+from otel_grounding.internal_error import internal_error
 
 LOGGER_NAME = "otel_grounding"
 
@@ -28,10 +26,10 @@ class EvaluationEvents:
     def __init__(self, logger_provider: Any | None = None) -> None:
         provider = logger_provider if logger_provider is not None else _logs.get_logger_provider()
         self._logger = provider.get_logger(LOGGER_NAME)
-        self._failed = False
 
     def emit(self, outcome: RunOutcome, trace_id: int, span_id: int) -> None:
-        """The run's evaluation events; never raises (a failure is logged once)."""
+        """The run's evaluation events. A failure is an internal error (the events' own
+        boundary: the run's grade on its span does not depend on its log records)."""
         try:
             context = set_span_in_context(
                 NonRecordingSpan(
@@ -47,9 +45,7 @@ class EvaluationEvents:
                     attributes=attributes,
                 )
         except Exception:
-            if not self._failed:
-                self._failed = True
-                logger.exception("otel-grounding: emitting an evaluation event failed")
+            internal_error("evaluation events")
 
 
 def evaluations(outcome: RunOutcome) -> list[dict[str, Any]]:

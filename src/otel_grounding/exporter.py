@@ -22,9 +22,12 @@ from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
 
 from otel_grounding.config import ConfigError
 from otel_grounding.conventions import RUN
+from otel_grounding.internal_error import internal_error
 from otel_grounding.pipeline import GroundingPipeline, check_judge_mode
+from otel_grounding.sdkcompat import attribute_dict
 from otel_grounding.sdkspan import (
     configured_value_limit,
+    count_error,
     drain,
     enrich_sdk_span,
     enriched_copy,
@@ -76,26 +79,31 @@ class GroundingSpanExporter(SpanExporter):
             return self._send(list(spans))
         limit = self._value_limit
         if self._worker is None:
-            return self._send([enrich_sdk_span(pipeline, s, limit) for s in spans])
+            return self._send([self._enriched(pipeline, s, limit) for s in spans])
         # Runs of this batch are registered first, so that a local root ending before one of
         # them (earlier in the batch) does not release the evidence that run will need.
+        # The shell's boundary is each span: one that fails goes on unchanged, the rest enriched.
         readings: list[Any] = []
         for span in spans:
             readings.append(None)
             try:
-                if pipeline.conventions_may_read(span.attributes or ()):
+                if pipeline.conventions_may_read(attribute_dict(span)):
                     view = to_view(span, limit)
                     reading = pipeline.read(view)
                     readings[-1] = (view, reading)
                     if reading is not None and reading.role == RUN:
                         pipeline.begin_run(view, reading)
             except Exception:
-                pipeline.metrics.scoring_errors.add(1)
+                readings[-1] = False  # forwarded unchanged below
+                internal_error("exporter export", count_error(pipeline))
         out: list[ReadableSpan] = []
         for span, read in zip(spans, readings):
+            if read is False:
+                out.append(span)
+                continue
             try:
                 if read is None:
-                    out.append(enrich_sdk_span(pipeline, span, limit))
+                    out.append(self._enriched(pipeline, span, limit))
                     continue
                 view, reading = read
                 if reading is None or reading.role != RUN:
@@ -108,9 +116,20 @@ class GroundingSpanExporter(SpanExporter):
                 if now is not None:
                     out.append(now)
             except Exception:
-                pipeline.metrics.scoring_errors.add(1)
                 out.append(span)
+                internal_error("exporter export", count_error(pipeline))
         return self._send(out)
+
+    @staticmethod
+    def _enriched(
+        pipeline: GroundingPipeline, span: ReadableSpan, limit: int | None
+    ) -> ReadableSpan:
+        """`enrich_sdk_span` at the shell's boundary: the original when it fails."""
+        try:
+            return enrich_sdk_span(pipeline, span, limit)
+        except Exception:
+            internal_error("exporter export", count_error(pipeline))
+            return span
 
     def _graded(self, span: ReadableSpan) -> None:
         """A graded run (on the worker): sent with the next batch, at the latest when full."""

@@ -13,7 +13,6 @@ at their deadline, so no run waits longer than its deadline on a judge that hang
 
 from __future__ import annotations
 
-import logging
 import re
 import threading
 import time
@@ -36,8 +35,7 @@ from otel_grounding.judge import (
 )
 from otel_grounding.metrics import LABEL_OUTCOME, LABEL_REASON, GroundingMetrics
 from otel_grounding.scoring import GroundingResult
-
-logger = logging.getLogger("otel_grounding")
+from otel_grounding.worker import background_error
 
 #: Sentences of a non-ASCII answer (the lexical contract sees no claims in, say, Japanese).
 _SENTENCE = re.compile(r"[.!?\n\u3002\uff01\uff1f\u0964]")
@@ -305,6 +303,7 @@ class JudgeTier:
             try:
                 judgement = self._call(job, left)
             except Exception as exc:  # the tier's own failure: still one judgement per run
+                background_error("judge tier")
                 judgement = self._failed(job, attr.REASON_JUDGE_ERROR, type(exc).__name__)
             with self._cond:
                 mine = self._take(job)
@@ -369,8 +368,8 @@ class JudgeTier:
         self._count(judgement)
         try:
             job.complete(judgement)
-        except Exception:
-            logger.exception("otel-grounding: delivering a judged run failed")
+        except Exception:  # the judge threads' boundary: the next job still runs
+            background_error("judge tier delivery")
         finally:
             with self._cond:
                 self._active.discard(job)

@@ -19,9 +19,12 @@ from opentelemetry.context import Context
 from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor
 
 from otel_grounding.conventions import RUN
+from otel_grounding.internal_error import internal_error
 from otel_grounding.pipeline import GroundingPipeline, check_judge_mode
+from otel_grounding.sdkcompat import ForwardsEnding, attribute_dict, ending_hook, span_limits
 from otel_grounding.sdkspan import (
     configured_value_limit,
+    count_error,
     drain,
     enrich_sdk_span,
     enriched_copy,
@@ -42,7 +45,7 @@ if TYPE_CHECKING:
 SHUTDOWN_TIMEOUT_S = 30.0
 
 
-class GroundingSpanProcessor(SpanProcessor):
+class GroundingSpanProcessor(ForwardsEnding, SpanProcessor):
     """Add the claim grounding rate and coverage grade to agent run spans, then forward.
 
     `min_claim_grounding_rate` is the default threshold; `project_settings` maps a project id
@@ -60,44 +63,41 @@ class GroundingSpanProcessor(SpanProcessor):
         self.pipeline = GroundingPipeline.configure(**options)
         self._value_limit = configured_value_limit()
         self._limit_read = False
-        self._next_on_ending = getattr(next_processor, "_on_ending", None)
+        self._next_ending = ending_hook(next_processor)
         check_judge_mode(self.pipeline)
         self._worker = scoring_worker(self.pipeline)
 
     def on_start(self, span: Span, parent_context: Context | None = None) -> None:
-        if not self._limit_read:
-            # The limit the provider really records under (its SpanLimits may differ from env).
-            limits = getattr(span, "_limits", None)
-            if limits is not None:
-                self._value_limit = limits.max_span_attribute_length
-                self._limit_read = True
         try:
+            if not self._limit_read:
+                # The limit the provider really records under (its SpanLimits may differ
+                # from the environment's); without it, the environment's stays.
+                self._limit_read = True
+                limits = span_limits(span)
+                if limits is not None:
+                    self._value_limit = limits.max_span_attribute_length
             # Spans whose start attributes already say what they are (every instrumentation
             # read sets the span kind at start) are tracked until they end; ordinary spans
-            # cost a set test. The SDK's own dict: iterating BoundedAttributes while mutable
-            # copies it under a lock.
-            attributes = getattr(span, "_attributes", None) or ()
-            if self.pipeline.conventions_may_read(getattr(attributes, "_dict", attributes)):
+            # cost a set test.
+            if self.pipeline.conventions_may_read(attribute_dict(span)):
                 self.pipeline.started(start_view(span))
-        except Exception:
-            self.pipeline.metrics.scoring_errors.add(1)
-        self._next.on_start(span, parent_context=parent_context)
-
-    def _on_ending(self, span: Span) -> None:
-        if self._next_on_ending is not None:
-            self._next_on_ending(span)
+        except Exception:  # the shell's boundary: never into the application
+            internal_error("processor on_start", count_error(self.pipeline))
+        finally:
+            self._next.on_start(span, parent_context=parent_context)
 
     def on_end(self, span: ReadableSpan) -> None:
-        if self._worker is None:
-            self._next.on_end(enrich_sdk_span(self.pipeline, span, self._value_limit))
-            return
         out: ReadableSpan | None = span
         try:
-            out = self._route(span, self._worker)
-        except Exception:  # never into the application: forward the original
-            self.pipeline.metrics.scoring_errors.add(1)
-        if out is not None:
-            self._next.on_end(out)
+            if self._worker is None:
+                out = enrich_sdk_span(self.pipeline, span, self._value_limit)
+            else:
+                out = self._route(span, self._worker)
+        except Exception:  # the shell's boundary: never into the application; the original goes on
+            internal_error("processor on_end", count_error(self.pipeline))
+        finally:
+            if out is not None:
+                self._next.on_end(out)
 
     def _route(self, span: ReadableSpan, worker: Worker) -> ReadableSpan | None:
         """The span to forward now, or None when the worker took the run (it forwards it)."""

@@ -25,6 +25,7 @@ from typing import IO, Any
 
 from otel_grounding.config import ScoringOptions
 from otel_grounding.scoring import GroundingResult, score
+from otel_grounding.worker import background_error
 
 logger = logging.getLogger("otel_grounding")
 
@@ -80,6 +81,8 @@ class ProcessScorer:
                     _send(child.stdin, call)
                     ok, value = _receive(child.stdout)
                 except (OSError, EOFError, pickle.PickleError) as error:
+                    # Counted (a test sees it), never raised: the call is scored here instead.
+                    background_error("scoring process")
                     self._give_up(f"the scoring process failed ({error})")
                 else:
                     if ok:
@@ -159,7 +162,7 @@ def _serve(requests: IO[bytes], answers: IO[bytes]) -> None:
             return
         try:
             _send(answers, (True, _score(call)))
-        except Exception as error:  # the parent grades the run `scoring-error`
+        except Exception as error:  # raised again in the parent, whose boundary counts it
             _send(answers, (False, repr(error)))
 
 

@@ -1,7 +1,9 @@
 """The SDK's span representation: `ReadableSpan` to span view, and an enriched copy back.
 
 The copy keeps every field of the original (context, parent, resource, scope, kind, status,
-times, links, events, attributes and the dropped counts); only the enrichment is added.
+times, links, events, attributes and the dropped counts); only the enrichment is added. What
+this reads or sets of the SDK's private surface goes through `sdkcompat`. Nothing here catches:
+each shell's outermost boundary does (`internal_error`), and forwards the original span.
 """
 
 from __future__ import annotations
@@ -9,17 +11,23 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from opentelemetry.attributes import BoundedAttributes
 from opentelemetry.sdk.trace import Event, ReadableSpan, SpanLimits
-from opentelemetry.sdk.util import BoundedList
 
 from otel_grounding import attributes as attr
 from otel_grounding.config import SCORING_BACKGROUND, SCORING_INLINE
 from otel_grounding.conventions import SpanReading
 from otel_grounding.enrichment import Enrichment
+from otel_grounding.internal_error import internal_error
 from otel_grounding.pipeline import GroundingPipeline
-from otel_grounding.spanview import SpanView
 from otel_grounding.scoring_process import shared_scorer
+from otel_grounding.sdkcompat import (
+    attribute_dict,
+    bounded_attributes,
+    bounded_list,
+    instrumentation_info,
+    span_context,
+)
+from otel_grounding.spanview import SpanView
 from otel_grounding.worker import Worker
 
 _EMPTY: dict[str, object] = {}
@@ -47,13 +55,6 @@ def to_view(span: ReadableSpan, value_limit: int | None = None) -> SpanView:
     )
 
 
-def _bounded(items: list[object], dropped: int) -> BoundedList:
-    bounded = BoundedList(None)
-    bounded.extend(items)
-    bounded.dropped = dropped
-    return bounded
-
-
 def enriched_copy(span: ReadableSpan, enrichment: Enrichment) -> ReadableSpan:
     """A new ReadableSpan equal to `span` plus the enrichment (nothing of the original is lost).
 
@@ -64,8 +65,7 @@ def enriched_copy(span: ReadableSpan, enrichment: Enrichment) -> ReadableSpan:
     for key in enrichment.remove:
         values.pop(key, None)
     values.update(enrichment.attributes)
-    attributes = BoundedAttributes(maxlen=None, attributes=values, immutable=True)
-    attributes.dropped = span.dropped_attributes
+    attributes = bounded_attributes(values, span.dropped_attributes)
     events = list(span.events)
     events.extend(
         Event(e.name, attributes=dict(e.attributes), timestamp=span.end_time)
@@ -77,40 +77,39 @@ def enriched_copy(span: ReadableSpan, enrichment: Enrichment) -> ReadableSpan:
         parent=span.parent,
         resource=span.resource,
         attributes=attributes,
-        events=_bounded(events, span.dropped_events),
-        links=_bounded(list(span.links), span.dropped_links),
+        events=bounded_list(events, span.dropped_events),
+        links=bounded_list(span.links, span.dropped_links),
         kind=span.kind,
         status=span.status,
         start_time=span.start_time,
         end_time=span.end_time,
         instrumentation_scope=span.instrumentation_scope,
-        instrumentation_info=getattr(span, "_instrumentation_info", None),
+        instrumentation_info=instrumentation_info(span),
     )
 
 
 def enrich_sdk_span(
     pipeline: GroundingPipeline, span: ReadableSpan, value_limit: int | None = None
 ) -> ReadableSpan:
-    """The span to forward: an enriched copy for a run span, the same object otherwise."""
-    try:
-        if skipped(pipeline, span):
-            return span
-        enrichment = pipeline.process(to_view(span, value_limit))
-        return span if enrichment is None else enriched_copy(span, enrichment)
-    except Exception:  # never into the application: forward the original
-        pipeline.metrics.scoring_errors.add(1)
+    """The span to forward: an enriched copy for a run span, the same object otherwise.
+    Raises what fails: the caller's boundary forwards the original."""
+    if skipped(pipeline, span):
         return span
+    enrichment = pipeline.process(to_view(span, value_limit))
+    return span if enrichment is None else enriched_copy(span, enrichment)
+
+
+def count_error(pipeline: GroundingPipeline) -> Callable[[], object]:
+    """The pipeline's `scoring_errors` counter, as `internal_error` takes it."""
+    return lambda: pipeline.metrics.scoring_errors.add(1)
 
 
 def skipped(pipeline: GroundingPipeline, span: ReadableSpan) -> bool:
     """`pipeline.skips` for an SDK span, on the hot path for ordinary spans: the public
     properties build a new mappingproxy per call, and BoundedAttributes iterates and counts in
-    Python; so the SDK's own fields are read, down to the attributes' plain dict, when there."""
-    context = getattr(span, "_context", None) or span.context
-    keys = getattr(getattr(span, "_attributes", None), "_dict", None)
-    if keys is None:
-        keys = span.attributes or _EMPTY
-    return pipeline.skips(context.trace_id if context else 0, keys)
+    Python; so the SDK's own fields are read, down to the attributes' plain dict."""
+    context = span_context(span)
+    return pipeline.skips(context.trace_id if context else 0, attribute_dict(span))
 
 
 def start_view(span: ReadableSpan) -> SpanView:
@@ -163,29 +162,32 @@ class ScoringTask:
 
         def deliver(enrichment: Enrichment | None) -> None:
             out = span
-            if enrichment is not None:
-                try:
+            try:
+                if enrichment is not None:
                     out = enriched_copy(span, enrichment)
-                except Exception:
-                    pipeline.metrics.scoring_errors.add(1)
-            (self._deliver if now[0] else self._deliver_late)(out)
+            except Exception:  # the run's boundary: it still leaves, unenriched
+                internal_error("sdk enriched copy", count_error(pipeline))
+            finally:
+                (self._deliver if now[0] else self._deliver_late)(out)
 
         pipeline.finish_run_later(self._view, self._reading, deliver)
         now[0] = False
 
     def abandon(self) -> None:
-        self._deliver(refused(self._pipeline, self._span, self._view, self._reading))
+        out = self._span
+        try:
+            out = refused(self._pipeline, self._span, self._view, self._reading)
+        except Exception:  # the run's boundary at shutdown: it still leaves, unenriched
+            internal_error("sdk refused run", count_error(self._pipeline))
+        finally:
+            self._deliver(out)
 
 
 def refused(
     pipeline: GroundingPipeline, span: ReadableSpan, view: SpanView, reading: SpanReading
 ) -> ReadableSpan:
     """The run span forwarded unscored because the worker could not take it."""
-    try:
-        return enriched_copy(span, pipeline.refuse_run(view, reading, attr.REASON_SCORING_OVERLOAD))
-    except Exception:
-        pipeline.metrics.scoring_errors.add(1)
-        return span
+    return enriched_copy(span, pipeline.refuse_run(view, reading, attr.REASON_SCORING_OVERLOAD))
 
 
 def hand_off(

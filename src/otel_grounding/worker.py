@@ -11,22 +11,23 @@ handed back to its task's `abandon`, so every task ends exactly once: run or aba
 
 from __future__ import annotations
 
-import logging
 import math
 import os
 import threading
 import time
 from collections.abc import Callable, Hashable
+from contextlib import suppress
 from typing import Protocol
 
-logger = logging.getLogger("otel_grounding")
+from otel_grounding.internal_error import internal_error
 
 #: How often held tasks are asked again whether they are ready (seconds).
 HELD_POLL_S = 0.005
 
 
 class Task(Protocol):
-    """One unit of work; `run` and `abandon` must not raise (the worker logs it if they do)."""
+    """One unit of work; `run` and `abandon` must not raise (the worker counts it as an internal
+    error if they do)."""
 
     @property
     def key(self) -> Hashable: ...
@@ -166,15 +167,24 @@ class Worker:
                 self._cond.notify_all()
 
 
+def background_error(where: str, count: Callable[[], object] | None = None) -> None:
+    """`internal_error` where nobody can take the exception (a background thread, or a fallback
+    that already handled it): counted and logged, never re-raised, even in strict mode; the
+    count is what a test sees."""
+    with suppress(Exception):
+        internal_error(where, count)
+
+
 def _safely(call: Callable[[], None]) -> None:
     try:
         call()
-    except Exception:
-        logger.exception("otel-grounding: a worker task failed")
+    except Exception:  # the worker's boundary: the loop goes on
+        background_error("worker task")
 
 
 def _safely_ready(task: Task, now: float) -> bool:
     try:
         return task.ready(now)
-    except Exception:
+    except Exception:  # a task that cannot say counts as ready: it runs, it is not held forever
+        background_error("worker task ready")
         return True

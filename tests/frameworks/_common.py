@@ -1,7 +1,7 @@
 """Shared by the framework scenarios: span dumps as JSON.
 
 The scenarios themselves (the one tool, the two answers, offline set-up, the fake models) live
-in `otel_grounding.frameworks`, which `otel-grounding demo --framework` runs too.
+in `otel_grounding.demo_frameworks`, which `otel-grounding demo --framework` runs too.
 """
 
 from __future__ import annotations

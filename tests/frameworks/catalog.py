@@ -201,6 +201,11 @@ def env_python(env: str) -> Path:
     return env_dir(env) / "bin" / "python"
 
 
+#: Envs that hold no framework: the oldest supported OpenTelemetry SDK alone (test_sdkcompat.py).
+SDK_OLDEST = "sdk-oldest"
+SDK_ENVS = (SDK_OLDEST,)
+
+
 def env_names() -> list[str]:
     return sorted(p.name for p in ENVS.iterdir() if (p / REQUIREMENTS).is_file())
 

@@ -114,7 +114,7 @@ def main(argv: list[str]) -> int:
     from _common import dumps, to_json
     from scripted_model import ScriptedModel
 
-    from otel_grounding.frameworks import ANSWERS, WEATHER
+    from otel_grounding.demo_frameworks import ANSWERS, WEATHER
 
     provider, exporter = make_provider(raw)
     with ScriptedModel(WEATHER) as model:

@@ -4,7 +4,7 @@ Run one scenario per process (instrumentations patch globally):
 
     python tests/frameworks/scenarios.py SCENARIO [--raw]
 
-The scenarios are `otel_grounding.frameworks.SCENARIOS` (what `otel-grounding demo --framework`
+The scenarios are `otel_grounding.demo_frameworks.SCENARIOS` (what `otel-grounding demo --framework`
 runs) plus test-only variants. It runs the agent twice (a grounded and a hallucinating final
 answer) through a real TracerProvider whose processor is
 `GroundingSpanProcessor(SimpleSpanProcessor(InMemorySpanExporter()), min_claim_grounding_rate=0.7)`
@@ -16,6 +16,7 @@ them). Nothing reaches the network: models are fake, API keys are dummies.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -29,7 +30,7 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from otel_grounding import frameworks
+from otel_grounding import demo_frameworks as frameworks
 
 THRESHOLD = 0.7
 
@@ -60,7 +61,7 @@ def make_provider(raw: bool) -> tuple[TracerProvider, InMemorySpanExporter]:
 def main(argv: list[str]) -> int:
     name = argv[0]
     raw = "--raw" in argv[1:]
-    frameworks.offline_env()
+    os.environ.update(frameworks.offline_variables())
     provider, exporter = make_provider(raw)
     run = SCENARIOS[name](provider)
     result: dict[str, Any] = {}

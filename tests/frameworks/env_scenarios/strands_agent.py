@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from otel_grounding.frameworks import AGENT_NAME, QUESTION, get_weather
+from otel_grounding.demo_frameworks import AGENT_NAME, QUESTION, get_weather
 
 
 def agent(model: Any, provider: Any):

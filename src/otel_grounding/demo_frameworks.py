@@ -1,16 +1,17 @@
-"""Real agent frameworks, offline: a fake model, one tool, and the framework's own instrumentation.
+"""The framework demos of `otel-grounding demo --framework NAME`: real agent frameworks, offline
+(a fake model, one tool, and the framework's own instrumentation).
 
-Used by `otel-grounding demo --framework NAME` and by the framework tests
-(tests/frameworks/scenarios.py, tests/test_frameworks.py). Each scenario takes a TracerProvider,
-instruments the framework against it and returns `run(answer)`: one agent run in which the fake
-model calls `get_weather` once and then answers with `answer`. Instrumentations patch globally,
-so run one scenario per process.
+This module belongs to the demo (the framework tests reuse its scenarios, see
+tests/frameworks/scenarios.py). Each scenario takes a TracerProvider, instruments the framework
+against it and returns `run(answer)`: one agent run in which the fake model calls `get_weather`
+once and then answers with `answer`. Instrumentations patch globally, so run one scenario per
+process.
 
 The framework packages come from the `frameworks` extra and are imported inside the scenario
 functions only: importing this module never needs them. A missing one raises `FrameworkMissing`
-(see `missing_as`). Call `offline_env()` (and `capture_content()` for the demo) before a
-scenario: some instrumentations read their switches when they are imported. Nothing reaches the
-network: the models are fake and the API keys are dummies.
+(see `missing_as`). Run a scenario inside `demo_environment()`: dummy API keys, no phoning home,
+and (for the demo) content capture on, set before the instrumentations are imported (some read
+their switches then) and restored when the demo ends. Nothing reaches the network.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -76,23 +77,48 @@ def missing_as(framework: str) -> Iterator[None]:
         raise FrameworkMissing(framework, exc) from exc
 
 
-def offline_env() -> None:
-    """Dummy keys and no phoning home: every model here is fake, nothing may leave the machine."""
-    os.environ.setdefault("OPENAI_API_KEY", "sk-offline-test")
-    os.environ["TRACELOOP_TELEMETRY"] = "false"
-    os.environ["LANGSMITH_TRACING"] = "false"
-    os.environ["LANGCHAIN_TRACING_V2"] = "false"
-    os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "0"
-    os.environ.setdefault("LANGFUSE_PUBLIC_KEY", "pk-lf-offline")
-    os.environ.setdefault("LANGFUSE_SECRET_KEY", "sk-lf-offline")
+#: Dummy keys and no phoning home: every model here is fake, nothing may leave the machine.
+#: Keys marked `True` keep a value the environment already has.
+OFFLINE_ENV: dict[str, tuple[str, bool]] = {
+    "OPENAI_API_KEY": ("sk-offline-test", True),
+    "TRACELOOP_TELEMETRY": ("false", False),
+    "LANGSMITH_TRACING": ("false", False),
+    "LANGCHAIN_TRACING_V2": ("false", False),
+    "OPENAI_AGENTS_DISABLE_TRACING": ("0", False),
+    "LANGFUSE_PUBLIC_KEY": ("pk-lf-offline", True),
+    "LANGFUSE_SECRET_KEY": ("sk-lf-offline", True),
     # A closed loopback port: should anything try to reach Langfuse, it goes nowhere.
-    os.environ["LANGFUSE_BASE_URL"] = "http://127.0.0.1:9"
-    os.environ["LANGFUSE_HOST"] = "http://127.0.0.1:9"
+    "LANGFUSE_BASE_URL": ("http://127.0.0.1:9", False),
+    "LANGFUSE_HOST": ("http://127.0.0.1:9", False),
+}
 
 
-def capture_content() -> None:
-    """Turn every instrumentation's content capture on (before any framework is imported)."""
-    os.environ.update(CONTENT_CAPTURE)
+def offline_variables(environ: Mapping[str, str] = os.environ) -> dict[str, str]:
+    """The variables to set so that the scenarios stay offline, given the current `environ`."""
+    return {
+        name: value
+        for name, (value, keep) in OFFLINE_ENV.items()
+        if not (keep and name in environ)
+    }
+
+
+@contextmanager
+def demo_environment(*, content: bool = True) -> Iterator[None]:
+    """Offline variables (and, with `content`, every content-capture switch) set for the demo,
+    the previous environment restored on exit."""
+    changes = offline_variables()
+    if content:
+        changes.update(CONTENT_CAPTURE)
+    before = {name: os.environ.get(name) for name in changes}
+    os.environ.update(changes)
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def get_weather(city: str) -> str:

@@ -1,7 +1,8 @@
-"""Test and benchmark helpers for the relay: an OTLP sink, a relay subprocess, OTLP by hand.
+"""The relay's test kit (not part of the package): an OTLP sink, a relay subprocess, OTLP by hand.
 
-Loopback only. Used by tests/test_relay*.py and benchmarks/bench_relay.py; handy for trying
-the relay by hand too (`python -m otel_grounding.relay.testing sink` prints spans it receives).
+Loopback only. Used by tests/test_relay*.py and benchmarks/bench_relay.py (both import it as
+`relay_kit`, with tests/ on the path); handy for trying the relay by hand too
+(`python tests/relay_kit.py sink` prints spans it receives).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
+from otel_grounding.internal_error import STRICT_ENV
 from otel_grounding.relay.otlp import from_any
 
 EXPORT_METHOD = "/opentelemetry.proto.collector.trace.v1.TraceService/Export"
@@ -260,9 +262,9 @@ def start_relay(
     if next_hop is not None:
         command += ["--exporter-endpoint", next_hop, "--exporter-protocol", protocol]
     command += list(args)
-    environment = {
+    environment = {  # none of the caller's settings, but the suite's strict mode (conftest.py)
         k: v for k, v in os.environ.items()
-        if not k.startswith(("OTEL_EXPORTER_OTLP", "OTEL_GROUNDING_"))
+        if not k.startswith(("OTEL_EXPORTER_OTLP", "OTEL_GROUNDING_")) or k == STRICT_ENV
     }
     environment.update(env or {})
     with open(log_path, "wb") as log:

@@ -1,0 +1,172 @@
+"""Every place we touch the OpenTelemetry SDK's private surface, each with a documented fallback.
+
+The SDK shells read a few private fields for speed or for facts the public API does not give
+(the limits a provider records under, the attributes' own dict), and build spans the way the SDK
+does. Each touch point is one function here, checked against the oldest and the newest supported
+SDK (tests/test_sdkcompat.py). When an SDK release renames one, the function falls back to the
+public API and says so once in the log (and in `degraded()`): a named, visible degradation,
+never a silent change of behaviour.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from opentelemetry.attributes import BoundedAttributes
+from opentelemetry.sdk.trace import ReadableSpan, SpanLimits
+from opentelemetry.sdk.util import BoundedList
+from opentelemetry.trace import SpanContext
+
+logger = logging.getLogger("otel_grounding")
+
+#: The names under which `degraded()` reports each fallback taken.
+SPAN_LIMITS = "span-limits"
+ATTRIBUTE_DICT = "attribute-dict"
+SPAN_CONTEXT = "span-context"
+INSTRUMENTATION_INFO = "instrumentation-info"
+DROPPED_COUNT = "dropped-count"
+
+#: What each fallback costs, as logged (once) when it is first taken.
+CONSEQUENCES: Mapping[str, str] = {
+    SPAN_LIMITS: "the span limits of the provider are unknown: truncation is detected against "
+    "the limits configured by OTEL_* variables only",
+    ATTRIBUTE_DICT: "span attributes are read through the public property (slower, same content)",
+    SPAN_CONTEXT: "the span context is read through the public property (slower, same content)",
+    INSTRUMENTATION_INFO: "enriched copies carry no deprecated instrumentation_info "
+    "(instrumentation_scope is kept)",
+    DROPPED_COUNT: "enriched copies report no dropped attributes, events or links",
+}
+
+_EMPTY: Mapping[str, object] = {}
+_lock = threading.Lock()
+_degraded: set[str] = set()
+
+
+def _fall_back(name: str) -> None:
+    """Record that fallback `name` was taken; log it the first time."""
+    if name in _degraded:
+        return
+    with _lock:
+        if name in _degraded:
+            return
+        _degraded.add(name)
+    logger.warning(
+        "otel-grounding: this OpenTelemetry SDK has no %s field we read; %s", name, CONSEQUENCES[name]
+    )
+
+
+def degraded() -> frozenset[str]:
+    """The fallbacks taken so far in this process (empty on a supported SDK)."""
+    return frozenset(_degraded)
+
+
+def span_limits(span: object) -> SpanLimits | None:
+    """The limits the span's provider records under (`Span._limits`: a provider's own
+    `SpanLimits` may differ from the environment's). Fallback: None, and the caller keeps the
+    limits from the environment."""
+    limits = getattr(span, "_limits", None)
+    if isinstance(limits, SpanLimits):
+        return limits
+    _fall_back(SPAN_LIMITS)
+    return None
+
+
+def attribute_dict(span: ReadableSpan) -> Mapping[str, object]:
+    """The span's attributes without a copy: the SDK's own plain dict inside its
+    `BoundedAttributes` (`span._attributes._dict`; the public property builds a mapping proxy
+    per call and iterating a live span's attributes copies them under a lock). A span built with
+    a plain dict gives that dict. Fallback: the public `span.attributes`."""
+    try:
+        attributes = span._attributes
+    except AttributeError:
+        _fall_back(ATTRIBUTE_DICT)
+        return span.attributes or _EMPTY
+    if attributes is None:
+        return _EMPTY
+    own = getattr(attributes, "_dict", None)
+    if own is not None:
+        return own  # type: ignore[no-any-return]
+    if isinstance(attributes, dict):
+        return attributes
+    _fall_back(ATTRIBUTE_DICT)
+    return span.attributes or _EMPTY
+
+
+def span_context(span: ReadableSpan) -> SpanContext | None:
+    """The span's context from its field (`span._context`, as the public property reads it,
+    without the property call on the hot path). Fallback: the public `span.context`."""
+    try:
+        return span._context
+    except AttributeError:
+        _fall_back(SPAN_CONTEXT)
+        return span.context
+
+
+def instrumentation_info(span: ReadableSpan) -> Any:
+    """The deprecated `instrumentation_info` a copy of `span` must carry (`_instrumentation_info`;
+    the public property warns on every read). Fallback: None (the scope is copied anyway)."""
+    try:
+        return span._instrumentation_info
+    except AttributeError:
+        _fall_back(INSTRUMENTATION_INFO)
+        return None
+
+
+def _set_dropped(bounded: Any, count: int) -> None:
+    if hasattr(bounded, "dropped"):
+        bounded.dropped = count
+    elif count:
+        _fall_back(DROPPED_COUNT)
+
+
+def bounded_attributes(values: Mapping[str, Any], dropped: int) -> BoundedAttributes:
+    """Immutable span attributes carrying a dropped count (no constructor takes one: the SDK's
+    `dropped` field is set, which `ReadableSpan.dropped_attributes` reads back). No count limit
+    is applied. Fallback: the count is not carried."""
+    attributes = BoundedAttributes(maxlen=None, attributes=values, immutable=True)
+    _set_dropped(attributes, dropped)
+    return attributes
+
+
+def bounded_list(items: Sequence[Any], dropped: int) -> BoundedList:
+    """Span events or links carrying a dropped count (as `bounded_attributes`)."""
+    bounded: BoundedList = BoundedList(None)
+    bounded.extend(items)
+    _set_dropped(bounded, dropped)
+    return bounded
+
+
+def ending_hook(processor: object) -> Callable[[Any], None] | None:
+    """The `_on_ending` hook of a span processor (newer SDKs call it on every processor between
+    a span's end and `on_end`). None when the processor has none (SDKs before 1.3x, processors
+    that are not the SDK's): nothing to forward."""
+    hook = getattr(processor, "_on_ending", None)
+    return hook if callable(hook) else None
+
+
+class ForwardsEnding:
+    """For a processor that wraps another: the SDK's `_on_ending` hook, forwarded to the
+    wrapped processor's (set `_next_ending` from `ending_hook(wrapped)`)."""
+
+    _next_ending: Callable[[Any], None] | None = None
+
+    def _on_ending(self, span: Any) -> None:
+        if self._next_ending is not None:
+            self._next_ending(span)
+
+
+__all__ = [
+    "CONSEQUENCES",
+    "ForwardsEnding",
+    "attribute_dict",
+    "bounded_attributes",
+    "bounded_list",
+    "degraded",
+    "ending_hook",
+    "instrumentation_info",
+    "span_context",
+    "span_limits",
+]
