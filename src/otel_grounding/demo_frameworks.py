@@ -181,7 +181,9 @@ def _langchain_agent(callbacks: list[Any] | None = None) -> Run:
         def bind_tools(self, tools: Any, **kwargs: Any) -> FakeToolChatModel:
             return self
 
-        def _generate(self, messages: Any, stop: Any = None, run_manager: Any = None, **kw: Any):
+        def _generate(
+            self, messages: Any, stop: Any = None, run_manager: Any = None, **kw: Any
+        ) -> ChatResult:
             if isinstance(messages[-1], ToolMessage):
                 message = AIMessage(content=self.answer)
             else:
@@ -191,7 +193,7 @@ def _langchain_agent(callbacks: list[Any] | None = None) -> Run:
 
     def run(answer: str) -> Any:
         agent = create_agent(FakeToolChatModel(answer=answer), tools=[get_weather], name=AGENT_NAME)
-        config = {"callbacks": callbacks} if callbacks else None
+        config: Any = {"callbacks": callbacks} if callbacks else None
         result = agent.invoke({"messages": [{"role": "user", "content": QUESTION}]}, config=config)
         return result["messages"][-1].content
 
@@ -263,15 +265,15 @@ def openai_agents_openinference(provider: TracerProvider) -> Run:
 
         async def get_response(
             self,
-            system_instructions,
-            input,
-            model_settings,
-            tools,
-            output_schema,
-            handoffs,
-            tracing,
-            **kwargs,
-        ):
+            system_instructions: Any,
+            input: Any,
+            model_settings: Any,
+            tools: Any,
+            output_schema: Any,
+            handoffs: Any,
+            tracing: Any,
+            **kwargs: Any,
+        ) -> Any:
             items = input if isinstance(input, list) else []
             done = any(
                 (i.get("type") if isinstance(i, dict) else getattr(i, "type", None))
@@ -290,7 +292,7 @@ def openai_agents_openinference(provider: TracerProvider) -> Run:
                         ],
                     )
                 ]
-                traced = [{"role": "assistant", "content": self.answer}]
+                traced: list[dict[str, Any]] = [{"role": "assistant", "content": self.answer}]
             else:
                 output = [
                     ResponseFunctionToolCall(

@@ -1,4 +1,5 @@
-"""The GenAI semantic conventions' `gen_ai.evaluation.result` event (v1.38.0), beside our attributes.
+"""The GenAI semantic conventions' `gen_ai.evaluation.result` event (v1.38.0), beside our
+attributes.
 
 One log record per evaluation of a run — the lexical claim grounding rate, and the judge's rate
 when a judge was asked — parented to the run span (its trace and span id), through the given

@@ -97,7 +97,7 @@ class GroundingSpanExporter(SpanExporter):
                 readings[-1] = False  # forwarded unchanged below
                 internal_error("exporter export", count_error(pipeline))
         out: list[ReadableSpan] = []
-        for span, read in zip(spans, readings):
+        for span, read in zip(spans, readings, strict=True):
             if read is False:
                 out.append(span)
                 continue

@@ -4,9 +4,10 @@ A scoring thread in the application's process still competes with the applicatio
 interpreter lock: an asyncio loop waits for it on every wake-up (measured: event-loop lag about
 twice the SDK's alone). `ProcessScorer` sends each scoring call (output, sources, threshold,
 options: all plain, picklable data) to one child interpreter started for it (isolated, running
-only this module: no re-import of the application's `__main__`, unlike multiprocessing's spawn) and waits for the result with the lock released. If the child cannot be
-started or dies, that call and every later one are scored in the calling thread instead, and
-the fallback is logged once: a run is never lost to the child.
+only this module: no re-import of the application's `__main__`, unlike multiprocessing's
+spawn) and waits for the result with the lock released. If the child cannot be started or
+dies, that call and every later one are scored in the calling thread instead, and the
+fallback is logged once: a run is never lost to the child.
 
 Run as a module it is the child: it reads pickled calls on stdin and answers on stdout.
 """
@@ -86,7 +87,7 @@ class ProcessScorer:
                     self._give_up(f"the scoring process failed ({error})")
                 else:
                     if ok:
-                        return value  # type: ignore[no-any-return]
+                        return value
                     raise RuntimeError(value)
         return _score(call)
 

@@ -54,7 +54,9 @@ def _fall_back(name: str) -> None:
             return
         _degraded.add(name)
     logger.warning(
-        "otel-grounding: this OpenTelemetry SDK has no %s field we read; %s", name, CONSEQUENCES[name]
+        "otel-grounding: this OpenTelemetry SDK has no %s field we read; %s",
+        name,
+        CONSEQUENCES[name],
     )
 
 
@@ -88,7 +90,7 @@ def attribute_dict(span: ReadableSpan) -> Mapping[str, object]:
         return _EMPTY
     own = getattr(attributes, "_dict", None)
     if own is not None:
-        return own  # type: ignore[no-any-return]
+        return own
     if isinstance(attributes, dict):
         return attributes
     _fall_back(ATTRIBUTE_DICT)
