@@ -295,6 +295,7 @@ def run(args: argparse.Namespace) -> int:
 
     from otel_grounding.pipeline import GroundingPipeline
     from otel_grounding.relay.core import GroundingRelay
+    from otel_grounding.relay.unordered import UnorderedStore
     from otel_grounding.relay.forward import (
         Forwarder,
         RetryPolicy,
@@ -367,9 +368,8 @@ def run(args: argparse.Namespace) -> int:
         metric_readers=readers,
     )
 
-    pipeline = GroundingPipeline(
-        settings, meter_provider=meter_provider, trace_retention=retention, link_all=True
-    )
+    traces = UnorderedStore.from_settings(settings, retention)
+    pipeline = GroundingPipeline(settings, meter_provider=meter_provider, store=traces)
     store = None
     if args.queue_dir:
         from otel_grounding.relay.store import QueueStore
@@ -383,6 +383,7 @@ def run(args: argparse.Namespace) -> int:
     relay = GroundingRelay(
         pipeline,
         queue,
+        store=traces,
         wait_duration=wait,
         passthrough=args.passthrough,
         retry_after=args.retry_after or 1.0,
@@ -446,7 +447,7 @@ def run(args: argparse.Namespace) -> int:
             "queue_spans": queue.spans,
             "queue_bytes": queue.nbytes,
             "runs_held": relay.runs_held,
-            "traces_buffered": pipeline.assembly.buffered_traces,
+            "traces_buffered": traces.buffered_traces,
             "exported": forwarder.stats.exported,
             "rejected": forwarder.stats.rejected,
             "dropped": forwarder.stats.dropped,

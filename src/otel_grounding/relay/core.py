@@ -2,9 +2,10 @@
 
 For each accepted request (worked on as bytes, see `wire`; decoding it was its validation):
 
-- every span's parent link is remembered (a trace's spans arrive in any order, in different
-  requests, from different services: an intermediate span may come before any tool span),
-  as bytes read only when a run needs them;
+- every span's parent link is remembered in the relay's store (`unordered.UnorderedStore`, the
+  pipeline's store: a trace's spans arrive in any order, in different requests, from different
+  services; an intermediate span may come before any tool span), as bytes read only when a
+  run needs them;
 - spans of no interest are forwarded at once;
 - tool and LLM steps go through the pipeline at once (their outputs wait for their run) and
   are forwarded at once;
@@ -49,6 +50,7 @@ from otel_grounding.relay.otlp import (
 )
 from otel_grounding.relay.queue import Chunk, DeliveryQueue
 from otel_grounding.relay.store import StoreFull
+from otel_grounding.relay.unordered import UnorderedStore
 from otel_grounding.relay.telemetry import (
     LABEL_REASON,
     LABEL_TRANSPORT,
@@ -175,12 +177,14 @@ class GroundingRelay:
         queue: DeliveryQueue,
         metrics: RelayMetrics | None = None,
         *,
+        store: UnorderedStore,
         wait_duration: float,
         passthrough: bool = False,
         retry_after: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.pipeline = pipeline
+        self.store = store  # the pipeline's store: the relay hands it each request's links
         self.queue = queue
         self.metrics = metrics
         self.wait_duration = wait_duration
@@ -330,7 +334,7 @@ class GroundingRelay:
             layout, links = self._walk(request, raw, spans)
         except InvalidSpan:
             layout, links = None, {}
-        self.pipeline.assembly.mark_lost(links)
+        self.store.mark_lost(links)
         self.queue.adjust(spans, size)
         self._accept(request, raw, spans, size, layout, links, record)
         if self.metrics is not None:
@@ -392,7 +396,7 @@ class GroundingRelay:
         that change (run spans held back, content stripped) are spliced out of the bytes or
         replaced.
         """
-        self.pipeline.assembly.remember_batches(links)
+        self.store.remember_batches(links)
         candidates = self._candidates(layout)
         if not candidates:  # the common case: nothing to read, forward as received
             return layout.raw, spans, []
@@ -427,7 +431,7 @@ class GroundingRelay:
                                   reading, group))
                 edits[index] = None
                 continue
-            enrichment = pipeline.process(view, reading=reading)
+            enrichment = pipeline.observe(view, reading)
             if enrichment is not None:
                 apply_enrichment(span, enrichment)
                 edits[index] = span.SerializeToString()
