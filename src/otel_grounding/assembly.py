@@ -41,7 +41,9 @@ OPEN_SPANS_TRACKED = 50_000
 
 
 @dataclass
-class _Output:
+class Output:
+    """A tool or LLM step's output (or what is left of it), waiting in its trace for its run."""
+
     span_id: int
     parent_id: int | None
     text: str | None
@@ -58,7 +60,7 @@ class _Output:
     evicted: bool = False  # text dropped to keep the trace within its byte budget
 
 
-class _Open(NamedTuple):
+class OpenSpan(NamedTuple):
     """A started span that has not ended, with what its start attributes said it is."""
 
     trace_id: int
@@ -68,10 +70,12 @@ class _Open(NamedTuple):
 
 
 @dataclass
-class _Trace:
+class TraceState:
+    """One trace's state: parent links, outputs waiting, runs seen (graded or not)."""
+
     parents: dict[int, int | None] = field(default_factory=dict)
-    tools: list[_Output] = field(default_factory=list)
-    llms: list[_Output] = field(default_factory=list)
+    tools: list[Output] = field(default_factory=list)
+    llms: list[Output] = field(default_factory=list)
     runs: dict[int, tuple[str | None, bool]] = field(default_factory=dict)  # span -> (agent, graded)
     declaring_runs: set[int] = field(default_factory=set)  # runs that list tools available
     #: Ended runs an enclosing run counted as its own when it was graded first (they end later).
@@ -90,6 +94,17 @@ class _Trace:
     def parent(self, span_id: int) -> int | None:
         """The span's parent id (None when unknown or a root)."""
         return self.parents.get(span_id)
+
+
+class Claim(NamedTuple):
+    """A run being graded, under the lock: its span and reading, its trace's state, the
+    outputs it owns and the spans open in its trace."""
+
+    span: SpanView
+    reading: SpanReading
+    trace: TraceState
+    owned: list[Output]
+    opened: dict[int, OpenSpan]
 
 
 @dataclass(frozen=True)
@@ -151,11 +166,11 @@ class TraceAssembly:
         self.on_evict = on_evict
         self._clock = clock
         self._lock = threading.Lock()
-        self._traces: OrderedDict[int, _Trace] = OrderedDict()
+        self._traces: OrderedDict[int, TraceState] = OrderedDict()
         self._touched: dict[int, float] = {}
         self.evicted = evicted if evicted is not None else EvictedTraces()
         self._closed: OrderedDict[int, None] = OrderedDict()  # dropped when their root ended
-        self._open: dict[int, _Open] = {}  # span id -> started, not ended (GIL-atomic ops)
+        self._open: dict[int, OpenSpan] = {}  # span id -> started, not ended (GIL-atomic ops)
         self._bytes = 0
 
     def holds(self, trace_id: int) -> bool:
@@ -182,7 +197,7 @@ class TraceAssembly:
         """Note a started span (with what its start attributes say it is), so that a run that
         ends before it can wait for it and a trace is kept while it may still end."""
         if len(self._open) < OPEN_SPANS_TRACKED:
-            self._open[span.span_id] = _Open(
+            self._open[span.span_id] = OpenSpan(
                 span.trace_id,
                 span.parent_id,
                 reading.role if reading is not None else None,
@@ -231,7 +246,7 @@ class TraceAssembly:
 
     def _stepless(
         self, span: SpanView, reading: SpanReading
-    ) -> tuple[_Trace | None, int | None] | None:
+    ) -> tuple[TraceState | None, int | None] | None:
         """Under the lock: None when an LLM step lies under this run; else its trace's state
         and the pending run around it that is the same run (None: no such run)."""
         trace = self._traces.get(span.trace_id)
@@ -244,7 +259,7 @@ class TraceAssembly:
         return trace, self._same_run_around(span, reading.agent, opened, trace)
 
     def _same_run_around(
-        self, span: SpanView, agent: str | None, opened: dict[int, _Open], trace: _Trace
+        self, span: SpanView, agent: str | None, opened: dict[int, OpenSpan], trace: TraceState
     ) -> int | None:
         """The nearest run around this one, not graded yet (still open, or ended and
         pending), that is the same logical run: the same agent, or either names none."""
@@ -265,11 +280,11 @@ class TraceAssembly:
             node = entry.parent_id if entry is not None else trace.parent(node)
         return None
 
-    def _open_in(self, trace_id: int) -> dict[int, _Open]:
+    def _open_in(self, trace_id: int) -> dict[int, OpenSpan]:
         return {sid: o for sid, o in list(self._open.items()) if o.trace_id == trace_id}
 
     def _below(
-        self, node: int | None, run_span: int, opened: dict[int, _Open], trace: _Trace | None
+        self, node: int | None, run_span: int, opened: dict[int, OpenSpan], trace: TraceState | None
     ) -> bool:
         """Whether the chain of parents from `node` reaches `run_span`."""
         for _ in range(len(opened) + (trace.linked if trace is not None else 0) + 1):
@@ -305,7 +320,7 @@ class TraceAssembly:
             linked = self._link_output(span, trace, size)
             self._open.pop(span.span_id, None)
             if linked:
-                record = _Output(
+                record = Output(
                     span.span_id,
                     span.parent_id,
                     text,
@@ -331,39 +346,32 @@ class TraceAssembly:
         """A span no convention reads ended: keep its parent link where a run may need it."""
         raise NotImplementedError
 
-    def _make_room(self, trace: _Trace, needed: int) -> None:
+    def _make_room(self, trace: TraceState, needed: int) -> None:
         """Under the lock, before an output that would not fit its trace's bytes: make room
         (by default none is made: the output's text is not kept, and its run is told)."""
 
-    def _link_output(self, span: SpanView, trace: _Trace, text_size: int) -> bool:
+    def _link_output(self, span: SpanView, trace: TraceState, text_size: int) -> bool:
         """Under the lock: link a tool or LLM step and charge its text; False: over the cap."""
         return self._link(trace, span, text_size)
 
-    def _after_grade(
-        self,
-        span: SpanView,
-        reading: SpanReading,
-        trace: _Trace,
-        owned: list[_Output],
-        opened: dict[int, _Open],
-    ) -> None:
+    def _after_grade(self, claim: Claim) -> None:
         """Under the lock, once a run is graded: release what only it needed (by default
         nothing: a store that sees spans out of order cannot know)."""
 
-    def _compact(self, trace: _Trace) -> bool:
+    def _compact(self, trace: TraceState) -> bool:
         """Under the lock, at a trace's span cap: free links no longer needed; True when that
         made room (by default none is freed)."""
         return False
 
-    def _ages_out_quietly(self, trace: _Trace) -> bool:
+    def _ages_out_quietly(self, trace: TraceState) -> bool:
         """Whether a trace ageing out is the normal end of its state (not counted as evicted;
         a run arriving later still learns its state is gone)."""
         return False
 
-    def _new_trace(self) -> _Trace:
-        return _Trace()
+    def _new_trace(self) -> TraceState:
+        return TraceState()
 
-    def _ended(self, span: SpanView, trace: _Trace) -> None:
+    def _ended(self, span: SpanView, trace: TraceState) -> None:
         """After a span of this trace ended: at its local root, or once nothing that ended
         under it still waits, the trace's state goes."""
         if span.local_root:
@@ -371,7 +379,7 @@ class TraceAssembly:
         if trace.root_ended:
             self._settle(span.trace_id, trace)
 
-    def _settle(self, trace_id: int, trace: _Trace) -> None:
+    def _settle(self, trace_id: int, trace: TraceState) -> None:
         if not trace.root_ended or trace.pending_runs:
             return
         if any(o.trace_id == trace_id for o in list(self._open.values())):
@@ -381,7 +389,7 @@ class TraceAssembly:
         if len(self._closed) > self._num_traces:
             self._closed.popitem(last=False)
 
-    def _trace_for(self, trace_id: int, expire: bool = True) -> _Trace:
+    def _trace_for(self, trace_id: int, expire: bool = True) -> TraceState:
         if expire:
             self._expire()
         trace = self._traces.get(trace_id)
@@ -392,7 +400,7 @@ class TraceAssembly:
         self._touched[trace_id] = self._clock()
         return trace
 
-    def _link(self, trace: _Trace, span: SpanView, text_size: int) -> bool:
+    def _link(self, trace: TraceState, span: SpanView, text_size: int) -> bool:
         """Record a parent link (and the text's size); False when the trace is over its span cap."""
         if trace.linked >= self._max_spans and not self._compact(trace):
             self._overflow(trace)
@@ -401,13 +409,13 @@ class TraceAssembly:
         self._charge(trace, RECORD_OVERHEAD + text_size)
         return True
 
-    def _overflow(self, trace: _Trace) -> None:
+    def _overflow(self, trace: TraceState) -> None:
         """The trace is over its span cap: its runs learn they may have lost evidence."""
         if not trace.overflowed:
             trace.overflowed = True
             self.on_evict(EVICT_SPANS)
 
-    def _charge(self, trace: _Trace, cost: int) -> None:
+    def _charge(self, trace: TraceState, cost: int) -> None:
         trace.size += cost
         self._bytes += cost
 
@@ -478,7 +486,7 @@ class TraceAssembly:
             for entry in opened.values()
             if entry.role == TOOL and self._below(entry.parent_id, span.span_id, opened, trace)
         )
-        self._mark_graded(span, reading, trace, tools + steps, opened)
+        self._mark_graded(Claim(span, reading, trace, tools + steps, opened))
         llms = [t for t in llms if t.text]
         tally = tool_tally(tools, steps)
         return Evidence(
@@ -500,21 +508,15 @@ class TraceAssembly:
             tools_declared=declared,
         )
 
-    def _mark_graded(
-        self,
-        span: SpanView,
-        reading: SpanReading,
-        trace: _Trace,
-        owned: list[_Output],
-        opened: dict[int, _Open],
-    ) -> None:
+    def _mark_graded(self, claim: Claim) -> None:
+        span, reading, trace = claim.span, claim.reading, claim.trace
         was = trace.runs.get(span.span_id)
         if was is None:
             self._link(trace, span, 0)
         elif not was[1] and trace.pending_runs:
             trace.pending_runs -= 1
         trace.runs[span.span_id] = (reading.agent, True)
-        self._after_grade(span, reading, trace, owned, opened)
+        self._after_grade(claim)
         self._settle(span.trace_id, trace)
 
     # -- budgets ------------------------------------------------------------------------------
@@ -590,7 +592,7 @@ class ToolTally:
     unread: int
 
 
-def tool_tally(tools: list[_Output], llms: list[_Output]) -> ToolTally:
+def tool_tally(tools: list[Output], llms: list[Output]) -> ToolTally:
     """Pool tool outputs from tool steps and from the tool results LLM steps received, and count
     the calls the trace shows.
 
@@ -659,14 +661,14 @@ class _Ownership:
     run's too (one logical run recorded twice, as some instrumentations do).
     """
 
-    def __init__(self, trace: _Trace, run_span: int, agent: str | None, run_id: str | None):
+    def __init__(self, trace: TraceState, run_span: int, agent: str | None, run_id: str | None):
         self._trace = trace
         self._run_span = run_span
         self._agent = agent
         self._run_id = run_id
         self._memo: dict[int | None, bool] = {}
 
-    def __call__(self, output: _Output) -> bool:
+    def __call__(self, output: Output) -> bool:
         if output.run_id is not None and self._run_id is not None:
             return output.run_id == self._run_id
         return self._reaches(output.parent_id)

@@ -163,8 +163,13 @@ def build_enrichment(outcome: RunOutcome, settings: GroundingSettings) -> Enrich
         if outcome.judgement is not None:
             room = settings.max_claim_events - len(ungrounded)
             events.extend(_judged_claim_events(outcome.judgement, result, settings, room))
-    remove = frozenset(outcome.content_keys) if settings.strip_content else frozenset()
-    return Enrichment(values, tuple(events), remove)
+    return Enrichment(values, tuple(events), stripped(outcome.content_keys, settings))
+
+
+def stripped(content_keys: tuple[str, ...], settings: GroundingSettings) -> frozenset[str]:
+    """The content keys to remove from a span: all of them under `strip_content`, else none.
+    The one place stripping is decided, for every span the pipeline hands back."""
+    return frozenset(content_keys) if settings.strip_content else frozenset()
 
 
 def _judge_values(

@@ -42,7 +42,7 @@ from otel_grounding.config import (
 )
 from otel_grounding.conventions import DEFAULT_CONVENTIONS, RUN, Convention, SpanReading, read_span
 from otel_grounding.conventions.base import read_implicit_run
-from otel_grounding.enrichment import Enrichment, RunOutcome, build_enrichment
+from otel_grounding.enrichment import Enrichment, RunOutcome, build_enrichment, stripped
 from otel_grounding.evaluation import EvaluationEvents
 from otel_grounding.internal_error import internal_error
 from otel_grounding.judge import Judge, load_judge
@@ -217,10 +217,13 @@ class GroundingPipeline:
             self.store.observe(span, reading)
         except Exception:
             internal_error("pipeline.observe", self.metrics.count_error)
-            return None
-        if reading is not None and self.settings.strip_content and reading.content_keys:
-            return Enrichment(remove=frozenset(reading.content_keys))
-        return None
+        return self._ungraded(reading.content_keys) if reading is not None else None
+
+    def _ungraded(self, content_keys: tuple[str, ...]) -> Enrichment | None:
+        """What a span the pipeline does not grade gets: its content removed under
+        `strip_content` (a run passed over, or one that failed, too), else nothing."""
+        remove = stripped(content_keys, self.settings)
+        return Enrichment(remove=remove) if remove else None
 
     # -- runs ---------------------------------------------------------------------------------
     def grade_run(self, span: SpanView, reading: SpanReading) -> Enrichment | None:
@@ -257,10 +260,11 @@ class GroundingPipeline:
         """Grade a begun run: the enrichment for its span, or None to forward it unchanged."""
         try:
             assessed = self._assess(span, reading)
-            return None if assessed is None else self._conclude(assessed[0], span)
+            if assessed is not None:
+                return self._conclude(assessed[0], span)
         except Exception:
             internal_error("pipeline.finish_run", self.metrics.count_error)
-            return None
+        return self._ungraded(reading.content_keys)
 
     def finish_run_later(
         self,
@@ -276,7 +280,7 @@ class GroundingPipeline:
             internal_error("pipeline.finish_run", self.metrics.count_error)
             assessed = None
         if assessed is None:
-            deliver(None)
+            deliver(self._ungraded(reading.content_keys))
             return
         outcome, output, sources = assessed
         if output is not None:
@@ -307,7 +311,7 @@ class GroundingPipeline:
             enrichment: Enrichment | None = self._conclude(outcome, span)
         except Exception:
             internal_error("pipeline.conclude", self.metrics.count_error)
-            enrichment = None
+            enrichment = self._ungraded(outcome.content_keys)
         deliver(enrichment)
 
     def flush_judges(self, timeout: float) -> bool:

@@ -24,9 +24,10 @@ from otel_grounding.assembly import (
     RECORD_OVERHEAD,
     Evidence,
     TraceAssembly,
-    _Open,
-    _Output,
-    _Trace,
+    Claim,
+    OpenSpan,
+    Output,
+    TraceState,
 )
 from otel_grounding.config import GroundingSettings
 from otel_grounding.conventions.base import RUN, SpanReading
@@ -86,7 +87,7 @@ class InProcessStore(TraceAssembly):
                 self._link(trace, span, 0)
                 self._ended(span, trace)
 
-    def _make_room(self, trace: _Trace, needed: int) -> None:
+    def _make_room(self, trace: TraceState, needed: int) -> None:
         """Drop the oldest texts of this trace (tool outputs first) until `needed` bytes fit;
         what is dropped stays as a marker, so that its run learns it lost evidence."""
         self.on_evict(EVICT_TRACE_BYTES)
@@ -98,28 +99,22 @@ class InProcessStore(TraceAssembly):
                     self._charge(trace, -output.size)
                     output.text, output.results, output.size, output.evicted = None, (), 0, True
 
-    def _settle(self, trace_id: int, trace: _Trace) -> None:
+    def _settle(self, trace_id: int, trace: TraceState) -> None:
         if trace.pending_runs == 0 and not (trace.tools or trace.llms):
             trace.overflowed = False  # nothing pending could have lost a link
         super()._settle(trace_id, trace)
 
-    def _after_grade(
-        self,
-        span: SpanView,
-        reading: SpanReading,
-        trace: _Trace,
-        owned: list[_Output],
-        opened: dict[int, _Open],
-    ) -> None:
-        if not self._claimed_above(span, reading.agent, opened, trace):
-            self._release(trace, span.span_id, owned, opened)
+    def _after_grade(self, claim: Claim) -> None:
+        span, trace = claim.span, claim.trace
+        if not self._claimed_above(span, claim.reading.agent, claim.opened, trace):
+            self._release(trace, span.span_id, claim.owned, claim.opened)
         trace.graded[span.span_id] = None
         while len(trace.graded) > GRADED_RUNS_KEPT:
             old, _ = trace.graded.popitem(last=False)
             trace.runs.pop(old, None)
 
     def _claimed_above(
-        self, span: SpanView, agent: str | None, opened: dict[int, _Open], trace: _Trace
+        self, span: SpanView, agent: str | None, opened: dict[int, OpenSpan], trace: TraceState
     ) -> bool:
         """Whether an open run around this one (known as a run when it started) would count
         this run's outputs as its own: the same agent, or this run names none."""
@@ -137,7 +132,7 @@ class InProcessStore(TraceAssembly):
         return False
 
     def _release(
-        self, trace: _Trace, run_span: int, owned: list[_Output], opened: dict[int, _Open]
+        self, trace: TraceState, run_span: int, owned: list[Output], opened: dict[int, OpenSpan]
     ) -> None:
         ids = {id(o) for o in owned}
         trace.tools = [t for t in trace.tools if id(t) not in ids]
@@ -166,7 +161,7 @@ class InProcessStore(TraceAssembly):
                 dropped += len(chain)
         self._charge(trace, -(freed + RECORD_OVERHEAD * dropped))
 
-    def _compact(self, trace: _Trace) -> bool:
+    def _compact(self, trace: TraceState) -> bool:
         """Forget the links no pending output, run or open span needs (in a long-lived trace
         they pile up from work already graded); True when that freed a quarter of the cap."""
         if trace.overflowed:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from otel_grounding.assembly import RECORD_OVERHEAD, TraceAssembly, _Trace
+from otel_grounding.assembly import RECORD_OVERHEAD, TraceAssembly, TraceState
 from otel_grounding.config import GroundingSettings
 from otel_grounding.spanview import SpanView
 
@@ -37,7 +37,7 @@ class LinkBatch(Protocol):
 
 
 @dataclass
-class _BatchedTrace(_Trace):
+class _BatchedTrace(TraceState):
     """A trace's state with some of its links still encoded, in the batches they came in."""
 
     pending: list[LinkBatch] = field(default_factory=list)
@@ -100,7 +100,7 @@ class UnorderedStore(TraceAssembly):
         for trace_id in trace_ids:
             self.evicted.add(trace_id)
 
-    def _new_trace(self) -> _Trace:
+    def _new_trace(self) -> TraceState:
         return _BatchedTrace()
 
     def _observe_unread(self, span: SpanView) -> None:
@@ -108,7 +108,7 @@ class UnorderedStore(TraceAssembly):
             self._link(self._trace_for(span.trace_id), span, 0)
             self._enforce_budgets()
 
-    def _link_output(self, span: SpanView, trace: _Trace, text_size: int) -> bool:
+    def _link_output(self, span: SpanView, trace: TraceState, text_size: int) -> bool:
         """A step's link was remembered with its batch (or as an unread span): only its text
         is charged here, not its link a second time."""
         if trace.overflowed:
@@ -116,5 +116,5 @@ class UnorderedStore(TraceAssembly):
         self._charge(trace, RECORD_OVERHEAD + text_size)
         return True
 
-    def _ages_out_quietly(self, trace: _Trace) -> bool:
+    def _ages_out_quietly(self, trace: TraceState) -> bool:
         return bool(trace.runs) or not (trace.tools or trace.llms)
