@@ -33,7 +33,7 @@ from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 from otel_grounding import attributes as attr
 from otel_grounding.config import GroundingSettings
 from otel_grounding.conventions import RUN, SpanReading
-from otel_grounding.enrichment import Enrichment, RunOutcome, build_enrichment
+from otel_grounding.enrichment import Enrichment
 from otel_grounding.metrics import TRACES_EVICTED
 from otel_grounding.pipeline import SERVICE_NAME, GroundingPipeline
 from otel_grounding.relay.otlp import AttributeMap, apply_enrichment, span_view
@@ -236,8 +236,10 @@ class StoredTraces:
         view = held.view
         previous_rate = view.attributes.get(attr.RATE)
         previous_grade = view.attributes.get(attr.GRADE)
-        if self._check_evicted(view.trace_id):
-            enrichment: Enrichment | None = self._evidence_evicted(view, held.reading)
+        if self._check_evicted(view.trace_id):  # no rate, `partial`, never flagged
+            enrichment: Enrichment | None = self.pipeline.refuse_run(
+                view, held.reading, attr.REASON_EVIDENCE_EVICTED
+            )
         else:
             enrichment = self.pipeline.grade_run(view, held.reading)
         if self._on_spans is not None:  # every run span leaves once, enriched or not
@@ -267,23 +269,6 @@ class StoredTraces:
                 released_early=released_early,
             )
         )
-
-    def _evidence_evicted(self, view: SpanView, reading: SpanReading) -> Enrichment:
-        """No rate, `partial` (`evidence-evicted`), never flagged: the trace's evidence is gone."""
-        settings = self.pipeline.settings
-        project = reading.project or _str(view.attributes.get(settings.project_attribute)) or _str(
-            view.resource.get(settings.project_attribute)
-        )
-        outcome = RunOutcome(
-            result=None,
-            reasons=(attr.REASON_EVIDENCE_EVICTED,),
-            threshold=settings.threshold_for(project),
-            project=project,
-            service=_str(view.resource.get(SERVICE_NAME)),
-            convention=reading.convention,
-            content_keys=reading.content_keys,
-        )
-        return build_enrichment(outcome, settings)
 
     def _write_run(self, held: _Held, enrichment: Enrichment | None) -> None:
         span = held.span

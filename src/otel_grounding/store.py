@@ -15,7 +15,7 @@ answers what the pipeline asks; unlike it, it also decides which evidence a run 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from otel_grounding.assembly import (
@@ -142,12 +142,8 @@ class InProcessStore(TraceAssembly):
         # an output kept (another run's, by explicit id) or from a span still open. Other links
         # under the run are left to `_compact` (cheaper than a walk of the whole trace per run).
         keep: set[int] = {run_span}
-        for node in [o.span_id for o in (*trace.tools, *trace.llms)] + [
-            o.parent_id for o in opened.values() if o.parent_id is not None
-        ]:
-            while node is not None and node not in keep and node in trace.parents:
-                keep.add(node)
-                node = trace.parents[node]
+        _add_ancestry(trace, [o.span_id for o in (*trace.tools, *trace.llms)], keep)
+        _add_ancestry(trace, [o.parent_id for o in opened.values()], keep)
         dropped = 0
         for output in owned:
             chain: list[int] = []
@@ -167,13 +163,10 @@ class InProcessStore(TraceAssembly):
         if trace.overflowed:
             return False
         needed: set[int] = set()
-        seeds = [o.span_id for o in (*trace.tools, *trace.llms)]
+        seeds: list[int | None] = [o.span_id for o in (*trace.tools, *trace.llms)]
         seeds += list(trace.runs)
-        seeds += [o.parent_id for o in list(self._open.values()) if o.parent_id is not None]
-        for node in seeds:
-            while node is not None and node not in needed and node in trace.parents:
-                needed.add(node)
-                node = trace.parents[node]
+        seeds += [o.parent_id for o in list(self._open.values())]
+        _add_ancestry(trace, seeds, needed)
         unneeded = [span_id for span_id in trace.parents if span_id not in needed]
         if len(unneeded) < self._max_spans // 4:
             return False
@@ -181,6 +174,15 @@ class InProcessStore(TraceAssembly):
             del trace.parents[span_id]
         self._charge(trace, -RECORD_OVERHEAD * len(unneeded))
         return True
+
+
+def _add_ancestry(trace: TraceState, seeds: Sequence[int | None], into: set[int]) -> None:
+    """Add to `into` each seed and its known ancestors (stopping at what `into` holds)."""
+    for seed in seeds:
+        node = seed
+        while node is not None and node not in into and node in trace.parents:
+            into.add(node)
+            node = trace.parents[node]
 
 
 #: Builds a pipeline's store from its settings (the in-process store by default).

@@ -346,6 +346,7 @@ class GroundingRelay:
         layout: Layout | None, links: dict[int, LinkRecords], record: int | None,
     ) -> None:
         """Split a reserved request into what is forwarded now and the runs held back."""
+        held: list[_Held]
         try:
             if layout is None:  # pass-through: the benchmark floor decodes and re-encodes
                 data, forwarded, held = request.SerializeToString(), spans, []
