@@ -374,7 +374,7 @@ def stages(template: bytes, repeats: int = 5) -> dict[str, float]:
         settings = load_settings({"wait_duration": 1.0, "min_claim_grounding_rate": 0.7})
         store = UnorderedStore.from_settings(settings, 2.0)
         pipeline = GroundingPipeline(settings, store=store)
-        return GroundingRelay(pipeline, DeliveryQueue(10**9, 10**12), store=store,
+        return GroundingRelay(pipeline, DeliveryQueue(10**9, 10**12), trace_store=store,
                               wait_duration=1.0)
 
     spans_per_request = SPANS_PER_TRACE * TRACES_PER_REQUEST

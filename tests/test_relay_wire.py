@@ -285,7 +285,8 @@ def _relay():
     settings = load_settings({"wait_duration": 60.0})
     store = UnorderedStore.from_settings(settings, 60.0)
     pipeline = GroundingPipeline(settings, store=store)
-    return GroundingRelay(pipeline, DeliveryQueue(10**6, 10**9), store=store, wait_duration=60.0)
+    return GroundingRelay(pipeline, DeliveryQueue(10**6, 10**9), trace_store=store,
+                          wait_duration=60.0)
 
 
 def _agent_request(rng: random.Random) -> ExportTraceServiceRequest:

@@ -162,9 +162,10 @@ class GroundingPipeline:
             return None
 
     def skips(self, trace_id: int, attribute_keys: Iterable[str]) -> bool:
-        """`ignores`, counting the span as seen when it is ignored (the shells' fast path)."""
-        if self.ignores(trace_id, attribute_keys):
-            self.count_ignored()
+        """`ignores`, then `count_ignored` when it does: the shells' fast path for ordinary
+        spans, inlined (a call less per span)."""
+        if self._markers.isdisjoint(attribute_keys) and not self.store.holds(trace_id):
+            next(self._seen)
             return True
         return False
 

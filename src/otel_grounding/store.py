@@ -183,7 +183,3 @@ def _add_ancestry(trace: TraceState, seeds: Sequence[int | None], into: set[int]
         while node is not None and node not in into and node in trace.parents:
             into.add(node)
             node = trace.parents[node]
-
-
-#: Builds a pipeline's store from its settings (the in-process store by default).
-StoreFactory = Callable[[GroundingSettings], TraceStore]

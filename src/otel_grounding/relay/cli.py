@@ -383,7 +383,7 @@ def run(args: argparse.Namespace) -> int:
     relay = GroundingRelay(
         pipeline,
         queue,
-        store=traces,
+        trace_store=traces,
         wait_duration=wait,
         passthrough=args.passthrough,
         retry_after=args.retry_after or 1.0,

@@ -38,6 +38,7 @@ from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
 from otel_grounding import attributes as attr
 from otel_grounding.conventions import RUN, Convention, SpanReading
+from otel_grounding.internal_error import internal_error
 from otel_grounding.pipeline import GroundingPipeline
 from otel_grounding.relay.otlp import (
     AttributeMap,
@@ -177,14 +178,14 @@ class GroundingRelay:
         queue: DeliveryQueue,
         metrics: RelayMetrics | None = None,
         *,
-        store: UnorderedStore,
+        trace_store: UnorderedStore,
         wait_duration: float,
         passthrough: bool = False,
         retry_after: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.pipeline = pipeline
-        self.store = store  # the pipeline's store: the relay hands it each request's links
+        self.trace_store = trace_store  # the pipeline's: the relay hands it each request's links
         self.queue = queue
         self.metrics = metrics
         self.wait_duration = wait_duration
@@ -316,8 +317,8 @@ class GroundingRelay:
             return layout, LinkRecords.of(layout)
         except InvalidSpan:
             raise
-        except Exception:
-            logger.exception("relay: a request could not be walked; forwarded unchanged")
+        except Exception:  # forwarded unchanged
+            internal_error("relay.walk", self.pipeline.metrics.count_error)
             return None, {}
 
     def _replay(
@@ -334,7 +335,7 @@ class GroundingRelay:
             layout, links = self._walk(request, raw, spans)
         except InvalidSpan:
             layout, links = None, {}
-        self.store.mark_lost(links)
+        self.trace_store.mark_lost(links)
         self.queue.adjust(spans, size)
         self._accept(request, raw, spans, size, layout, links, record)
         if self.metrics is not None:
@@ -353,7 +354,7 @@ class GroundingRelay:
             else:
                 data, forwarded, held = self._split(layout, links, spans)
         except Exception:  # never lose an accepted span: forward the request unchanged
-            logger.exception("relay: a request could not be processed; forwarded unchanged")
+            internal_error("relay.accept", self.pipeline.metrics.count_error)
             data = raw if raw is not None else request.SerializeToString()
             forwarded, held = spans, []
         held_bytes = sum(h.size for h in held)
@@ -397,7 +398,7 @@ class GroundingRelay:
         that change (run spans held back, content stripped) are spliced out of the bytes or
         replaced.
         """
-        self.store.remember_batches(links)
+        self.trace_store.remember_batches(links)
         candidates = self._candidates(layout)
         if not candidates:  # the common case: nothing to read, forward as received
             return layout.raw, spans, []
