@@ -190,7 +190,7 @@ def bench_flood() -> None:
             pass
     current, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    assembly = processor.pipeline.assembly
+    assembly = processor.pipeline.store
     print("flood: 100,000 traces whose runs never end (default num_traces=10,000, 64 MiB budget):")
     print(f"  buffered traces {assembly.buffered_traces}, accounted bytes {assembly.buffered_bytes / 2**20:.1f} MiB")
     print(f"  peak traced Python memory {peak / 2**20:.1f} MiB (includes the SDK's own span objects)")

@@ -371,11 +371,14 @@ def stages(template: bytes, repeats: int = 5) -> dict[str, float]:
     from otel_grounding.relay.otlp import decode_protobuf
     from otel_grounding.relay.queue import DeliveryQueue
 
+    from otel_grounding.relay.unordered import UnorderedStore
+
     def relay() -> GroundingRelay:
-        pipeline = GroundingPipeline(load_settings({"wait_duration": 1.0,
-                                                    "min_claim_grounding_rate": 0.7}),
-                                     trace_retention=2.0, link_all=True)
-        return GroundingRelay(pipeline, DeliveryQueue(10**9, 10**12), wait_duration=1.0)
+        settings = load_settings({"wait_duration": 1.0, "min_claim_grounding_rate": 0.7})
+        store = UnorderedStore.from_settings(settings, 2.0)
+        pipeline = GroundingPipeline(settings, store=store)
+        return GroundingRelay(pipeline, DeliveryQueue(10**9, 10**12), trace_store=store,
+                              evidence_wait=1.0)
 
     spans_per_request = SPANS_PER_TRACE * TRACES_PER_REQUEST
     out: dict[str, float] = {}

@@ -142,7 +142,7 @@ def test_shutdown_drains_the_worker_before_the_next_processor() -> None:
 @pytest.mark.parametrize("mode", ["background", "inline"])
 def test_five_thousand_runs_under_one_long_lived_root_are_all_full_in_flat_memory(mode: str) -> None:
     p = Pipeline(min_claim_grounding_rate=0.7, scoring_mode=mode)
-    assembly = p.processor.pipeline.assembly
+    assembly = p.processor.pipeline.store
     session = p.tracer.start_span("chat session")
     ctx = trace.set_span_in_context(session)
     peaks = []
@@ -201,7 +201,7 @@ def test_a_tool_step_that_never_ends_is_never_graded_full(mode: str) -> None:
 def test_one_trace_is_held_within_the_byte_budget_and_its_run_says_so() -> None:
     budget = 64 * 1024
     p = Pipeline(max_buffer_bytes=budget, min_claim_grounding_rate=0.7)
-    assembly = p.processor.pipeline.assembly
+    assembly = p.processor.pipeline.store
     peak = 0
     with p.run() as run:
         for i in range(200):
@@ -276,7 +276,7 @@ def test_a_run_ending_after_its_local_root_still_gets_its_evidence(mode: str) ->
     run.end()
     got = attrs(p.span("on_messages_stream"))
     assert got[A.GRADE] == "full" and got[A.RATE] == 1.0 and got[A.EVIDENCE_SOURCES] == 1
-    assert p.processor.pipeline.assembly.buffered_traces == 0  # released once all ended
+    assert p.processor.pipeline.store.buffered_traces == 0  # released once all ended
 
 
 def test_an_unnamed_run_inside_a_named_run_is_one_run() -> None:
@@ -332,7 +332,7 @@ def test_an_unnamed_run_ending_after_its_named_local_root_is_one_run() -> None:
     assert graded == ["invoke_agent weather_agent"]
     got = attrs(p.span("invoke_agent weather_agent"))
     assert got[A.GRADE] == "full" and got[A.RATE] == 1.0 and got[A.EVIDENCE_SOURCES] == 1
-    assert p.processor.pipeline.assembly.buffered_traces == 0
+    assert p.processor.pipeline.store.buffered_traces == 0
 
 
 # -- a run with no answer of its own ------------------------------------------------------------
@@ -382,7 +382,7 @@ def test_a_run_without_an_answer_inside_the_same_run_with_one_is_graded_there(mo
     assert graded == ["crew.workflow"]
     got = attrs(p.span("crew.workflow"))
     assert got[A.GRADE] == "full" and got[A.RATE] == 1.0 and got[A.EVIDENCE_SOURCES] == 1
-    assert p.processor.pipeline.assembly.buffered_traces == 0
+    assert p.processor.pipeline.store.buffered_traces == 0
 
 
 def test_a_run_of_another_agent_around_one_without_an_answer_does_not_take_its_place() -> None:
@@ -430,7 +430,7 @@ def test_a_run_ending_before_its_last_steps_start_waits_for_its_answer() -> None
         task.end()
     got = attrs(p.span("agent.workflow"))
     assert got[A.GRADE] == "full" and got[A.RATE] == 1.0 and got[A.EVIDENCE_SOURCES] == 1
-    assert p.processor.pipeline.assembly.buffered_traces == 0
+    assert p.processor.pipeline.store.buffered_traces == 0
 
 
 def test_a_run_whose_answer_never_comes_is_graded_after_the_wait() -> None:

@@ -33,6 +33,7 @@ from otel_grounding import attributes as attr
 from otel_grounding.conventions import DEFAULT_CONVENTIONS, payloads, read_span
 from otel_grounding.conventions.base import LLM, RUN, TOOL
 from otel_grounding.pipeline import GroundingPipeline
+from otel_grounding.relay.unordered import UnorderedStore
 from otel_grounding.spanview import SpanView
 
 from sdk_harness import Pipeline
@@ -134,7 +135,9 @@ def test_llamaindex_openinference_is_an_implicit_run() -> None:
 def test_implicit_run_is_in_process_only() -> None:
     """The relay (which sees spans in any order) holds only spans read as runs."""
     pipeline = GroundingPipeline.configure(min_claim_grounding_rate=0.7)
-    relay = GroundingPipeline(pipeline.settings, link_all=True, trace_retention=60)
+    relay = GroundingPipeline(
+        pipeline.settings, store=UnorderedStore.from_settings(pipeline.settings, 60)
+    )
     written = [relay.process(span) for span in capture("llamaindex-openinference", "grounded")]
     assert all(e is None or attr.GRADE not in e.attributes for e in written)
 

@@ -189,11 +189,11 @@ def test_a_large_request_round_trips_through_splice():
 
 
 def _assembly(**budgets):
-    from otel_grounding.assembly import TraceAssembly
+    from otel_grounding.relay.unordered import UnorderedStore
 
-    options = dict(num_traces=100, max_spans_per_trace=100, max_bytes=10**6, wait_duration=60)
+    options = dict(num_traces=100, max_spans_per_trace=100, max_bytes=10**6, retention=60)
     options.update(budgets)
-    return TraceAssembly(link_all=True, **options)
+    return UnorderedStore(**options)
 
 
 def _view(trace: bytes, span_id: bytes, parent: bytes | None):
@@ -219,13 +219,13 @@ def test_a_run_finds_its_tool_through_links_known_only_from_a_batch():
     assembly.remember_batches(LinkRecords.of(Layout(_chain_request(trace))))
     assembly.observe(_view(trace, b"\x0d" * 8, b"\x0c" * 8),
                      SpanReading(role=TOOL, convention="native", text="tool output"))
-    evidence = assembly.take(_view(trace, b"\x0a" * 8, None), SpanReading(RUN, "native"))
+    evidence = assembly.claim_run(_view(trace, b"\x0a" * 8, None), SpanReading(RUN, "native"))
     assert evidence.sources == ("tool output",) and not evidence.lost
 
     elsewhere = _assembly()  # the same spans without the batch: the tool is not the run's
     elsewhere.observe(_view(trace, b"\x0d" * 8, b"\x0c" * 8),
                       SpanReading(role=TOOL, convention="native", text="tool output"))
-    assert elsewhere.take(_view(trace, b"\x0a" * 8, None), SpanReading(RUN, "native")).sources == ()
+    assert elsewhere.claim_run(_view(trace, b"\x0a" * 8, None), SpanReading(RUN, "native")).sources == ()
 
 
 def test_a_batch_over_the_span_budget_is_counted_and_the_run_told():
@@ -235,7 +235,7 @@ def test_a_batch_over_the_span_budget_is_counted_and_the_run_told():
     assembly = _assembly(max_spans_per_trace=1, on_evict=evicted.append)
     assembly.remember_batches(LinkRecords.of(Layout(_chain_request(TRACE_IDS[0]))))
     assert evicted == ["spans"]
-    run = assembly.take(_view(TRACE_IDS[0], b"\x0a" * 8, None), SpanReading(RUN, "native"))
+    run = assembly.claim_run(_view(TRACE_IDS[0], b"\x0a" * 8, None), SpanReading(RUN, "native"))
     assert run.lost
 
 
@@ -243,7 +243,7 @@ def test_a_batch_over_the_span_budget_is_counted_and_the_run_told():
 def test_each_trace_holds_and_is_charged_only_its_own_links():
     """A request's links are split by trace: a trace's state holds (and is charged for) its
     own records only, so one long-lived trace cannot pin the links of a whole request."""
-    from otel_grounding.assembly import BATCH_OVERHEAD
+    from otel_grounding.relay.unordered import BATCH_OVERHEAD
     from otel_grounding.relay.wire import LINK_RECORD
 
     spans = [_span(TRACE_IDS[n % 2], bytes([n + 1]) * 8, None, None, "s", ["x" * 100])
@@ -280,10 +280,13 @@ def _relay():
     from otel_grounding.pipeline import GroundingPipeline
     from otel_grounding.relay.core import GroundingRelay
     from otel_grounding.relay.queue import DeliveryQueue
+    from otel_grounding.relay.unordered import UnorderedStore
 
-    pipeline = GroundingPipeline(load_settings({"wait_duration": 60.0}), trace_retention=60.0,
-                                 link_all=True)
-    return GroundingRelay(pipeline, DeliveryQueue(10**6, 10**9), wait_duration=60.0)
+    settings = load_settings({"evidence_wait": 60.0})
+    store = UnorderedStore.from_settings(settings, 60.0)
+    pipeline = GroundingPipeline(settings, store=store)
+    return GroundingRelay(pipeline, DeliveryQueue(10**6, 10**9), trace_store=store,
+                          evidence_wait=60.0)
 
 
 def _agent_request(rng: random.Random) -> ExportTraceServiceRequest:

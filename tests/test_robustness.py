@@ -120,13 +120,13 @@ def test_local_root_ending_releases_its_trace() -> None:
     for i in range(100):
         with p.tracer.start_as_current_span("agent"):
             p.tool("tool output %d" % i)
-    assert p.processor.pipeline.assembly.buffered_traces == 0
+    assert p.processor.pipeline.store.buffered_traces == 0
 
 
 def test_flood_of_traces_that_never_end_a_run_stays_within_budget() -> None:
     budget = 2 * 1024 * 1024
     p = Pipeline(num_traces=5_000, max_buffer_bytes=budget)
-    assembly = p.processor.pipeline.assembly
+    assembly = p.processor.pipeline.store
     peak = 0
     for i in range(100_000):
         agent = p.tracer.start_span("agent")  # never ended: its tool output waits for a run

@@ -1,9 +1,13 @@
-"""Trace assembly: the only stateful part. Remembers, per trace, what a run will need when it ends.
+"""Trace assembly: what every trace store shares. Remembers, per trace, what a run will need
+when it ends, and decides, under one lock, which evidence a run owns and whether it is graded.
 
 Tool and LLM outputs wait here for their run; parent links let a run find what lies in its
 subtree. Budgets on traces, spans per trace, bytes and idle age keep memory bounded, modelled
 on the Collector's `groupbytrace` (`num_traces`, `wait_duration`); whatever is evicted is
-counted, and a run whose trace lost state is told so (its grade becomes `partial`).
+counted (`on_evict`) and remembered (`evicted.EvictedTraces`), and a run whose trace lost state
+is told so (its grade becomes `partial`). The stores differ only in how spans reach them: see
+`store.InProcessStore` (the SDK shells) and `relay.unordered.UnorderedStore` (the relay and
+`score-traces`); `store.TraceStore` is the interface the pipeline is built on.
 """
 
 from __future__ import annotations
@@ -11,18 +15,17 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
 from otel_grounding.conventions.base import LLM, RUN, TOOL, SpanReading
 from otel_grounding.conventions.payloads import ToolResult
+from otel_grounding.evicted import EvictedTraces
 from otel_grounding.spanview import SpanView
 
 #: Rough bytes a remembered span costs beyond its text (ids, record, dict slot).
 RECORD_OVERHEAD = 160
-#: Rough bytes a batch of links costs beyond its own size (object header, list slot).
-BATCH_OVERHEAD = 64
 
 EVICT_AGE = "age"
 EVICT_COUNT = "count"
@@ -38,7 +41,9 @@ OPEN_SPANS_TRACKED = 50_000
 
 
 @dataclass
-class _Output:
+class Output:
+    """A tool or LLM step's output (or what is left of it), waiting in its trace for its run."""
+
     span_id: int
     parent_id: int | None
     text: str | None
@@ -55,7 +60,7 @@ class _Output:
     evicted: bool = False  # text dropped to keep the trace within its byte budget
 
 
-class _Open(NamedTuple):
+class OpenSpan(NamedTuple):
     """A started span that has not ended, with what its start attributes said it is."""
 
     trace_id: int
@@ -64,26 +69,13 @@ class _Open(NamedTuple):
     agent: str | None
 
 
-class LinkBatch(Protocol):
-    """Parent links of some spans of one trace, kept in a shell's own compact form and decoded
-    only when a run's subtree cannot be told from the links already known."""
-
-    @property
-    def count(self) -> int: ...
-
-    @property
-    def size(self) -> int: ...
-
-    def links(self) -> Iterable[tuple[int, int | None]]: ...
-
-
 @dataclass
-class _Trace:
+class TraceState:
+    """One trace's state: parent links, outputs waiting, runs seen (graded or not)."""
+
     parents: dict[int, int | None] = field(default_factory=dict)
-    pending: list[LinkBatch] = field(default_factory=list)
-    pending_links: int = 0
-    tools: list[_Output] = field(default_factory=list)
-    llms: list[_Output] = field(default_factory=list)
+    tools: list[Output] = field(default_factory=list)
+    llms: list[Output] = field(default_factory=list)
     runs: dict[int, tuple[str | None, bool]] = field(default_factory=dict)  # span -> (agent, graded)
     declaring_runs: set[int] = field(default_factory=set)  # runs that list tools available
     #: Ended runs an enclosing run counted as its own when it was graded first (they end later).
@@ -96,22 +88,23 @@ class _Trace:
 
     @property
     def linked(self) -> int:
-        return len(self.parents) + self.pending_links
+        """Parent links held (a store may keep some still encoded: see its own trace state)."""
+        return len(self.parents)
 
     def parent(self, span_id: int) -> int | None:
-        """The span's parent id (None when unknown or a root); reads pending batches once."""
-        try:
-            return self.parents[span_id]
-        except KeyError:
-            pass
-        if self.pending:
-            for batch in self.pending:
-                for child, parent in batch.links():
-                    self.parents.setdefault(child, parent)
-            self.pending.clear()
-            self.pending_links = 0
-            return self.parents.get(span_id)
-        return None
+        """The span's parent id (None when unknown or a root)."""
+        return self.parents.get(span_id)
+
+
+class Claim(NamedTuple):
+    """A run being graded, under the lock: its span and reading, its trace's state, the
+    outputs it owns and the spans open in its trace."""
+
+    span: SpanView
+    reading: SpanReading
+    trace: TraceState
+    owned: list[Output]
+    opened: dict[int, OpenSpan]
 
 
 @dataclass(frozen=True)
@@ -144,7 +137,14 @@ class Evidence:
 
 
 class TraceAssembly:
-    """Per-trace buffers, thread-safe, within budgets; `on_evict(reason)` counts each eviction."""
+    """Per-trace buffers, thread-safe, within budgets; `on_evict(reason)` counts each eviction.
+
+    A base: a store says how spans of no interest are linked (`_observe_unread`) and may add
+    what its order of arrival allows (the hooks below). `implicit_runs`: whether a local root
+    no convention reads may be its trace's run (only where it ends after its local spans).
+    """
+
+    implicit_runs = False
 
     def __init__(
         self,
@@ -152,32 +152,25 @@ class TraceAssembly:
         num_traces: int,
         max_spans_per_trace: int,
         max_bytes: int,
-        wait_duration: float,
+        retention: float,
         on_evict: Callable[[str], None] = lambda reason: None,
         clock: Callable[[], float] = time.monotonic,
-        link_all: bool = False,
+        evicted: EvictedTraces | None = None,
     ) -> None:
-        """`link_all`: remember the parent link of every span, even in a trace that holds no
-        output yet (for shells that see a trace's spans in any order, like the OTLP relay);
-        by default a span of no interest is linked only into a trace that already has state.
-        With `link_all`, a trace that ages out holding no unclaimed output is not counted as
-        evicted (its state simply ends), though a run arriving later still learns it is lost;
-        and the shell gives every span's link through `remember_batches` (a tool or LLM span
-        passed to `observe` then adds its output, not its link a second time).
-        """
-        self._link_all = link_all
+        """`retention`: how long an idle trace's state is kept; `evicted`: the memory of traces
+        that lost state (a fresh one by default)."""
         self._num_traces = num_traces
         self._max_spans = max_spans_per_trace
         self._max_bytes = max_bytes
-        self._wait = wait_duration
-        self._on_evict = on_evict
+        self._wait = retention
+        self.on_evict = on_evict
         self._clock = clock
         self._lock = threading.Lock()
-        self._traces: OrderedDict[int, _Trace] = OrderedDict()
+        self._traces: OrderedDict[int, TraceState] = OrderedDict()
         self._touched: dict[int, float] = {}
-        self._lost: OrderedDict[int, None] = OrderedDict()
+        self.evicted = evicted if evicted is not None else EvictedTraces()
         self._closed: OrderedDict[int, None] = OrderedDict()  # dropped when their root ended
-        self._open: dict[int, _Open] = {}  # span id -> started, not ended (GIL-atomic ops)
+        self._open: dict[int, OpenSpan] = {}  # span id -> started, not ended (GIL-atomic ops)
         self._bytes = 0
 
     def holds(self, trace_id: int) -> bool:
@@ -189,7 +182,7 @@ class TraceAssembly:
         LLM steps, shows tools (a tool step, a tool call or result, tools declared on an LLM
         step) and no span was read as a run. Run spans register when they end (nested runs,
         children first) or drop the trace (local roots), so no run is graded twice."""
-        if not span.local_root:
+        if not (self.implicit_runs and span.local_root):
             return False
         with self._lock:
             trace = self._traces.get(span.trace_id)
@@ -204,7 +197,7 @@ class TraceAssembly:
         """Note a started span (with what its start attributes say it is), so that a run that
         ends before it can wait for it and a trace is kept while it may still end."""
         if len(self._open) < OPEN_SPANS_TRACKED:
-            self._open[span.span_id] = _Open(
+            self._open[span.span_id] = OpenSpan(
                 span.trace_id,
                 span.parent_id,
                 reading.role if reading is not None else None,
@@ -234,27 +227,26 @@ class TraceAssembly:
             found = self._stepless(span, reading)
             return found is not None and found[1] is None
 
-    def pass_over(self, span: SpanView, reading: SpanReading) -> bool:
-        """A begun run with no answer of its own and no LLM step under it, inside a pending run
-        of the same logical run (the same agent, or either names none): that run is the
-        faithful place for the grade. This one is not graded and becomes transparent (its
-        steps, and the tools it declares, count for the run around it). True when passed over."""
-        with self._lock:
-            found = self._stepless(span, reading)
-            if found is None or found[0] is None or found[1] is None:
-                return False
-            trace = found[0]
-            was = trace.runs.pop(span.span_id, None)
-            if was is not None and not was[1] and trace.pending_runs:
-                trace.pending_runs -= 1
-            if reading.tools_declared:
-                trace.declaring_runs.add(span.span_id)
-            self._settle(span.trace_id, trace)
-            return True
+    def _pass_over(self, span: SpanView, reading: SpanReading) -> bool:
+        """Under the lock: a begun run with no answer of its own and no LLM step under it,
+        inside a pending run of the same logical run (the same agent, or either names none):
+        that run is the faithful place for the grade. This one is not graded and becomes
+        transparent (its steps, and the tools it declares, count for the run around it)."""
+        found = self._stepless(span, reading)
+        if found is None or found[0] is None or found[1] is None:
+            return False
+        trace = found[0]
+        was = trace.runs.pop(span.span_id, None)
+        if was is not None and not was[1] and trace.pending_runs:
+            trace.pending_runs -= 1
+        if reading.tools_declared:
+            trace.declaring_runs.add(span.span_id)
+        self._settle(span.trace_id, trace)
+        return True
 
     def _stepless(
         self, span: SpanView, reading: SpanReading
-    ) -> tuple[_Trace | None, int | None] | None:
+    ) -> tuple[TraceState | None, int | None] | None:
         """Under the lock: None when an LLM step lies under this run; else its trace's state
         and the pending run around it that is the same run (None: no such run)."""
         trace = self._traces.get(span.trace_id)
@@ -267,7 +259,7 @@ class TraceAssembly:
         return trace, self._same_run_around(span, reading.agent, opened, trace)
 
     def _same_run_around(
-        self, span: SpanView, agent: str | None, opened: dict[int, _Open], trace: _Trace
+        self, span: SpanView, agent: str | None, opened: dict[int, OpenSpan], trace: TraceState
     ) -> int | None:
         """The nearest run around this one, not graded yet (still open, or ended and
         pending), that is the same logical run: the same agent, or either names none."""
@@ -288,11 +280,11 @@ class TraceAssembly:
             node = entry.parent_id if entry is not None else trace.parent(node)
         return None
 
-    def _open_in(self, trace_id: int) -> dict[int, _Open]:
+    def _open_in(self, trace_id: int) -> dict[int, OpenSpan]:
         return {sid: o for sid, o in list(self._open.items()) if o.trace_id == trace_id}
 
     def _below(
-        self, node: int | None, run_span: int, opened: dict[int, _Open], trace: _Trace | None
+        self, node: int | None, run_span: int, opened: dict[int, OpenSpan], trace: TraceState | None
     ) -> bool:
         """Whether the chain of parents from `node` reaches `run_span`."""
         for _ in range(len(opened) + (trace.linked if trace is not None else 0) + 1):
@@ -313,41 +305,22 @@ class TraceAssembly:
     def observe(self, span: SpanView, reading: SpanReading | None) -> None:
         """Remember a non-run span: its output if it is a tool or LLM step, else its parent link."""
         if reading is None:
-            if self._link_all:
-                with self._lock:
-                    self._link(span.trace_id, self._trace_for(span.trace_id), span, 0)
-                    self._enforce_budgets()
-                return
-            if span.trace_id not in self._traces:  # cheap unlocked check: most traces have no state
-                return
-            with self._lock:
-                trace = self._traces.get(span.trace_id)
-                self._open.pop(span.span_id, None)
-                if trace is not None:
-                    self._link(span.trace_id, trace, span, 0)
-                    self._ended(span, trace)
+            self._observe_unread(span)
             return
         with self._lock:
             trace = self._trace_for(span.trace_id)
             text = reading.text if not reading.redacted else None
             results = reading.input_tool_results
             size = (len(text) if text else 0) + sum(len(r.text or "") for r in results)
-            if size and not self._link_all and trace.size + RECORD_OVERHEAD + size > self._max_bytes:
-                self._evict_within(trace, RECORD_OVERHEAD + size)
+            if size and trace.size + RECORD_OVERHEAD + size > self._max_bytes:
+                self._make_room(trace, RECORD_OVERHEAD + size)
             evicted = bool(size) and trace.size + RECORD_OVERHEAD + size > self._max_bytes
             if evicted:
                 text, results, size = None, (), 0
-            if self._link_all:  # its link came in a batch already: counted once, not twice
-                linked = not trace.overflowed
-                if linked:
-                    cost = RECORD_OVERHEAD + size
-                    trace.size += cost
-                    self._bytes += cost
-            else:
-                linked = self._link(span.trace_id, trace, span, size)
+            linked = self._link_output(span, trace, size)
             self._open.pop(span.span_id, None)
             if linked:
-                record = _Output(
+                record = Output(
                     span.span_id,
                     span.parent_id,
                     text,
@@ -368,20 +341,37 @@ class TraceAssembly:
             self._ended(span, trace)
             self._enforce_budgets()
 
-    def _evict_within(self, trace: _Trace, needed: int) -> None:
-        """Drop the oldest texts of this trace (tool outputs first) until `needed` bytes fit;
-        what is dropped stays as a marker, so that its run learns it lost evidence."""
-        self._on_evict(EVICT_TRACE_BYTES)
-        for outputs in (trace.tools, trace.llms):
-            for output in outputs:
-                if trace.size + needed <= self._max_bytes:
-                    return
-                if output.size:
-                    trace.size -= output.size
-                    self._bytes -= output.size
-                    output.text, output.results, output.size, output.evicted = None, (), 0, True
+    # -- what a store adds (the hooks) --------------------------------------------------------
+    def _observe_unread(self, span: SpanView) -> None:
+        """A span no convention reads ended: keep its parent link where a run may need it."""
+        raise NotImplementedError
 
-    def _ended(self, span: SpanView, trace: _Trace) -> None:
+    def _make_room(self, trace: TraceState, needed: int) -> None:
+        """Under the lock, before an output that would not fit its trace's bytes: make room
+        (by default none is made: the output's text is not kept, and its run is told)."""
+
+    def _link_output(self, span: SpanView, trace: TraceState, text_size: int) -> bool:
+        """Under the lock: link a tool or LLM step and charge its text; False: over the cap."""
+        return self._link(trace, span, text_size)
+
+    def _after_grade(self, claim: Claim) -> None:
+        """Under the lock, once a run is graded: release what only it needed (by default
+        nothing: a store that sees spans out of order cannot know)."""
+
+    def _compact(self, trace: TraceState) -> bool:
+        """Under the lock, at a trace's span cap: free links no longer needed; True when that
+        made room (by default none is freed)."""
+        return False
+
+    def _ages_out_quietly(self, trace: TraceState) -> bool:
+        """Whether a trace ageing out is the normal end of its state (not counted as evicted;
+        a run arriving later still learns its state is gone)."""
+        return False
+
+    def _new_trace(self) -> TraceState:
+        return TraceState()
+
+    def _ended(self, span: SpanView, trace: TraceState) -> None:
         """After a span of this trace ended: at its local root, or once nothing that ended
         under it still waits, the trace's state goes."""
         if span.local_root:
@@ -389,9 +379,7 @@ class TraceAssembly:
         if trace.root_ended:
             self._settle(span.trace_id, trace)
 
-    def _settle(self, trace_id: int, trace: _Trace) -> None:
-        if not self._link_all and trace.pending_runs == 0 and not (trace.tools or trace.llms):
-            trace.overflowed = False  # nothing pending could have lost a link
+    def _settle(self, trace_id: int, trace: TraceState) -> None:
         if not trace.root_ended or trace.pending_runs:
             return
         if any(o.trace_id == trace_id for o in list(self._open.values())):
@@ -401,93 +389,43 @@ class TraceAssembly:
         if len(self._closed) > self._num_traces:
             self._closed.popitem(last=False)
 
-    def remember_batches(self, batches: Mapping[int, LinkBatch]) -> None:
-        """Remember parent links, one batch per trace id, creating each trace's state; the
-        links are decoded only if a run needs them."""
-        with self._lock:
-            self._expire()
-            for trace_id, batch in batches.items():
-                trace = self._trace_for(trace_id, expire=False)
-                count = batch.count
-                if trace.linked + count > self._max_spans:
-                    if not trace.overflowed:
-                        trace.overflowed = True
-                        self._on_evict(EVICT_SPANS)
-                    continue
-                trace.pending.append(batch)
-                trace.pending_links += count
-                cost = batch.size + BATCH_OVERHEAD
-                trace.size += cost
-                self._bytes += cost
-            self._enforce_budgets()
-
-    def mark_lost(self, trace_ids: Iterable[int]) -> None:
-        """Traces whose state a shell lost (the relay replaying its persistent queue after a
-        kill): a run of one of them grades partial (`evidence-evicted`)."""
-        with self._lock:
-            for trace_id in trace_ids:
-                self._lost[trace_id] = None
-                if len(self._lost) > self._num_traces:
-                    self._lost.popitem(last=False)
-
-    def _trace_for(self, trace_id: int, expire: bool = True) -> _Trace:
+    def _trace_for(self, trace_id: int, expire: bool = True) -> TraceState:
         if expire:
             self._expire()
         trace = self._traces.get(trace_id)
         if trace is None:
-            trace = self._traces[trace_id] = _Trace()
+            trace = self._traces[trace_id] = self._new_trace()
         else:
             self._traces.move_to_end(trace_id)
         self._touched[trace_id] = self._clock()
         return trace
 
-    def _link(self, trace_id: int, trace: _Trace, span: SpanView, text_size: int) -> bool:
+    def _link(self, trace: TraceState, span: SpanView, text_size: int) -> bool:
         """Record a parent link (and the text's size); False when the trace is over its span cap."""
-        return self._link_ids(trace, span.span_id, span.parent_id, text_size)
-
-    def _link_ids(
-        self, trace: _Trace, span_id: int, parent_id: int | None, text_size: int
-    ) -> bool:
         if trace.linked >= self._max_spans and not self._compact(trace):
-            if not trace.overflowed:
-                trace.overflowed = True
-                self._on_evict(EVICT_SPANS)
+            self._overflow(trace)
             return False
-        trace.parents[span_id] = parent_id
-        cost = RECORD_OVERHEAD + text_size
+        trace.parents[span.span_id] = span.parent_id
+        self._charge(trace, RECORD_OVERHEAD + text_size)
+        return True
+
+    def _overflow(self, trace: TraceState) -> None:
+        """The trace is over its span cap: its runs learn they may have lost evidence."""
+        if not trace.overflowed:
+            trace.overflowed = True
+            self.on_evict(EVICT_SPANS)
+
+    def _charge(self, trace: TraceState, cost: int) -> None:
         trace.size += cost
         self._bytes += cost
-        return True
-
-    def _compact(self, trace: _Trace) -> bool:
-        """Forget the links no pending output, run or open span needs (in a long-lived trace
-        they pile up from work already graded); True when that freed a quarter of the cap."""
-        if self._link_all or trace.overflowed or trace.pending:
-            return False
-        needed: set[int] = set()
-        seeds = [o.span_id for o in (*trace.tools, *trace.llms)]
-        seeds += list(trace.runs)
-        seeds += [o.parent_id for o in list(self._open.values()) if o.parent_id is not None]
-        for node in seeds:
-            while node is not None and node not in needed and node in trace.parents:
-                needed.add(node)
-                node = trace.parents[node]
-        unneeded = [span_id for span_id in trace.parents if span_id not in needed]
-        if len(unneeded) < self._max_spans // 4:
-            return False
-        for span_id in unneeded:
-            del trace.parents[span_id]
-        trace.size -= RECORD_OVERHEAD * len(unneeded)
-        self._bytes -= RECORD_OVERHEAD * len(unneeded)
-        return True
 
     # -- a run ends ----------------------------------------------------------------------------
     def begin_run(self, span: SpanView, reading: SpanReading) -> None:
         """A run span ended: register it (for the runs around it, and so that its trace is
-        kept) until `take` grades it."""
+        kept) until `claim_run` grades it."""
         with self._lock:
             trace = self._trace_for(span.trace_id)
-            self._link(span.trace_id, trace, span, 0)
+            self._link(trace, span, 0)
             if span.span_id not in trace.runs:
                 trace.pending_runs += 1
             trace.runs[span.span_id] = (reading.agent, False)
@@ -496,44 +434,59 @@ class TraceAssembly:
                 trace.root_ended = True
             self._enforce_budgets()
 
-    def take(self, span: SpanView, reading: SpanReading) -> Evidence:
-        """The evidence in a run's subtree; the run counts as graded from then on and, in a
-        shell that sees its spans in order, what only it needed is released."""
+    def claim_run(
+        self, span: SpanView, reading: SpanReading, *, refused: bool = False
+    ) -> Evidence | None:
+        """Grade a begun run, in one pass under one lock: whether it is graded (None: not, the
+        same logical run around it or inside it is graded in its place), the evidence in its
+        subtree, and the mark that it is graded (what only it needed is then released, where
+        the store can tell). `refused`: graded without scoring (no pass-over, no nesting)."""
         with self._lock:
-            lost = span.trace_id in self._lost
-            trace = self._traces.get(span.trace_id)
-            if trace is None:
-                return Evidence(lost=lost or span.trace_id in self._closed)
-            lost = lost or trace.overflowed
-            owns = _Ownership(trace, span.span_id, reading.agent, reading.run_id)
-            tools = [t for t in trace.tools if owns(t)]
-            steps = [t for t in trace.llms if owns(t)]
-            llms = [t for t in steps if t.text or t.evicted]
-            graded_inner = any(
-                owns.encloses(run_id) and graded
-                for run_id, (agent, graded) in trace.runs.items()
-                if agent is None or reading.agent is None or agent == reading.agent
-            )
-            # Runs nested in this one that ended and wait to be graded (an async generator's
-            # span ending after its root): this grade covers them, they are not graded again.
-            trace.covered.update(
-                run_id for run_id, (_, graded) in trace.runs.items()
-                if not graded and owns.absorbs(run_id)
-            )
-            covered = span.span_id in trace.covered
-            trace.covered.discard(span.span_id)
-            declared = any(t.declared for t in steps) or any(
-                owns.encloses(run_id) for run_id in trace.declaring_runs
-            )
-            if reading.tools_declared and not span.local_root:
-                trace.declaring_runs.add(span.span_id)
-            opened = self._open_in(span.trace_id) if self._open else {}
-            open_tools = sum(
-                1
-                for entry in opened.values()
-                if entry.role == TOOL and self._below(entry.parent_id, span.span_id, opened, trace)
-            )
-            self._graded(span, reading, trace, tools + steps, opened)
+            if not refused and answerless(reading) and self._pass_over(span, reading):
+                return None
+            evidence = self._take(span, reading)
+        if refused or reading_answers(reading):
+            return evidence
+        if evidence.graded_inner_run or evidence.graded_outer_run:
+            return None  # the same agent's run inside (or around) this one was graded: not twice
+        return evidence
+
+    def _take(self, span: SpanView, reading: SpanReading) -> Evidence:
+        """Under the lock: the evidence in a run's subtree; the run counts as graded from then."""
+        lost = span.trace_id in self.evicted
+        trace = self._traces.get(span.trace_id)
+        if trace is None:
+            return Evidence(lost=lost or span.trace_id in self._closed)
+        lost = lost or trace.overflowed
+        owns = _Ownership(trace, span.span_id, reading.agent, reading.run_id)
+        tools = [t for t in trace.tools if owns(t)]
+        steps = [t for t in trace.llms if owns(t)]
+        llms = [t for t in steps if t.text or t.evicted]
+        graded_inner = any(
+            owns.encloses(run_id) and graded
+            for run_id, (agent, graded) in trace.runs.items()
+            if agent is None or reading.agent is None or agent == reading.agent
+        )
+        # Runs nested in this one that ended and wait to be graded (an async generator's
+        # span ending after its root): this grade covers them, they are not graded again.
+        trace.covered.update(
+            run_id for run_id, (_, graded) in trace.runs.items()
+            if not graded and owns.absorbs(run_id)
+        )
+        covered = span.span_id in trace.covered
+        trace.covered.discard(span.span_id)
+        declared = any(t.declared for t in steps) or any(
+            owns.encloses(run_id) for run_id in trace.declaring_runs
+        )
+        if reading.tools_declared and not span.local_root:
+            trace.declaring_runs.add(span.span_id)
+        opened = self._open_in(span.trace_id) if self._open else {}
+        open_tools = sum(
+            1
+            for entry in opened.values()
+            if entry.role == TOOL and self._below(entry.parent_id, span.span_id, opened, trace)
+        )
+        self._mark_graded(Claim(span, reading, trace, tools + steps, opened))
         llms = [t for t in llms if t.text]
         tally = tool_tally(tools, steps)
         return Evidence(
@@ -555,79 +508,16 @@ class TraceAssembly:
             tools_declared=declared,
         )
 
-    def _graded(
-        self,
-        span: SpanView,
-        reading: SpanReading,
-        trace: _Trace,
-        owned: list[_Output],
-        opened: dict[int, _Open],
-    ) -> None:
-        """Mark the run graded and release what it alone needed (outputs, their links)."""
+    def _mark_graded(self, claim: Claim) -> None:
+        span, reading, trace = claim.span, claim.reading, claim.trace
         was = trace.runs.get(span.span_id)
         if was is None:
-            self._link(span.trace_id, trace, span, 0)
+            self._link(trace, span, 0)
         elif not was[1] and trace.pending_runs:
             trace.pending_runs -= 1
         trace.runs[span.span_id] = (reading.agent, True)
-        if not self._link_all:
-            if not self._claimed_above(span, reading.agent, opened, trace):
-                self._release(trace, span.span_id, owned, opened)
-            trace.graded[span.span_id] = None
-            while len(trace.graded) > GRADED_RUNS_KEPT:
-                old, _ = trace.graded.popitem(last=False)
-                trace.runs.pop(old, None)
+        self._after_grade(claim)
         self._settle(span.trace_id, trace)
-
-    def _claimed_above(
-        self, span: SpanView, agent: str | None, opened: dict[int, _Open], trace: _Trace
-    ) -> bool:
-        """Whether an open run around this one (known as a run when it started) would count
-        this run's outputs as its own: the same agent, or this run names none."""
-        node = span.parent_id
-        for _ in range(len(opened) + trace.linked + 1):
-            if node is None:
-                return False
-            entry = opened.get(node)
-            if entry is not None:
-                if entry.role == RUN and entry.agent is not None and agent in (None, entry.agent):
-                    return True
-                node = entry.parent_id
-            else:
-                node = trace.parent(node)
-        return False
-
-    def _release(
-        self, trace: _Trace, run_span: int, owned: list[_Output], opened: dict[int, _Open]
-    ) -> None:
-        ids = {id(o) for o in owned}
-        trace.tools = [t for t in trace.tools if id(t) not in ids]
-        trace.llms = [t for t in trace.llms if id(t) not in ids]
-        freed = sum(o.size for o in owned)
-        # The links from those outputs up to the run go too, unless still on the way up from
-        # an output kept (another run's, by explicit id) or from a span still open. Other links
-        # under the run are left to `_compact` (cheaper than a walk of the whole trace per run).
-        keep: set[int] = {run_span}
-        for node in [o.span_id for o in (*trace.tools, *trace.llms)] + [
-            o.parent_id for o in opened.values() if o.parent_id is not None
-        ]:
-            while node is not None and node not in keep and node in trace.parents:
-                keep.add(node)
-                node = trace.parents[node]
-        dropped = 0
-        for output in owned:
-            chain: list[int] = []
-            node: int | None = output.span_id
-            while node is not None and node not in keep and node in trace.parents:
-                chain.append(node)
-                node = trace.parents[node]
-            if node == run_span:  # only what lies under the run
-                for span_id in chain:
-                    del trace.parents[span_id]
-                dropped += len(chain)
-        freed += RECORD_OVERHEAD * dropped
-        trace.size -= freed
-        self._bytes -= freed
 
     # -- budgets ------------------------------------------------------------------------------
     def _drop(self, trace_id: int) -> None:
@@ -639,11 +529,9 @@ class TraceAssembly:
     def _evict_oldest(self, reason: str, *, count: bool = True) -> None:
         trace_id = next(iter(self._traces))
         self._drop(trace_id)
-        self._lost[trace_id] = None
-        if len(self._lost) > self._num_traces:
-            self._lost.popitem(last=False)
+        self.evicted.add(trace_id)
         if count:
-            self._on_evict(reason)
+            self.on_evict(reason)
 
     def _expire(self) -> None:
         deadline = self._clock() - self._wait
@@ -651,10 +539,7 @@ class TraceAssembly:
             oldest = next(iter(self._traces))
             if self._touched[oldest] > deadline:
                 break
-            # With `link_all` no shell knows when a trace is complete: a trace ageing out is
-            # the normal end of its state unless it still holds outputs no run has claimed.
-            trace = self._traces[oldest]
-            quiet = self._link_all and (bool(trace.runs) or not (trace.tools or trace.llms))
+            quiet = self._ages_out_quietly(self._traces[oldest])
             self._evict_oldest(EVICT_AGE, count=not quiet)
 
     def _enforce_budgets(self) -> None:
@@ -664,7 +549,7 @@ class TraceAssembly:
             self._evict_oldest(EVICT_BYTES)
 
     def expire(self) -> None:
-        """Evict traces idle longer than `wait_duration` (also done on every insert)."""
+        """Evict traces idle longer than the retention (also done on every insert)."""
         with self._lock:
             self._expire()
 
@@ -685,6 +570,18 @@ class TraceAssembly:
         return len(self._traces)
 
 
+def answerless(reading: SpanReading) -> bool:
+    """A run span with no answer and no evidence of its own."""
+    return (reading.redacted or reading.text is None) and not reading.attached_sources
+
+
+def reading_answers(reading: SpanReading) -> bool:
+    """A run span with an answer, or evidence it read, of its own (graded even when a run
+    inside or around it of the same agent was)."""
+    own_output = None if reading.redacted else reading.text
+    return own_output is not None or any(s is not None for s in reading.attached_sources)
+
+
 @dataclass(frozen=True)
 class ToolTally:
     """A run's tool evidence: each output once, and how many calls were made and left unread."""
@@ -695,7 +592,7 @@ class ToolTally:
     unread: int
 
 
-def tool_tally(tools: list[_Output], llms: list[_Output]) -> ToolTally:
+def tool_tally(tools: list[Output], llms: list[Output]) -> ToolTally:
     """Pool tool outputs from tool steps and from the tool results LLM steps received, and count
     the calls the trace shows.
 
@@ -764,14 +661,14 @@ class _Ownership:
     run's too (one logical run recorded twice, as some instrumentations do).
     """
 
-    def __init__(self, trace: _Trace, run_span: int, agent: str | None, run_id: str | None):
+    def __init__(self, trace: TraceState, run_span: int, agent: str | None, run_id: str | None):
         self._trace = trace
         self._run_span = run_span
         self._agent = agent
         self._run_id = run_id
         self._memo: dict[int | None, bool] = {}
 
-    def __call__(self, output: _Output) -> bool:
+    def __call__(self, output: Output) -> bool:
         if output.run_id is not None and self._run_id is not None:
             return output.run_id == self._run_id
         return self._reaches(output.parent_id)

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from otel_grounding import attributes as attr
 from otel_grounding.config import GroundingSettings
-from otel_grounding.grade import PARTIAL, GradeMeta, coverage_grade
+from otel_grounding.grade import GradeMeta, coverage_grade
 from otel_grounding.judge import SUPPORTED
 from otel_grounding.judgetier import Judgement
-from otel_grounding.metrics import LABEL_BELOW_THRESHOLD, LABEL_GRADE, GroundingMetrics
 from otel_grounding.scoring import GroundingResult
 from otel_grounding.spanview import format_span_id
 
@@ -67,14 +67,13 @@ class RunOutcome:
             cut.extend(self.judgement.truncated_by)
         return ",".join(cut) or None
 
-    @property
+    @cached_property
     def grade(self) -> str:
+        """Always `coverage_grade` over what the run's grading saw (the one place a grade is
+        decided): no result (nothing scored) is an unknown claim count, so `partial`."""
         result = self.result
         if result is None:
-            return PARTIAL
-        judge = self.judge_settled
-        if judge is None:
-            return result.grade
+            return coverage_grade(GradeMeta())
         return coverage_grade(
             GradeMeta(
                 claims_total=result.claims_total,
@@ -83,9 +82,13 @@ class RunOutcome:
                 evidence_incomplete=result.evidence_incomplete,
                 coverage_target_declared=result.coverage_target_declared,
                 critical_uncovered=result.critical_uncovered,
-                judge=judge,
+                judge=self.judge_settled,
             )
         )
+
+    @property
+    def rate(self) -> float | None:
+        return self.result.rate if self.result is not None else None
 
     @property
     def below_threshold(self) -> bool:
@@ -160,8 +163,13 @@ def build_enrichment(outcome: RunOutcome, settings: GroundingSettings) -> Enrich
         if outcome.judgement is not None:
             room = settings.max_claim_events - len(ungrounded)
             events.extend(_judged_claim_events(outcome.judgement, result, settings, room))
-    remove = frozenset(outcome.content_keys) if settings.strip_content else frozenset()
-    return Enrichment(values, tuple(events), remove)
+    return Enrichment(values, tuple(events), stripped(outcome.content_keys, settings))
+
+
+def stripped(content_keys: tuple[str, ...], settings: GroundingSettings) -> frozenset[str]:
+    """The content keys to remove from a span: all of them under `strip_content`, else none.
+    The one place stripping is decided, for every span the pipeline hands back."""
+    return frozenset(content_keys) if settings.strip_content else frozenset()
 
 
 def _judge_values(
@@ -224,17 +232,3 @@ def _judged_claim_events(
         _judge_event_fields(event, verdict, settings)
         events.append(EventSpec(attr.JUDGED_CLAIM_EVENT, event))
     return events
-
-
-def record_metrics(metrics: GroundingMetrics, outcome: RunOutcome) -> None:
-    """One run's metric recordings, with bounded labels."""
-    labels = metrics.labels(outcome.project, outcome.service)
-    flagged = outcome.below_threshold
-    metrics.runs_scored.add(
-        1,
-        {**labels, LABEL_GRADE: outcome.grade, LABEL_BELOW_THRESHOLD: "true" if flagged else "false"},
-    )
-    if outcome.result is not None:
-        metrics.rate.record(outcome.result.rate, labels)
-    if flagged:
-        metrics.runs_flagged.add(1, labels)

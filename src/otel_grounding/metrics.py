@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
+from typing import Protocol
 
 from opentelemetry import metrics
 from opentelemetry.metrics import CallbackOptions, Meter, MeterProvider, Observation
+
+from otel_grounding.attributes import REASON_SCORING_OVERLOAD
 
 METER_NAME = "otel_grounding"
 
@@ -43,6 +46,28 @@ RATE_BUCKETS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 DURATION_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 #: Judge calls take model time: buckets up to the default judge_timeout and beyond.
 JUDGE_DURATION_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+
+
+class RunRecord(Protocol):
+    """What a run's metric recordings read of its outcome (`enrichment.RunOutcome`)."""
+
+    @property
+    def project(self) -> str | None: ...
+
+    @property
+    def service(self) -> str | None: ...
+
+    @property
+    def grade(self) -> str: ...
+
+    @property
+    def rate(self) -> float | None: ...
+
+    @property
+    def below_threshold(self) -> bool: ...
+
+    @property
+    def reasons(self) -> tuple[str, ...]: ...
 
 
 class _LabelCap:
@@ -185,6 +210,34 @@ class GroundingMetrics:
             unit="{run}",
             description="Runs admitted by the judge tier and not yet settled",
         )
+
+    def record_run(self, outcome: RunRecord) -> None:
+        """One graded run's recordings, with bounded labels: the one place a run is counted."""
+        labels = self.labels(outcome.project, outcome.service)
+        flagged = outcome.below_threshold
+        self.runs_scored.add(
+            1,
+            {
+                **labels,
+                LABEL_GRADE: outcome.grade,
+                LABEL_BELOW_THRESHOLD: "true" if flagged else "false",
+            },
+        )
+        rate = outcome.rate
+        if rate is not None:
+            self.rate.record(rate, labels)
+        if flagged:
+            self.runs_flagged.add(1, labels)
+        if REASON_SCORING_OVERLOAD in outcome.reasons:
+            self.runs_overloaded.add(1)
+
+    def count_eviction(self, reason: str) -> None:
+        """A store evicted a trace's state (or part of it) for this reason."""
+        self.traces_evicted.add(1, {LABEL_REASON: reason})
+
+    def count_error(self) -> None:
+        """An internal error (for `internal_error`): the span went on unchanged or partial."""
+        self.scoring_errors.add(1)
 
     def observe_judge_pending(self, pending: Callable[[], int]) -> None:
         """The judge tier's pending depth, reported by the gauge."""

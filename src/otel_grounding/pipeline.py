@@ -1,15 +1,31 @@
 """The one enrichment path every shell uses: span view in, `Enrichment` (or nothing) out.
 
-read the span (conventions) -> remember or collect evidence (assembly) -> score (core) ->
+read the span (conventions) -> remember or collect evidence (the store) -> score (core) ->
 attributes, events and metrics (enrichment). Never raises: a failure becomes a grade and a
-counter, and the span goes on unchanged.
+counter (`internal_error`), and the span goes on unchanged.
+
+The public surface, the same for every shell (none of it is shell-specific):
+
+- `read(span)` -> the conventions' reading, or None (of no interest);
+- `started(span)`: a span started (shells that see starts);
+- `observe(span, reading)`: a non-run span ended -> an `Enrichment` (content stripped) or None;
+- `grade_run(span, reading)`: a run span ended and is graded now -> `Enrichment` or None
+  (None: not graded, the same logical run around or inside it is);
+- or, where grading happens later (a worker, a judge): `begin_run(span, reading)` when it
+  ended, `waits(span, reading)` while steps under it may still end, then exactly one of
+  `finish_run(span, reading)`, `finish_run_later(span, reading, deliver)` or
+  `refuse_run(span, reading, reason)`;
+- `process(span)`: `read` then `observe` or `grade_run`, for a shell with nothing to decide.
+
+A shell gives the pipeline its store (`store.TraceStore`): `store.InProcessStore` by default,
+`relay.unordered.UnorderedStore` where spans arrive in any order. A shell that needs its store's
+own calls (the relay's link batches) keeps its own reference to it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import itertools
-import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -17,9 +33,8 @@ from typing import Any
 from opentelemetry.metrics import MeterProvider
 
 from otel_grounding import attributes as attr
-from otel_grounding.assembly import Evidence, TraceAssembly
+from otel_grounding.assembly import Evidence, answerless
 from otel_grounding.config import (
-    DEFAULT_PROCESSOR_WAIT_S,
     SCORING_INLINE,
     ConfigError,
     GroundingSettings,
@@ -27,27 +42,23 @@ from otel_grounding.config import (
 )
 from otel_grounding.conventions import DEFAULT_CONVENTIONS, RUN, Convention, SpanReading, read_span
 from otel_grounding.conventions.base import read_implicit_run
-from otel_grounding.enrichment import Enrichment, RunOutcome, build_enrichment, record_metrics
+from otel_grounding.enrichment import Enrichment, RunOutcome, build_enrichment, stripped
 from otel_grounding.evaluation import EvaluationEvents
+from otel_grounding.internal_error import internal_error
 from otel_grounding.judge import Judge, load_judge
 from otel_grounding.judgetier import Judgement, JudgeTier
-from otel_grounding.metrics import LABEL_REASON, GroundingMetrics
+from otel_grounding.metrics import GroundingMetrics
 from otel_grounding.scoring import score
 from otel_grounding.spanview import SpanView
-
-logger = logging.getLogger("otel_grounding")
+from otel_grounding.store import InProcessStore, TraceStore
 
 SERVICE_NAME = "service.name"
 
 #: Values longer than this are content, not what a span is: left out when reading a start.
 START_VALUE_CHARS = 256
 
-#: `process()` without a reading reads the span itself.
-_UNREAD: Any = object()
-
-
 class GroundingPipeline:
-    """Conventions, trace assembly, scoring and enrichment, wired once per shell."""
+    """Conventions, a trace store, scoring and enrichment, wired once per shell."""
 
     def __init__(
         self,
@@ -55,16 +66,14 @@ class GroundingPipeline:
         *,
         conventions: Sequence[Convention] = DEFAULT_CONVENTIONS,
         meter_provider: MeterProvider | None = None,
-        trace_retention: float | None = None,
-        link_all: bool = False,
+        store: TraceStore | None = None,
         judge: Judge | None = None,
         logger_provider: Any | None = None,
     ) -> None:
-        """`trace_retention` is how long an idle trace's state is kept (default: the settings'
-        `wait_duration`, else `DEFAULT_PROCESSOR_WAIT_S`); `link_all` remembers every span's parent link, even before the trace
-        holds any output. A shell that sees spans out of order (the relay) sets both.
-        `judge` turns the judge tier on (for `finish_run_later`); `logger_provider` receives
-        the evaluation events (default: the global one).
+        """`store` holds the traces' state (default: an `InProcessStore` from the settings);
+        the pipeline counts its evictions. `judge` turns the judge tier on (for
+        `finish_run_later`); `logger_provider` receives the evaluation events (default: the
+        global one).
         """
         self.settings = settings
         self._conventions = tuple(conventions)
@@ -73,23 +82,11 @@ class GroundingPipeline:
         self.metrics = GroundingMetrics(
             meter_provider, settings.max_project_labels, spans_seen=self.spans_seen
         )
-        self.assembly = TraceAssembly(
-            num_traces=settings.num_traces,
-            max_spans_per_trace=settings.max_spans_per_trace,
-            max_bytes=settings.max_buffer_bytes,
-            wait_duration=(
-                trace_retention
-                if trace_retention is not None
-                else settings.wait_duration or DEFAULT_PROCESSOR_WAIT_S
-            ),
-            on_evict=lambda reason: self.metrics.traces_evicted.add(1, {LABEL_REASON: reason}),
-            link_all=link_all,
+        #: The traces' state (read it to inspect; shells go through the pipeline's calls).
+        self.store: TraceStore = store if store is not None else InProcessStore.from_settings(
+            settings
         )
-        self._warned = False
-        # A local root is an implicit run only where it ends after its trace's local spans
-        # (the SDK shells); the relay sees a trace's spans in any order and holds only the
-        # spans an adapter reads as runs.
-        self._implicit_runs = not link_all
+        self.store.on_evict = self.metrics.count_eviction
         #: The scoring function; a shell may put a `ProcessScorer` here (same signature).
         self.scorer: Any = score
         self.judges = (
@@ -142,70 +139,52 @@ class GroundingPipeline:
     def conventions(self) -> tuple[Convention, ...]:
         return self._conventions
 
+    # -- reading ------------------------------------------------------------------------------
     def read(self, span: SpanView) -> SpanReading | None:
         """What the conventions read of this span (None: of no interest). Never raises.
 
-        Lets a shell decide before processing (the relay holds run spans back); hand the
-        reading to `process(span, reading=...)` so that the span is not read twice.
+        Lets a shell decide before handing the span on (the relay holds run spans back, the
+        SDK shells grade runs on a worker); the reading then goes with the span, read once.
+        A local root none reads may be its trace's implicit run (stores that see local roots
+        end after their spans only).
         """
         try:
-            return self._read(span)
+            reading = read_span(span, self._conventions)
+            if reading is None and span.local_root and self.store.implicit_run(span):
+                return read_implicit_run(span, self._conventions)
+            return reading
         except Exception:
-            self._unreadable()
+            internal_error("pipeline.read", self.metrics.count_error)
             return None
 
-    def _read(self, span: SpanView) -> SpanReading | None:
-        """The conventions' reading; a local root none reads may be its trace's implicit run."""
-        reading = read_span(span, self._conventions)
-        if (
-            reading is None
-            and span.local_root
-            and self._implicit_runs
-            and self.assembly.implicit_run(span)
-        ):
-            return read_implicit_run(span, self._conventions)
-        return reading
-
     def skips(self, trace_id: int, attribute_keys: Iterable[str]) -> bool:
-        """True for a span no convention can read, in a trace with nothing buffered.
-
-        The shells ask this first, so that ordinary spans cost a set test and a dict look-up.
-        """
-        if self._markers.isdisjoint(attribute_keys) and not self.assembly.holds(trace_id):
+        """`ignores`, then `count_ignored` when it does: the shells' fast path for ordinary
+        spans, inlined (a call less per span)."""
+        if self._markers.isdisjoint(attribute_keys) and not self.store.holds(trace_id):
             next(self._seen)
             return True
         return False
+
+    def ignores(self, trace_id: int, attribute_keys: Iterable[str]) -> bool:
+        """True for a span no convention can read, in a trace with nothing buffered: the
+        shells ask this first, so that ordinary spans cost a set test and a dict look-up."""
+        return self._markers.isdisjoint(attribute_keys) and not self.store.holds(trace_id)
+
+    def count_ignored(self) -> None:
+        """Count a span the shell did not hand on because `ignores` said so."""
+        next(self._seen)
 
     def conventions_may_read(self, attribute_keys: Iterable[str]) -> bool:
         """Whether any convention could read a span with these attribute keys."""
         return not self._markers.isdisjoint(attribute_keys)
 
-    def process(self, span: SpanView, *, reading: Any = _UNREAD) -> Enrichment | None:
-        """The enrichment for this span, or None to forward it unchanged. Never raises.
-
-        A run span is graded at once (`begin_run` then `finish_run`); a shell that grades
-        runs elsewhere (a worker) calls those two itself, and `observe` for other spans.
-        """
-        next(self._seen)
-        try:
-            if reading is _UNREAD:
-                reading = self._read(span)
-            if reading is None or reading.role != RUN:
-                return self._observe(span, reading)
-            self._begin(span, reading)
-            return self._finish(span, reading)
-        except Exception:
-            self._unreadable()
-            return None
-
-    def observe(self, span: SpanView, reading: SpanReading | None) -> Enrichment | None:
-        """A non-run span (its reading from `read`) ended: remember what runs will need."""
-        next(self._seen)
-        try:
-            return self._observe(span, reading)
-        except Exception:
-            self._unreadable()
-            return None
+    # -- spans --------------------------------------------------------------------------------
+    def process(self, span: SpanView) -> Enrichment | None:
+        """`read`, then `observe` or `grade_run`. Never raises."""
+        reading = self.read(span)
+        if reading is None or reading.role != RUN:
+            return self.observe(span, reading)
+        return self.grade_run(span, reading)
 
     def started(self, span: SpanView) -> None:
         """A span started (shells that see starts): runs ending before it can wait for it.
@@ -221,41 +200,67 @@ class GroundingPipeline:
                     for k, v in span.attributes.items()
                     if not (isinstance(v, str) and len(v) > START_VALUE_CHARS)
                 }
-                reading = self.read(span._replace(attributes=short))
-            self.assembly.start(span, reading)
+                reading = read_span(span._replace(attributes=short), self._conventions)
+            self.store.start(span, reading)
         except Exception:
-            self._unreadable()
+            internal_error("pipeline.started", self.metrics.count_error)
+
+    def observe(self, span: SpanView, reading: SpanReading | None) -> Enrichment | None:
+        """A non-run span (its reading from `read`) ended: remember what runs will need; the
+        enrichment strips its content when `strip_content` is on."""
+        next(self._seen)
+        try:
+            self.store.observe(span, reading)
+        except Exception:
+            internal_error("pipeline.observe", self.metrics.count_error)
+        return self._ungraded(reading.content_keys) if reading is not None else None
+
+    def _ungraded(self, content_keys: tuple[str, ...]) -> Enrichment | None:
+        """What a span the pipeline does not grade gets: its content removed under
+        `strip_content` (a run passed over, or one that failed, too), else nothing."""
+        remove = stripped(content_keys, self.settings)
+        return Enrichment(remove=remove) if remove else None
+
+    # -- runs ---------------------------------------------------------------------------------
+    def grade_run(self, span: SpanView, reading: SpanReading) -> Enrichment | None:
+        """A run span ended and is graded now: `begin_run` then `finish_run`."""
+        self.begin_run(span, reading)
+        return self.finish_run(span, reading)
 
     def begin_run(self, span: SpanView, reading: SpanReading) -> None:
         """A run span ended: register it now (in order with the other spans); grade it later
-        with `finish_run` (or `refuse_run`), exactly once."""
+        with `finish_run` (or `finish_run_later`, or `refuse_run`), exactly once."""
         next(self._seen)
+        self.metrics.runs_seen.add(1)
         try:
-            self._begin(span, reading)
+            self.store.begin_run(span, reading)
         except Exception:
-            self._unreadable()
+            internal_error("pipeline.begin_run", self.metrics.count_error)
 
     def waits(self, span: SpanView, reading: SpanReading | None = None) -> bool:
         """Whether a begun run still has started steps below it that have not ended, or
         (given its reading) has no answer of its own and none from a step under it yet."""
         try:
-            if self.assembly.open_children(span):
+            if self.store.open_children(span):
                 return True
             return (
                 reading is not None
-                and _answerless(reading)
-                and self.assembly.awaits_answer(span, reading)
+                and answerless(reading)
+                and self.store.awaits_answer(span, reading)
             )
         except Exception:
+            internal_error("pipeline.waits", self.metrics.count_error)
             return False
 
     def finish_run(self, span: SpanView, reading: SpanReading) -> Enrichment | None:
         """Grade a begun run: the enrichment for its span, or None to forward it unchanged."""
         try:
-            return self._finish(span, reading)
+            assessed = self._assess(span, reading)
+            if assessed is not None:
+                return self._conclude(assessed[0], span)
         except Exception:
-            self._unreadable()
-            return None
+            internal_error("pipeline.finish_run", self.metrics.count_error)
+        return self._ungraded(reading.content_keys)
 
     def finish_run_later(
         self,
@@ -268,10 +273,10 @@ class GroundingPipeline:
         try:
             assessed = self._assess(span, reading)
         except Exception:
-            self._unreadable()
+            internal_error("pipeline.finish_run", self.metrics.count_error)
             assessed = None
         if assessed is None:
-            deliver(None)
+            deliver(self._ungraded(reading.content_keys))
             return
         outcome, output, sources = assessed
         if output is not None:
@@ -289,8 +294,7 @@ class GroundingPipeline:
                 outcome.result, output, sources, outcome.source_span_ids, span.trace_id, judged
             )
         except Exception:
-            self._unreadable()
-            now = None
+            internal_error("pipeline.judge", self.metrics.count_error)
             self._settle(outcome, span, deliver)
             return
         if now is not None:
@@ -302,8 +306,8 @@ class GroundingPipeline:
         try:
             enrichment: Enrichment | None = self._conclude(outcome, span)
         except Exception:
-            self._unreadable()
-            enrichment = None
+            internal_error("pipeline.conclude", self.metrics.count_error)
+            enrichment = self._ungraded(outcome.content_keys)
         deliver(enrichment)
 
     def flush_judges(self, timeout: float) -> bool:
@@ -316,48 +320,16 @@ class GroundingPipeline:
     def refuse_run(self, span: SpanView, reading: SpanReading, reason: str) -> Enrichment:
         """Grade a begun run without scoring it (`partial`, `reason`, no rate, never flagged)."""
         try:
-            self.assembly.take(span, reading)
+            self.store.claim_run(span, reading, refused=True)
         except Exception:
-            self._unreadable()
-        if reason == attr.REASON_SCORING_OVERLOAD:
-            self.metrics.runs_overloaded.add(1)
-        project = self._project(span, reading)
-        outcome = RunOutcome(
-            result=None,
-            reasons=(reason,),
-            threshold=self.settings.threshold_for(project),
-            project=project,
-            service=_str(span.resource.get(SERVICE_NAME)),
-            convention=reading.convention,
-            content_keys=reading.content_keys,
-        )
-        record_metrics(self.metrics, outcome)
+            internal_error("pipeline.refuse_run", self.metrics.count_error)
+        outcome = self._outcome(span, reading, None, (reason,))
+        self.metrics.record_run(outcome)
         return build_enrichment(outcome, self.settings)
-
-    def _observe(self, span: SpanView, reading: SpanReading | None) -> Enrichment | None:
-        self.assembly.observe(span, reading)
-        if reading is not None and self.settings.strip_content and reading.content_keys:
-            return Enrichment(remove=frozenset(reading.content_keys))
-        return None
-
-    def _begin(self, span: SpanView, reading: SpanReading) -> None:
-        self.metrics.runs_seen.add(1)
-        self.assembly.begin_run(span, reading)
-
-    def _unreadable(self) -> None:
-        """Count a span the pipeline could not handle; log the first one with its traceback."""
-        self.metrics.scoring_errors.add(1)
-        if not self._warned:
-            self._warned = True
-            logger.exception("otel-grounding: a span could not be read; forwarded unchanged")
-
-    def _finish(self, span: SpanView, reading: SpanReading) -> Enrichment | None:
-        assessed = self._assess(span, reading)
-        return None if assessed is None else self._conclude(assessed[0], span)
 
     def _conclude(self, outcome: RunOutcome, span: SpanView) -> Enrichment:
         """A graded run's metric recordings, evaluation events and enrichment."""
-        record_metrics(self.metrics, outcome)
+        self.metrics.record_run(outcome)
         self.evaluations.emit(outcome, span.trace_id, span.span_id)
         return build_enrichment(outcome, self.settings)
 
@@ -365,23 +337,19 @@ class GroundingPipeline:
         self, span: SpanView, reading: SpanReading
     ) -> tuple[RunOutcome, str | None, list[str]] | None:
         """The lexical outcome of a begun run, with the output and evidence it was scored on
-        (None: not graded, the same agent's run inside or around this one was)."""
-        if _answerless(reading) and self.assembly.pass_over(span, reading):
-            return None  # the same logical run around this one is graded in its place
-        evidence = self.assembly.take(span, reading)
+        (None: not graded, the same agent's run inside or around this one is)."""
+        evidence = self.store.claim_run(span, reading)
+        if evidence is None:
+            return None
         attached = [s for s in reading.attached_sources if s is not None]
-        own_output = None if reading.redacted else reading.text
-        graded_nested = evidence.graded_inner_run or evidence.graded_outer_run
-        if own_output is None and not attached and graded_nested:
-            return None  # the same agent's run inside (or around) this one was graded: not twice
-        output, output_cut = own_output, reading.truncated
+        output = None if reading.redacted else reading.text
+        output_cut = reading.truncated
         if output is None and evidence.last_llm_text is not None:
             output, output_cut = evidence.last_llm_text, evidence.last_llm_truncated
 
         unseen = evidence_unseen(reading, evidence)
         reasons = _reasons(reading, evidence, output is None, output_cut, unseen)
-        project = self._project(span, reading)
-        threshold = self.settings.threshold_for(project)
+        threshold = self.settings.threshold_for(self._project(span, reading))
         sources = attached + list(evidence.sources)
         source_span_ids: tuple[int | None, ...] = (None,) * len(attached) + evidence.source_span_ids
         result = None
@@ -399,21 +367,31 @@ class GroundingPipeline:
                     evidence_incomplete=bool(reasons),
                 )
             except Exception:
-                self.metrics.scoring_errors.add(1)
-                logger.exception("otel-grounding: scoring a run failed; graded partial")
+                internal_error("scoring", self.metrics.count_error)
                 reasons = (*reasons, attr.REASON_SCORING_ERROR)
             self.metrics.scoring_duration.record(time.perf_counter() - started)
-        outcome = RunOutcome(
+        outcome = self._outcome(span, reading, result, reasons, source_span_ids)
+        return outcome, output, sources
+
+    def _outcome(
+        self,
+        span: SpanView,
+        reading: SpanReading,
+        result: Any,
+        reasons: tuple[str, ...],
+        source_span_ids: tuple[int | None, ...] = (),
+    ) -> RunOutcome:
+        project = self._project(span, reading)
+        return RunOutcome(
             result=result,
             reasons=reasons,
-            threshold=threshold,
+            threshold=self.settings.threshold_for(project),
             project=project,
             service=_str(span.resource.get(SERVICE_NAME)),
             convention=reading.convention,
             source_span_ids=source_span_ids,
             content_keys=reading.content_keys,
         )
-        return outcome, output, sources
 
     def _project(self, span: SpanView, reading: SpanReading) -> str | None:
         if reading.project:
@@ -422,21 +400,16 @@ class GroundingPipeline:
         return _str(span.attributes.get(key)) or _str(span.resource.get(key))
 
     def expire(self) -> None:
-        self.assembly.expire()
+        self.store.expire()
 
     def close(self) -> None:
-        self.assembly.clear()
+        self.store.clear()
 
 
 def check_judge_mode(pipeline: GroundingPipeline) -> None:
     """A judge never runs on the application's thread: it needs the scoring worker."""
     if pipeline.judges is not None and pipeline.settings.scoring_mode == SCORING_INLINE:
         raise ConfigError("judge: needs scoring_mode 'background' (a judge never runs inline)")
-
-
-def _answerless(reading: SpanReading) -> bool:
-    """A run span with no answer and no evidence of its own."""
-    return (reading.redacted or reading.text is None) and not reading.attached_sources
 
 
 def _str(value: Any) -> str | None:

@@ -2,16 +2,18 @@
 
 Assembly across files in any order, in bounded memory: every span of no interest and every tool
 or LLM step goes through the pipeline as it is read (its parent link and output wait in the
-pipeline's trace assembly, within `num_traces`, `max_spans_per_trace` and `max_buffer_bytes`);
+pipeline's trace store, within `num_traces`, `max_spans_per_trace` and `max_buffer_bytes`);
 run spans are held back until the end of the input, then scored inner runs first (end-time
 order), so evidence read after its run (a later file, an earlier line) still counts. The hold
 has its own budget (half of `num_traces` runs, half of `max_buffer_bytes`): when it is full, the
 run held longest is scored with the evidence read so far, as the relay does after its
-`wait_duration`, and counted as released early.
+`evidence_wait`, and counted as released early.
 
-A trace whose buffered state a budget evicted is remembered in a fixed-size filter (1 MiB,
-whatever the input's size): its run gets no rate, grade `partial` (`evidence-evicted`), and is
-never flagged. A false positive of the filter can only make a run `partial`, never flag it.
+A trace whose buffered state a budget evicted is remembered in the store's evicted-trace memory
+(`evicted.EvictedTraces`, fixed size whatever the input's size), as is a trace whose state went
+while spans of it were still to come (seen before, and no longer held: a fixed-size filter of
+the traces seen says so): its run gets no rate, grade `partial` (`evidence-evicted`), and is
+never flagged. A false positive of either filter can only make a run `partial`, never flag it.
 """
 
 from __future__ import annotations
@@ -31,18 +33,19 @@ from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 from otel_grounding import attributes as attr
 from otel_grounding.config import GroundingSettings
 from otel_grounding.conventions import RUN, SpanReading
-from otel_grounding.enrichment import Enrichment, RunOutcome, build_enrichment
+from otel_grounding.enrichment import Enrichment
 from otel_grounding.metrics import TRACES_EVICTED
 from otel_grounding.pipeline import SERVICE_NAME, GroundingPipeline
 from otel_grounding.relay.otlp import AttributeMap, apply_enrichment, span_view
 from otel_grounding.relay.telemetry import metrics_snapshot
+from otel_grounding.relay.unordered import UnorderedStore
 from otel_grounding.scored import ScoredRun
 from otel_grounding.spanview import SpanView
 from otel_grounding.stored import BadRecord, read_records
 
 class TraceIdFilter:
     """A fixed-size Bloom filter of trace ids: `in` may say yes for an id never added (rarely),
-    never no for one that was."""
+    never no for one that was (it never forgets: when full it says yes more often)."""
 
     BITS = 1 << 23  # 1 MiB
     #: Odd 64-bit multipliers, one per hash position.
@@ -129,10 +132,13 @@ class StoredTraces:
     def __init__(
         self,
         pipeline: GroundingPipeline,
+        store: UnorderedStore,
         on_run: Callable[[RescoredRun], None],
         on_spans: SpanSink | None = None,
     ) -> None:
+        """`store` is the pipeline's store (asked which traces lost their state)."""
         self.pipeline = pipeline
+        self._store = store
         self.summary = Summary()
         self._on_run = on_run
         self._on_spans = on_spans
@@ -144,7 +150,6 @@ class StoredTraces:
         self._next = 0
         self.markers: frozenset[str] = frozenset().union(*(c.markers for c in pipeline.conventions))
         self._seen = TraceIdFilter()  # traces with a span in the pipeline
-        self._evicted = TraceIdFilter()  # ... whose state a budget evicted
 
     def feed(self, source: str, request: ExportTraceServiceRequest) -> None:
         """Read one stored request: evidence into the pipeline now, run spans held."""
@@ -160,7 +165,7 @@ class StoredTraces:
                     view = span_view(span, resource)
                     self._check_evicted(view.trace_id)
                     if self.markers.isdisjoint(view.attributes):
-                        pipeline.process(view, reading=None)  # its parent link only
+                        pipeline.observe(view, None)  # its parent link only
                         self._seen.add(view.trace_id)
                         continue
                     reading = pipeline.read(view)
@@ -171,7 +176,7 @@ class StoredTraces:
                         self._hold(source, span, reading, owned, resource_spans, scope_spans)
                         held.append(index)
                         continue
-                    enrichment = pipeline.process(view, reading=reading)
+                    enrichment = pipeline.observe(view, reading)
                     self._seen.add(view.trace_id)
                     if enrichment is not None and self._on_spans is not None:
                         apply_enrichment(span, enrichment)
@@ -183,10 +188,11 @@ class StoredTraces:
 
     def _check_evicted(self, trace_id: int) -> bool:
         """Whether this trace's state was evicted (it went into the pipeline and is gone)."""
-        if trace_id in self._evicted:
+        store = self._store
+        if trace_id in store.evicted:
             return True
-        if trace_id in self._seen and not self.pipeline.assembly.holds(trace_id):
-            self._evicted.add(trace_id)
+        if trace_id in self._seen and not store.holds(trace_id):
+            store.mark_lost((trace_id,))
             return True
         return False
 
@@ -230,10 +236,12 @@ class StoredTraces:
         view = held.view
         previous_rate = view.attributes.get(attr.RATE)
         previous_grade = view.attributes.get(attr.GRADE)
-        if self._check_evicted(view.trace_id):
-            enrichment: Enrichment | None = self._evidence_evicted(view, held.reading)
+        if self._check_evicted(view.trace_id):  # no rate, `partial`, never flagged
+            enrichment: Enrichment | None = self.pipeline.refuse_run(
+                view, held.reading, attr.REASON_EVIDENCE_EVICTED
+            )
         else:
-            enrichment = self.pipeline.process(view, reading=held.reading)
+            enrichment = self.pipeline.grade_run(view, held.reading)
         if self._on_spans is not None:  # every run span leaves once, enriched or not
             self._write_run(held, enrichment)
         if enrichment is None:  # an inner run of the same agent was graded: this one is not
@@ -261,23 +269,6 @@ class StoredTraces:
                 released_early=released_early,
             )
         )
-
-    def _evidence_evicted(self, view: SpanView, reading: SpanReading) -> Enrichment:
-        """No rate, `partial` (`evidence-evicted`), never flagged: the trace's evidence is gone."""
-        settings = self.pipeline.settings
-        project = reading.project or _str(view.attributes.get(settings.project_attribute)) or _str(
-            view.resource.get(settings.project_attribute)
-        )
-        outcome = RunOutcome(
-            result=None,
-            reasons=(attr.REASON_EVIDENCE_EVICTED,),
-            threshold=settings.threshold_for(project),
-            project=project,
-            service=_str(view.resource.get(SERVICE_NAME)),
-            convention=reading.convention,
-            content_keys=reading.content_keys,
-        )
-        return build_enrichment(outcome, settings)
 
     def _write_run(self, held: _Held, enrichment: Enrichment | None) -> None:
         span = held.span
@@ -327,11 +318,9 @@ def rescore(
     """Re-score every trace in these files (any order) with these settings; the summary."""
     reader = InMemoryMetricReader()
     meter_provider = MeterProvider(metric_readers=[reader])
-    pipeline = GroundingPipeline(
-        settings, meter_provider=meter_provider, trace_retention=NO_RETENTION_LIMIT_S,
-        link_all=True,
-    )
-    traces = StoredTraces(pipeline, on_run, on_spans)
+    store = UnorderedStore.from_settings(settings, NO_RETENTION_LIMIT_S)
+    pipeline = GroundingPipeline(settings, meter_provider=meter_provider, store=store)
+    traces = StoredTraces(pipeline, store, on_run, on_spans)
     try:
         for path in paths:
             traces.summary.files += 1

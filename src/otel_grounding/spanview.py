@@ -22,6 +22,12 @@ class SpanView(NamedTuple):
     `value_limit` is the attribute value-length limit the span was recorded under, when the
     shell knows it: a text exactly that long probably arrived cut. `local_root` is true when
     no span of this process is its parent: once it has ended, the trace's local part is done.
+
+    Only the SDK shells know either: they read the SDK's `SpanLimits` and see the parent. The
+    relay and `score-traces` leave both unset, by design: OTLP does not carry the limit a
+    sender recorded under (a text its SDK cut is detected as cut only where a convention says
+    so), and a parent may live in another service (so no local root is taken as a trace's
+    implicit run there; see `store.InProcessStore`).
     """
 
     trace_id: int

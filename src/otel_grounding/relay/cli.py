@@ -19,8 +19,6 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from otel_grounding.config import (
-    DEFAULT_RELAY_TRACE_RETENTION_S,
-    DEFAULT_RELAY_WAIT_S,
     MAX_SECONDS,
     RELAY,
     ConfigError,
@@ -280,6 +278,7 @@ def run(args: argparse.Namespace) -> int:
 
     from otel_grounding.pipeline import GroundingPipeline, check_judge_mode
     from otel_grounding.relay.core import GroundingRelay
+    from otel_grounding.relay.unordered import UnorderedStore
     from otel_grounding.relay.forward import (
         Forwarder,
         RetryPolicy,
@@ -328,8 +327,8 @@ def run(args: argparse.Namespace) -> int:
     if not (_enabled(args.grpc_endpoint) or _enabled(args.http_endpoint)):
         raise ConfigError("at least one of --grpc-endpoint and --http-endpoint must be enabled")
     token = _token(args)
-    wait = settings.wait_duration or DEFAULT_RELAY_WAIT_S
-    retention = args.trace_retention or max(DEFAULT_RELAY_TRACE_RETENTION_S, 2 * wait)
+    wait = settings.evidence_wait
+    retention = settings.trace_retention
 
     readers: list[MetricReader] = []
     memory = InMemoryMetricReader()
@@ -353,9 +352,9 @@ def run(args: argparse.Namespace) -> int:
     )
 
     judge = _judge(settings)
+    traces = UnorderedStore.from_settings(settings, retention)
     pipeline = GroundingPipeline(
-        settings, meter_provider=meter_provider, trace_retention=retention, link_all=True,
-        judge=judge,
+        settings, meter_provider=meter_provider, store=traces, judge=judge
     )
     check_judge_mode(pipeline)
     store = None
@@ -371,7 +370,8 @@ def run(args: argparse.Namespace) -> int:
     relay = GroundingRelay(
         pipeline,
         queue,
-        wait_duration=wait,
+        trace_store=traces,
+        evidence_wait=wait,
         passthrough=args.passthrough,
         retry_after=args.retry_after or 1.0,
     )
@@ -434,7 +434,7 @@ def run(args: argparse.Namespace) -> int:
             "queue_spans": queue.spans,
             "queue_bytes": queue.nbytes,
             "runs_held": relay.runs_held,
-            "traces_buffered": pipeline.assembly.buffered_traces,
+            "traces_buffered": traces.buffered_traces,
             "judge_pending": relay.judge_pending,
             "exported": forwarder.stats.exported,
             "rejected": forwarder.stats.rejected,
@@ -473,7 +473,7 @@ def run(args: argparse.Namespace) -> int:
                 "next_hop": hop.describe(),
                 "tls": bool(args.tls_cert),
                 "auth": token is not None,
-                "wait_duration_s": wait,
+                "evidence_wait_s": wait,
                 "trace_retention_s": retention,
                 "queue_max_spans": args.queue_max_spans,
                 "queue_max_bytes": args.queue_max_bytes,

@@ -2,13 +2,14 @@
 
 For each accepted request (worked on as bytes, see `wire`; decoding it was its validation):
 
-- every span's parent link is remembered (a trace's spans arrive in any order, in different
-  requests, from different services: an intermediate span may come before any tool span),
-  as bytes read only when a run needs them;
+- every span's parent link is remembered in the relay's store (`unordered.UnorderedStore`, the
+  pipeline's store: a trace's spans arrive in any order, in different requests, from different
+  services; an intermediate span may come before any tool span), as bytes read only when a
+  run needs them;
 - spans of no interest are forwarded at once;
 - tool and LLM steps go through the pipeline at once (their outputs wait for their run) and
   are forwarded at once;
-- run spans are held `wait_duration` after they arrive, for late evidence, then go through the
+- run spans are held `evidence_wait` after they arrive, for late evidence, then go through the
   same pipeline as in the SDK shells; the enrichment is written onto the protobuf span (or
   appended to its bytes when it only adds) and the span is queued for export. A run scored
   while declared tool steps are still missing is graded `partial` (`tool-steps-missing`).
@@ -40,6 +41,7 @@ from opentelemetry.proto.trace.v1.trace_pb2 import Span
 from otel_grounding import attributes as attr
 from otel_grounding.conventions import RUN, Convention, SpanReading
 from otel_grounding.enrichment import Enrichment
+from otel_grounding.internal_error import internal_error
 from otel_grounding.pipeline import GroundingPipeline
 from otel_grounding.relay.otlp import (
     AttributeMap,
@@ -52,6 +54,7 @@ from otel_grounding.relay.otlp import (
 )
 from otel_grounding.relay.queue import Chunk, DeliveryQueue
 from otel_grounding.relay.store import StoreFull
+from otel_grounding.relay.unordered import UnorderedStore
 from otel_grounding.relay.telemetry import (
     LABEL_REASON,
     LABEL_TRANSPORT,
@@ -178,20 +181,22 @@ class GroundingRelay:
         queue: DeliveryQueue,
         metrics: RelayMetrics | None = None,
         *,
-        wait_duration: float,
+        trace_store: UnorderedStore,
+        evidence_wait: float,
         passthrough: bool = False,
         retry_after: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.pipeline = pipeline
+        self.trace_store = trace_store  # the pipeline's: the relay hands it each request's links
         self.queue = queue
         self.metrics = metrics
-        self.wait_duration = wait_duration
+        self.evidence_wait = evidence_wait
         self.passthrough = passthrough
         self.retry_after = retry_after
         self._clock = clock
         self._markers = convention_markers(pipeline.conventions)
-        self._tick = min(RELEASE_TICK_S, wait_duration / 10)
+        self._tick = min(RELEASE_TICK_S, evidence_wait / 10)
         self._seq = itertools.count()
         self._cond = threading.Condition()
         self._heap: list[_Held] = []
@@ -328,8 +333,8 @@ class GroundingRelay:
             return layout, LinkRecords.of(layout)
         except InvalidSpan:
             raise
-        except Exception:
-            logger.exception("relay: a request could not be walked; forwarded unchanged")
+        except Exception:  # forwarded unchanged
+            internal_error("relay.walk", self.pipeline.metrics.count_error)
             return None, {}
 
     def _replay(
@@ -346,7 +351,7 @@ class GroundingRelay:
             layout, links = self._walk(request, raw, spans)
         except InvalidSpan:
             layout, links = None, {}
-        self.pipeline.assembly.mark_lost(links)
+        self.trace_store.mark_lost(links)
         self.queue.adjust(spans, size)
         self._accept(request, raw, spans, size, layout, links, record)
         if self.metrics is not None:
@@ -358,13 +363,14 @@ class GroundingRelay:
         layout: Layout | None, links: dict[int, LinkRecords], record: int | None,
     ) -> None:
         """Split a reserved request into what is forwarded now and the runs held back."""
+        held: list[_Held]
         try:
             if layout is None:  # pass-through: the benchmark floor decodes and re-encodes
                 data, forwarded, held = request.SerializeToString(), spans, []
             else:
                 data, forwarded, held = self._split(layout, links, spans)
         except Exception:  # never lose an accepted span: forward the request unchanged
-            logger.exception("relay: a request could not be processed; forwarded unchanged")
+            internal_error("relay.accept", self.pipeline.metrics.count_error)
             data = raw if raw is not None else request.SerializeToString()
             forwarded, held = spans, []
         held_bytes = sum(h.size for h in held)
@@ -408,7 +414,7 @@ class GroundingRelay:
         that change (run spans held back, content stripped) are spliced out of the bytes or
         replaced.
         """
-        self.pipeline.assembly.remember_batches(links)
+        self.trace_store.remember_batches(links)
         candidates = self._candidates(layout)
         if not candidates:  # the common case: nothing to read, forward as received
             return layout.raw, spans, []
@@ -439,11 +445,11 @@ class GroundingRelay:
                 group = groups.get(scope_index)
                 if group is None:
                     group = groups[scope_index] = _Group(layout, scope)
-                held.append(_Held(now + self.wait_duration, next(self._seq), data, span, view,
+                held.append(_Held(now + self.evidence_wait, next(self._seq), data, span, view,
                                   reading, group))
                 edits[index] = None
                 continue
-            enrichment = pipeline.process(view, reading=reading)
+            enrichment = pipeline.observe(view, reading)
             if enrichment is not None:
                 apply_enrichment(span, enrichment)
                 edits[index] = span.SerializeToString()
@@ -502,7 +508,7 @@ class GroundingRelay:
         finished = []
         for item in due:
             try:
-                enrichment = self.pipeline.process(item.view, reading=item.reading)
+                enrichment = self.pipeline.grade_run(item.view, item.reading)
             except Exception:
                 logger.exception("relay: a run span could not be enriched; forwarded unchanged")
                 enrichment = None

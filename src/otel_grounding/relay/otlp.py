@@ -202,7 +202,9 @@ def span_id_int(raw: bytes) -> int:
 
 
 def span_view(span: Span, resource: Mapping[str, Any] = _EMPTY) -> SpanView:
-    """The span view of a protobuf span (read in place; nothing decoded until asked for)."""
+    """The span view of a protobuf span (read in place; nothing decoded until asked for).
+
+    No `value_limit` and no `local_root`: OTLP carries neither (see `SpanView`)."""
     parent = span.parent_span_id
     return SpanView(
         trace_id=int.from_bytes(span.trace_id, "big"),

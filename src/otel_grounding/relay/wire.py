@@ -301,7 +301,7 @@ def wrap_spans(
 class LinkRecords:
     """One trace's parent links from one request, as bytes: one `LINK_RECORD`-byte record per
     span, `0a 10 <trace id> 12 08 <span id>` then `22 08 <parent id>` (10 zero bytes for a
-    root). Decoded only when a run's subtree needs them (see assembly.LinkBatch)."""
+    root). Decoded only when a run's subtree needs them (see unordered.LinkBatch)."""
 
     __slots__ = ("blob",)
 

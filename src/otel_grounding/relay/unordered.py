@@ -1,0 +1,120 @@
+"""The relay's trace store: a trace's spans in any order, from many requests and services.
+
+An intermediate span may arrive before any tool span under it, so every span's parent link is
+remembered, even in a trace that holds nothing yet: the relay hands each request's links as
+one encoded batch per trace (`remember_batches`), decoded only when a run's subtree cannot be
+told from the links already known. No shell knows when such a trace is complete, so a graded
+run releases nothing and a trace ageing out is the normal end of its state (not counted as
+evicted unless it still holds outputs no run claimed); a run arriving after that still learns
+its state is gone. `score-traces` uses the same store for stored spans (linked one by one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from otel_grounding.assembly import RECORD_OVERHEAD, TraceAssembly, TraceState
+from otel_grounding.config import GroundingSettings
+from otel_grounding.spanview import SpanView
+
+#: Rough bytes a batch of links costs beyond its own size (object header, list slot).
+BATCH_OVERHEAD = 64
+
+
+class LinkBatch(Protocol):
+    """Parent links of some spans of one trace, kept in a shell's own compact form and decoded
+    only when a run's subtree cannot be told from the links already known."""
+
+    @property
+    def count(self) -> int: ...
+
+    @property
+    def size(self) -> int: ...
+
+    def links(self) -> Iterable[tuple[int, int | None]]: ...
+
+
+@dataclass
+class _BatchedTrace(TraceState):
+    """A trace's state with some of its links still encoded, in the batches they came in."""
+
+    pending: list[LinkBatch] = field(default_factory=list)
+    pending_links: int = 0
+
+    @property
+    def linked(self) -> int:
+        return len(self.parents) + self.pending_links
+
+    def parent(self, span_id: int) -> int | None:
+        """The span's parent id (None when unknown or a root); decodes pending batches once."""
+        try:
+            return self.parents[span_id]
+        except KeyError:
+            pass
+        if self.pending:
+            for batch in self.pending:
+                for child, parent in batch.links():
+                    self.parents.setdefault(child, parent)
+            self.pending.clear()
+            self.pending_links = 0
+            return self.parents.get(span_id)
+        return None
+
+
+class UnorderedStore(TraceAssembly):
+    """Per-trace state for spans that arrive in any order (see the module text)."""
+
+    @classmethod
+    def from_settings(cls, settings: GroundingSettings, retention: float) -> UnorderedStore:
+        """Budgets from the settings; idle traces are kept `retention` (the relay keeps them at
+        least twice its evidence wait, so that a held run still finds them)."""
+        return cls(
+            num_traces=settings.num_traces,
+            max_spans_per_trace=settings.max_spans_per_trace,
+            max_bytes=settings.max_buffer_bytes,
+            retention=retention,
+        )
+
+    def remember_batches(self, batches: Mapping[int, LinkBatch]) -> None:
+        """Remember parent links, one batch per trace id, creating each trace's state; the
+        links are decoded only if a run needs them."""
+        with self._lock:
+            self._expire()
+            for trace_id, batch in batches.items():
+                trace = self._trace_for(trace_id, expire=False)
+                assert isinstance(trace, _BatchedTrace)
+                count = batch.count
+                if trace.linked + count > self._max_spans:
+                    self._overflow(trace)
+                    continue
+                trace.pending.append(batch)
+                trace.pending_links += count
+                self._charge(trace, batch.size + BATCH_OVERHEAD)
+            self._enforce_budgets()
+
+    def mark_lost(self, trace_ids: Iterable[int]) -> None:
+        """Traces whose state a shell lost (the relay replaying its persistent queue after a
+        kill): a run of one of them grades partial (`evidence-evicted`)."""
+        for trace_id in trace_ids:
+            self.evicted.add(trace_id)
+
+    def _new_trace(self) -> TraceState:
+        return _BatchedTrace()
+
+    def _observe_unread(self, span: SpanView) -> None:
+        with self._lock:
+            self._link(self._trace_for(span.trace_id), span, 0)
+            self._enforce_budgets()
+
+    def _link_output(self, span: SpanView, trace: TraceState, text_size: int) -> bool:
+        """A step's link was remembered with its batch (or as an unread span): only its text
+        is charged here, not its link a second time."""
+        if trace.overflowed:
+            return False
+        self._charge(trace, RECORD_OVERHEAD + text_size)
+        return True
+
+    def _ages_out_quietly(self, trace: TraceState) -> bool:
+        return bool(trace.runs) or not (trace.tools or trace.llms)
