@@ -136,7 +136,7 @@ def test_a_run_passed_over_still_has_its_content_stripped() -> None:
 PUBLIC_SURFACE = {
     "read", "observe", "process", "grade_run", "begin_run", "finish_run", "finish_run_later",
     "refuse_run", "waits", "expire", "close", "conventions", "settings", "metrics",
-    "flush_judges", "shutdown_judges", "started", "conventions_may_read",
+    "flush_judges", "shutdown_judges", "judges", "started", "conventions_may_read",
 }
 
 

@@ -15,7 +15,9 @@ The public surface, the same for every shell (none of it is shell-specific):
   ended, `waits(span, reading)` while steps under it may still end, then exactly one of
   `finish_run(span, reading)`, `finish_run_later(span, reading, deliver)` or
   `refuse_run(span, reading, reason)`;
-- `process(span)`: `read` then `observe` or `grade_run`, for a shell with nothing to decide.
+- `process(span)`: `read` then `observe` or `grade_run`, for a shell with nothing to decide;
+- `judges`: the judge tier (None without a judge), for its name and pending depth;
+  `flush_judges(timeout)` / `shutdown_judges(timeout)` settle what it holds.
 
 A shell gives the pipeline its store (`store.TraceStore`): `store.InProcessStore` by default,
 `relay.unordered.UnorderedStore` where spans arrive in any order. A shell that needs its store's
