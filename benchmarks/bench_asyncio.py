@@ -33,7 +33,7 @@ TOOL_LATENCY_S = 0.02
 MODEL_LATENCY_S = 0.2
 REPEATS = 7
 
-WORDS = "paris france capital river seine museum louvre tower eiffel bridge".split()
+WORDS = ["paris", "france", "capital", "river", "seine", "museum", "louvre", "tower", "eiffel", "bridge"]
 
 
 class NullExporter(SpanExporter):

@@ -28,20 +28,20 @@ from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExporter, SpanExportResult
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from chat_server import ChatServer  # noqa: E402  (the tests' scripted server)
-
-from otel_grounding import GroundingSpanProcessor  # noqa: E402
-from otel_grounding import attributes as attr  # noqa: E402
-from otel_grounding.config import JudgeSettings  # noqa: E402
-from otel_grounding.conventions import native  # noqa: E402
-from otel_grounding.judge import EvidenceText, JudgeRequest, load_judge  # noqa: E402
-from otel_grounding.relay.testing import (  # noqa: E402
+from otel_grounding import GroundingSpanProcessor
+from otel_grounding import attributes as attr
+from otel_grounding.config import JudgeSettings
+from otel_grounding.conventions import native
+from otel_grounding.judge import EvidenceText, JudgeRequest, load_judge
+from otel_grounding.relay.testing import (
     EXPORT_METHOD,
     OtlpSink,
     make_request,
     make_span,
     start_relay,
 )
+
+from chat_server import ChatServer
 
 OUTPUT = (
     "The capital of France is Paris. The Eiffel Tower is in Paris. "
@@ -189,7 +189,7 @@ class TimedSink(OtlpSink):
         super().__init__()
         self.arrived: dict[bytes, tuple[float, str]] = {}
 
-    def Export(self, request: Any, context: Any) -> Any:  # noqa: N802
+    def Export(self, request: Any, context: Any) -> Any:
         now = time.perf_counter()
         for rs in request.resource_spans:
             for ss in rs.scope_spans:
@@ -248,7 +248,8 @@ def bench_relay(server: ChatServer) -> None:
             for first in range(0, len(burst), 20):
                 batch = [span for _, spans in burst[first:first + 20] for span in spans]
                 export(make_request(batch).SerializeToString(), timeout=10)
-            sink.wait_until(lambda: len(sink.arrived) >= RELAY_RUNS + len(burst), 60)
+            expected = RELAY_RUNS + len(burst)
+            sink.wait_until(lambda expected=expected: len(sink.arrived) >= expected, 60)
             wall = time.perf_counter() - started
             channel.close()
             relay.terminate()

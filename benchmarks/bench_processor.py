@@ -19,7 +19,6 @@ import time
 import tracemalloc
 from collections.abc import Callable
 
-from bench_scoring import typical_run
 from opentelemetry import trace
 from opentelemetry.sdk.trace import SpanProcessor, TracerProvider
 from opentelemetry.sdk.trace.export import (
@@ -28,10 +27,12 @@ from opentelemetry.sdk.trace.export import (
     SpanExporter,
     SpanExportResult,
 )
-from plain_formulation import plain_score
 
 from otel_grounding import GroundingSpanProcessor
 from otel_grounding.conventions import native
+
+from bench_scoring import typical_run
+from plain_formulation import plain_score
 
 SPANS = 20_000
 REPEATS = 15

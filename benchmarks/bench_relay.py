@@ -31,7 +31,9 @@ from typing import Any
 import grpc
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from relay_kit import (  # noqa: E402  (the tests' relay kit)
+from otel_grounding.conventions import native
+
+from relay_kit import (
     EXPORT_METHOD,
     OtlpSink,
     SinkBehaviour,
@@ -41,8 +43,6 @@ from relay_kit import (  # noqa: E402  (the tests' relay kit)
     process_memory,
     start_relay,
 )
-
-from otel_grounding.conventions import native  # noqa: E402
 
 SPANS_PER_TRACE = 100  # 1 run span per trace: 1% run spans
 TRACES_PER_REQUEST = 5  # 500 spans per request, like an SDK batch
@@ -367,11 +367,10 @@ def stages(template: bytes, repeats: int = 5) -> dict[str, float]:
     from otel_grounding.config import load_settings
     from otel_grounding.pipeline import GroundingPipeline
     from otel_grounding.relay.core import GroundingRelay, _find_all
-    from otel_grounding.relay.wire import Layout, LinkRecords
     from otel_grounding.relay.otlp import decode_protobuf
     from otel_grounding.relay.queue import DeliveryQueue
-
     from otel_grounding.relay.unordered import UnorderedStore
+    from otel_grounding.relay.wire import Layout, LinkRecords
 
     def relay() -> GroundingRelay:
         settings = load_settings({"wait_duration": 1.0, "min_claim_grounding_rate": 0.7})

@@ -41,6 +41,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from otel_grounding.scoring import score_texts  # noqa: E402
+
 from plain_formulation import plain_score  # noqa: E402
 
 THRESHOLD = 0.7

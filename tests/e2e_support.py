@@ -101,7 +101,7 @@ class Process:
         self.name = name
         self.argv = list(argv)
         self.log_path = log_dir / f"{name}.log"
-        self._log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
+        self._log = open(self.log_path, "wb")
         self.popen = subprocess.Popen(
             self.argv, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             env=env, cwd=cwd,

@@ -101,7 +101,7 @@ class OtlpSink(trace_service_pb2_grpc.TraceServiceServicer):
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def Export(self, request: ExportTraceServiceRequest, context: Any) -> Any:  # noqa: N802
+    def Export(self, request: ExportTraceServiceRequest, context: Any) -> Any:
         b = self.behaviour
         with self._lock:
             self.calls += 1

@@ -24,13 +24,14 @@ from opentelemetry.sdk.trace import ReadableSpan, SpanLimits, SpanProcessor, Tra
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.sdk.version import __version__ as SDK_VERSION
-from sdk_harness import GOLDEN_OUTPUT, GOLDEN_SOURCES, Pipeline, attrs
 
 from otel_grounding import GroundingSpanProcessor, sdkcompat
 from otel_grounding import attributes as A
 from otel_grounding.conventions import native
 from otel_grounding.enrichment import Enrichment
 from otel_grounding.sdkspan import enriched_copy
+
+from sdk_harness import GOLDEN_OUTPUT, GOLDEN_SOURCES, Pipeline, attrs
 
 CHECKS: dict[str, Callable[[], None]] = {}
 

@@ -14,10 +14,11 @@ import sys
 from typing import Any
 
 import pytest
-import e2e_support as e2e
 
 from otel_grounding import attributes as attr
 from otel_grounding.demo_frameworks import INSTALL, SCENARIOS, FrameworkMissing
+
+import e2e_support as e2e
 
 #: Runs the CLI with the top-level modules named in argv[1] (comma-separated) "not installed".
 BLOCKED_IMPORTS = """

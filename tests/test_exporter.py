@@ -15,12 +15,13 @@ from opentelemetry import trace
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcessor, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-from e2e_support import attributes, otlp_receiver, wait_until
-from sdk_harness import GOLDEN_OUTPUT, GOLDEN_SOURCES
 
 from otel_grounding import ConfigError, GroundingOTLPSpanExporter, GroundingSpanExporter
 from otel_grounding import attributes as A
 from otel_grounding.conventions import native
+
+from e2e_support import attributes, otlp_receiver, wait_until
+from sdk_harness import GOLDEN_OUTPUT, GOLDEN_SOURCES
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -21,8 +21,8 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from otel_grounding import GroundingSpanExporter
 from otel_grounding import attributes as attr
 from otel_grounding.config import ConfigError, load_settings
-from otel_grounding.grade import JUDGE_DECLINED, JUDGE_FAILED
 from otel_grounding.conventions import native
+from otel_grounding.grade import JUDGE_DECLINED, JUDGE_FAILED
 from otel_grounding.judge import (
     CONTRADICTED,
     SUPPORTED,
@@ -39,6 +39,7 @@ from otel_grounding.metrics import (
     JUDGEMENTS,
     RUNS_SCORED,
 )
+
 from chat_server import ChatServer
 from sdk_harness import GOLDEN_OUTPUT, GOLDEN_SOURCES, Pipeline, attrs
 

@@ -13,7 +13,6 @@ from opentelemetry import trace
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-from sdk_harness import GOLDEN_SOURCES, Pipeline, attrs, event_names
 
 from otel_grounding import ConfigError, GroundingSpanProcessor
 from otel_grounding import attributes as A
@@ -21,6 +20,8 @@ from otel_grounding import metrics as M
 from otel_grounding.assembly import RECORD_OVERHEAD
 from otel_grounding.config import DEFAULT_MAX_SPANS_PER_TRACE
 from otel_grounding.conventions import native
+
+from sdk_harness import GOLDEN_SOURCES, Pipeline, attrs, event_names
 
 ANSWER = "The capital of France is Paris."
 SOURCE = "Paris is the capital of France."
@@ -285,15 +286,14 @@ def test_an_unnamed_run_inside_a_named_run_is_one_run() -> None:
     with p.tracer.start_as_current_span(
         "invoke_agent assistant",
         attributes={"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "assistant"},
-    ):
+    ), p.tracer.start_as_current_span(
+        "on_messages_stream", attributes={"openinference.span.kind": "AGENT"}
+    ) as inner:
         with p.tracer.start_as_current_span(
-            "on_messages_stream", attributes={"openinference.span.kind": "AGENT"}
-        ) as inner:
-            with p.tracer.start_as_current_span(
-                "get_weather", attributes={"openinference.span.kind": "TOOL", "output.value": SOURCE}
-            ):
-                pass
-            inner.set_attribute("output.value", ANSWER)
+            "get_weather", attributes={"openinference.span.kind": "TOOL", "output.value": SOURCE}
+        ):
+            pass
+        inner.set_attribute("output.value", ANSWER)
     graded = [s.name for s in p.spans() if A.GRADE in attrs(s)]
     assert graded == ["on_messages_stream"]
     assert attrs(p.span("on_messages_stream"))[A.RATE] == 1.0

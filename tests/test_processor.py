@@ -7,11 +7,12 @@ import math
 import pytest
 from opentelemetry.sdk.trace import SpanLimits
 from opentelemetry.trace import Link, SpanKind, Status, StatusCode
-from sdk_harness import GOLDEN_OUTPUT, GOLDEN_SOURCES, Pipeline, attrs, event_names
 
 from otel_grounding import attributes as A
 from otel_grounding import metrics as M
 from otel_grounding.conventions import native
+
+from sdk_harness import GOLDEN_OUTPUT, GOLDEN_SOURCES, Pipeline, attrs, event_names
 
 
 def test_golden_run_is_enriched_before_export() -> None:

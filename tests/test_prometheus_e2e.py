@@ -272,7 +272,7 @@ def test_every_alert_has_for_severity_summary_and_runbook() -> None:
 def test_demo_exposes_the_metric_names_the_config_uses(stack: Stack) -> None:
     page = http_get(f"http://127.0.0.1:{stack.demo_ports[0]}/metrics").decode()
     exposed = set(re.findall(r"^([a-zA-Z_:][a-zA-Z0-9_:]*)\{", page, flags=re.M))
-    assert PLUGIN_METRICS <= exposed, sorted(PLUGIN_METRICS - exposed)
+    assert exposed >= PLUGIN_METRICS, sorted(PLUGIN_METRICS - exposed)
     # every metric name in the rules and the dashboard is one the plugin (or spanmetrics) makes
     known = PLUGIN_METRICS | PLUGIN_METRICS_ON_TROUBLE | {"traces_span_metrics_calls_total"}
     texts = [(COLLECTOR_CONFIG / "alerts.yml").read_text(), DASHBOARD.read_text()]
@@ -436,7 +436,7 @@ def test_below_threshold_pages_fire_and_nothing_else(stack: Stack) -> None:
     def expected_firing() -> bool:
         firing = {(a["labels"]["alertname"], a["labels"].get("project"), a["labels"].get("service"))
                   for a in alerts() if a["state"] == "firing"}
-        return EXPECTED_ALERTS <= firing
+        return firing >= EXPECTED_ALERTS
 
     wait_until(expected_firing, timeout=45, interval=0.5, what="the below-threshold alerts firing",
                diagnostics=lambda: json.dumps(alerts(), indent=1)[:4000] + json.dumps(

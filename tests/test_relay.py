@@ -24,11 +24,10 @@ from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter
 
-from sdk_harness import GOLDEN_OUTPUT, GOLDEN_SOURCES
-
 from otel_grounding import attributes as A
 from otel_grounding.conventions import native
 from otel_grounding.relay.otlp import encode_json
+
 from relay_kit import (
     OtlpSink,
     ReceivedSpan,
@@ -39,6 +38,7 @@ from relay_kit import (
     make_span,
     start_relay,
 )
+from sdk_harness import GOLDEN_OUTPUT, GOLDEN_SOURCES
 
 WAIT = 0.6
 

@@ -16,6 +16,7 @@ from google.rpc import status_pb2
 from otel_grounding.relay.forward import Forwarder, GrpcSender, RetryPolicy, next_hop_from_env
 from otel_grounding.relay.otlp import encode_json
 from otel_grounding.relay.queue import Chunk, DeliveryQueue
+
 from relay_kit import (
     OtlpSink,
     SinkBehaviour,

@@ -12,6 +12,7 @@ import pytest
 
 from otel_grounding import attributes as A
 from otel_grounding.conventions import native
+
 from relay_kit import (
     EXPORT_METHOD,
     OtlpSink,

@@ -9,6 +9,7 @@ import time
 
 from otel_grounding import attributes as A
 from otel_grounding.conventions import native
+
 from relay_kit import OtlpSink, grpc_export, make_request, make_span, start_relay
 
 SOURCE = "Paris is the capital of France."

@@ -22,6 +22,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from otel_grounding import attributes as A
 from otel_grounding.conventions import native
 from otel_grounding.relay.otlp import encode_json
+
 from relay_kit import (
     OtlpSink,
     grpc_export,

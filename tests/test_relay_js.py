@@ -15,6 +15,7 @@ import pytest
 
 from otel_grounding import attributes as A
 from otel_grounding.conventions import native
+
 from relay_kit import OtlpSink, start_relay
 
 APP = Path(__file__).parent / "relay_js"

@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
-from chat_server import ChatServer
 from otel_grounding import attributes as A
 from otel_grounding.conventions import native
+
+from chat_server import ChatServer
 from relay_kit import (
     OtlpSink,
     ReceivedSpan,

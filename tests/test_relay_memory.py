@@ -18,6 +18,7 @@ import grpc
 import pytest
 
 from otel_grounding.conventions import native
+
 from relay_kit import (
     EXPORT_METHOD,
     OtlpSink,

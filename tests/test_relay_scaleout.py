@@ -28,7 +28,6 @@ import yaml
 
 from otel_grounding import attributes as A
 from otel_grounding.conventions import native
-from relay_kit import RelayProcess, grpc_export, make_request, make_span, start_relay
 
 from e2e_support import wait_until
 from otel_stack import (
@@ -41,6 +40,7 @@ from otel_stack import (
     start_collector,
     tags,
 )
+from relay_kit import RelayProcess, grpc_export, make_request, make_span, start_relay
 
 OUTPUT = "The capital of France is Paris. The Eiffel Tower is in Paris."
 SOURCES = ("Paris is the capital of France.", "The Eiffel Tower stands in Paris, France.")

@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Span
 
-from relay_kit import attributes_first
 from otel_grounding.relay.wire import InvalidSpan, Layout, LinkRecords, WireError, splice, varint
+
+from relay_kit import attributes_first
 
 TRACE_IDS = [bytes([n]) * 16 for n in (1, 2, 3)]
 

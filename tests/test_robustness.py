@@ -10,13 +10,14 @@ from opentelemetry import trace
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-from sdk_harness import GOLDEN_OUTPUT, GOLDEN_SOURCES, Pipeline, attrs
+from opentelemetry.trace import NonRecordingSpan, SpanContext, TraceFlags
 
 from otel_grounding import GRADES, GroundingSpanExporter, GroundingSpanProcessor
 from otel_grounding import attributes as A
 from otel_grounding import metrics as M
 from otel_grounding.conventions import native
-from opentelemetry.trace import NonRecordingSpan, SpanContext, TraceFlags
+
+from sdk_harness import GOLDEN_OUTPUT, GOLDEN_SOURCES, Pipeline, attrs
 
 
 def _agent_traffic(tracer, runs: int, thread: int) -> list[int]:

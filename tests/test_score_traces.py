@@ -69,7 +69,7 @@ class BodyStore(ThreadingHTTPServer):
 class _Handler(BaseHTTPRequestHandler):
     server: BodyStore
 
-    def do_POST(self) -> None:  # noqa: N802 - http.server's name
+    def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers["Content-Length"]))
         self.server.keep(body, self.headers.get("Content-Encoding"))
         self.send_response(200)

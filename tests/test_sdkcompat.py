@@ -21,13 +21,14 @@ from typing import Any
 import pytest
 from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.trace import SpanContext
-from sdk_harness import GOLDEN_SOURCES, Pipeline, attrs
 
 from otel_grounding import attributes as A
 from otel_grounding import processor as processor_module
 from otel_grounding import sdkcompat
 from otel_grounding.conventions import native
 from otel_grounding.internal_error import internal_errors
+
+from sdk_harness import GOLDEN_SOURCES, Pipeline, attrs
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent

@@ -10,7 +10,6 @@ from pathlib import Path
 
 from opentelemetry import trace
 from opentelemetry.trace import NonRecordingSpan, SpanContext, TraceFlags
-from sdk_harness import GOLDEN_SOURCES, Pipeline, attrs, event_names
 
 from otel_grounding import attributes as A
 from otel_grounding import metrics as M
@@ -24,6 +23,8 @@ from otel_grounding.relay.unordered import UnorderedStore
 from otel_grounding.scoring import score
 from otel_grounding.spanview import SpanView
 from otel_grounding.store import InProcessStore
+
+from sdk_harness import GOLDEN_SOURCES, Pipeline, attrs, event_names
 
 RELAY_SOURCES = Path(__file__).resolve().parent.parent / "src" / "otel_grounding" / "relay"
 

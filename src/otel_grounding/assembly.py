@@ -76,7 +76,8 @@ class TraceState:
     parents: dict[int, int | None] = field(default_factory=dict)
     tools: list[Output] = field(default_factory=list)
     llms: list[Output] = field(default_factory=list)
-    runs: dict[int, tuple[str | None, bool]] = field(default_factory=dict)  # span -> (agent, graded)
+    #: run span id -> (agent, graded)
+    runs: dict[int, tuple[str | None, bool]] = field(default_factory=dict)
     declaring_runs: set[int] = field(default_factory=set)  # runs that list tools available
     #: Ended runs an enclosing run counted as its own when it was graded first (they end later).
     covered: set[int] = field(default_factory=set)

@@ -195,7 +195,7 @@ def _judge_values(
     values[attr.JUDGE_BELOW_THRESHOLD] = threshold is not None and judgement.rate < threshold
     return {
         index: verdict
-        for index, verdict in zip(judgement.claim_indexes, judgement.verdicts)
+        for index, verdict in zip(judgement.claim_indexes, judgement.verdicts, strict=False)
         if index is not None
     }
 
@@ -219,7 +219,8 @@ def _judged_claim_events(
         return []
     grounded = {c.index for c in result.claims if c.grounded}
     events: list[EventSpec] = []
-    for position, (index, verdict) in enumerate(zip(judgement.claim_indexes, judgement.verdicts)):
+    pairs = zip(judgement.claim_indexes, judgement.verdicts, strict=False)
+    for position, (index, verdict) in enumerate(pairs):
         if verdict.verdict == SUPPORTED or (index is not None and index not in grounded):
             continue
         if len(events) >= room:

@@ -453,7 +453,8 @@ def evidence_unseen(reading: SpanReading, evidence: Evidence) -> bool:
     Then no rate is written and the run is never flagged (docs/contract.md, section 3): a 0.0
     over evidence nobody could see is as false as a 1.0 over an answer nobody could see. "May
     have": tools were available to the agent and no LLM step's output was read, so a tool call
-    would not have been visible. A run whose LLM steps were read and asked for no tool really used none.
+    would not have been visible. A run whose LLM steps were read and asked for no tool really
+    used none.
     """
     if evidence.sources or any(s is not None for s in reading.attached_sources):
         return False

@@ -43,6 +43,7 @@ from otel_grounding.scored import ScoredRun
 from otel_grounding.spanview import SpanView
 from otel_grounding.stored import BadRecord, read_records
 
+
 class TraceIdFilter:
     """A fixed-size Bloom filter of trace ids: `in` may say yes for an id never added (rarely),
     never no for one that was (it never forgets: when full it says yes more often)."""
@@ -79,7 +80,9 @@ class RescoredRun:
     released_early: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"source": self.source, "service": self.service, **self.run.to_dict()}
+        data: dict[str, Any] = {
+            "source": self.source, "service": self.service, **self.run.to_dict()
+        }
         if self.previous_grade is not None:
             data["previous"] = {"rate": self.previous_rate, "grade": self.previous_grade}
         if self.released_early:

@@ -22,11 +22,11 @@ from otel_grounding.assembly import (
     EVICT_TRACE_BYTES,
     GRADED_RUNS_KEPT,
     RECORD_OVERHEAD,
-    Evidence,
-    TraceAssembly,
     Claim,
+    Evidence,
     OpenSpan,
     Output,
+    TraceAssembly,
     TraceState,
 )
 from otel_grounding.config import GroundingSettings

@@ -111,10 +111,10 @@ def main(argv: list[str]) -> int:
     sys.addaudithook(_guard)
     scenario = SCENARIOS[name]
 
+    from otel_grounding.demo_frameworks import ANSWERS, WEATHER
+
     from _common import dumps, to_json
     from scripted_model import ScriptedModel
-
-    from otel_grounding.demo_frameworks import ANSWERS, WEATHER
 
     provider, exporter = make_provider(raw)
     with ScriptedModel(WEATHER) as model:

@@ -22,9 +22,9 @@ from otel_grounding.config import (
     MAX_SECONDS,
     RELAY,
     ConfigError,
+    GroundingSettings,
     add_setting_flags,
     flag_overrides,
-    GroundingSettings,
     load_settings,
 )
 from otel_grounding.relay.memory import DEFAULT_INTAKE_BYTES, SPIKE_FRACTION, IntakeBudget
@@ -278,7 +278,6 @@ def run(args: argparse.Namespace) -> int:
 
     from otel_grounding.pipeline import GroundingPipeline, check_judge_mode
     from otel_grounding.relay.core import GroundingRelay
-    from otel_grounding.relay.unordered import UnorderedStore
     from otel_grounding.relay.forward import (
         Forwarder,
         RetryPolicy,
@@ -295,6 +294,7 @@ def run(args: argparse.Namespace) -> int:
         split_endpoint,
     )
     from otel_grounding.relay.telemetry import RelayMetrics, configure_logging, metrics_snapshot
+    from otel_grounding.relay.unordered import UnorderedStore
 
     configure_logging(args.log_level)
     settings = load_settings(flag_overrides(args), settings_file=args.settings_file, shell=RELAY)

@@ -54,7 +54,6 @@ from otel_grounding.relay.otlp import (
 )
 from otel_grounding.relay.queue import Chunk, DeliveryQueue
 from otel_grounding.relay.store import StoreFull
-from otel_grounding.relay.unordered import UnorderedStore
 from otel_grounding.relay.telemetry import (
     LABEL_REASON,
     LABEL_TRANSPORT,
@@ -64,6 +63,7 @@ from otel_grounding.relay.telemetry import (
     REFUSED_TOO_LARGE,
     RelayMetrics,
 )
+from otel_grounding.relay.unordered import UnorderedStore
 from otel_grounding.relay.wire import (
     InvalidSpan,
     Layout,
