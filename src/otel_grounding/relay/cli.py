@@ -38,6 +38,8 @@ TOKEN_ENV = "OTEL_GROUNDING_RELAY_TOKEN"
 MiB = 1024 * 1024
 #: More export workers than this only contend for the GIL (and each holds a batch).
 MAX_EXPORT_WORKERS = 64
+#: At shutdown, how long the evaluation events still buffered may take to export.
+LOGS_FLUSH_TIMEOUT_MS = 5_000
 #: On drain, the share of --drain-timeout runs being judged may take; the rest is kept for
 #: delivering them (and everything else queued) to the next hop.
 JUDGE_DRAIN_SHARE = 0.8
@@ -178,6 +180,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
                      choices=("debug", "info", "warning", "error"))
     obs.add_argument("--metrics-exporter", choices=("none", "otlp"), default="none",
                      help="also push the relay's metrics over OTLP (OTEL_EXPORTER_OTLP_METRICS_*)")
+    obs.add_argument("--logs-exporter", choices=("none", "otlp"), default="none",
+                     help="push the gen_ai.evaluation.result events over OTLP "
+                          "(OTEL_EXPORTER_OTLP_LOGS_*)")
     obs.add_argument("--prometheus-port", type=_port, default=None,
                      help="serve the metrics on 127.0.0.1:PORT (needs the prometheus extra)")
     obs.add_argument("--passthrough", action="store_true",
@@ -346,15 +351,15 @@ def run(args: argparse.Namespace) -> int:
             raise ConfigError("--prometheus-port needs otel-grounding[prometheus]") from None
         start_http_server(args.prometheus_port, addr="127.0.0.1")
         readers.append(PrometheusMetricReader())
-    meter_provider = MeterProvider(
-        resource=Resource.create({"service.name": "otel-grounding-relay"}),
-        metric_readers=readers,
-    )
+    resource = Resource.create({"service.name": "otel-grounding-relay"})
+    meter_provider = MeterProvider(resource=resource, metric_readers=readers)
+    logger_provider = _logger_provider(args.logs_exporter, resource)
 
     judge = _judge(settings)
     traces = UnorderedStore.from_settings(settings, retention)
     pipeline = GroundingPipeline(
-        settings, meter_provider=meter_provider, store=traces, judge=judge
+        settings, meter_provider=meter_provider, store=traces, judge=judge,
+        logger_provider=logger_provider,
     )
     check_judge_mode(pipeline)
     store = None
@@ -490,7 +495,24 @@ def run(args: argparse.Namespace) -> int:
         budget.stop()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        if logger_provider is not None:  # after the drain: the runs settled there are exported
+            logger_provider.force_flush(LOGS_FLUSH_TIMEOUT_MS)
+            logger_provider.shutdown()
         meter_provider.shutdown()
+
+
+def _logger_provider(exporter: str, resource: Any) -> Any | None:
+    """The relay's own LoggerProvider for the evaluation events (`--logs-exporter otlp`), or
+    None: with none, the pipeline emits to the global one (unset in the relay: no events)."""
+    if exporter != "otlp":
+        return None
+    from opentelemetry.exporter.otlp.proto.grpc._log_exporter import OTLPLogExporter
+    from opentelemetry.sdk._logs import LoggerProvider
+    from opentelemetry.sdk._logs.export import BatchLogRecordProcessor
+
+    provider = LoggerProvider(resource=resource, shutdown_on_exit=False)  # run() shuts it down
+    provider.add_log_record_processor(BatchLogRecordProcessor(OTLPLogExporter()))
+    return provider
 
 
 def _shutdown(
