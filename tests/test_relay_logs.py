@@ -11,7 +11,6 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent import futures
-from dataclasses import dataclass
 from typing import Any
 
 import grpc
@@ -31,7 +30,6 @@ from chat_server import ChatServer
 from relay_kit import (
     OtlpSink,
     ReceivedSpan,
-    RelayProcess,
     grpc_export,
     make_request,
     make_span,
@@ -46,14 +44,8 @@ HALF_GROUNDED = "The Eiffel Tower is 330 metres tall. Its lifts were built by a 
 PARAPHRASE = "Adult admission costs 29 EUR."
 
 
-@dataclass
-class ReceivedLog:
-    record: LogRecord
-    resource: dict[str, Any]
-
-    @property
-    def attributes(self) -> dict[str, Any]:
-        return {kv.key: from_any(kv.value) for kv in self.record.attributes}
+def attributes(record: LogRecord) -> dict[str, Any]:
+    return {kv.key: from_any(kv.value) for kv in record.attributes}
 
 
 class OtlpLogsSink(logs_service_pb2_grpc.LogsServiceServicer):
@@ -72,16 +64,28 @@ class OtlpLogsSink(logs_service_pb2_grpc.LogsServiceServicer):
             self.requests.append(request)
         return ExportLogsServiceResponse()
 
-    def records(self) -> list[ReceivedLog]:
+    def records(self) -> list[LogRecord]:
         with self._lock:
             requests = list(self.requests)
         return [
-            ReceivedLog(record, {kv.key: from_any(kv.value) for kv in rl.resource.attributes})
+            record
             for request in requests
             for rl in request.resource_logs
             for sl in rl.scope_logs
             for record in sl.log_records
         ]
+
+    def services(self) -> set[str]:
+        """The `service.name`s of the resources the records came with."""
+        with self._lock:
+            requests = list(self.requests)
+        return {
+            kv.value.string_value
+            for request in requests
+            for rl in request.resource_logs
+            for kv in rl.resource.attributes
+            if kv.key == "service.name"
+        }
 
     def wait_for(self, count: int, timeout: float = 10.0) -> bool:
         deadline = time.monotonic() + timeout
@@ -125,7 +129,7 @@ def logs_env(logs: OtlpLogsSink, batch_delay_ms: int = 100) -> dict[str, str]:
     }
 
 
-def send_run(relay: RelayProcess, output: str) -> bytes:
+def send_run(target: str, output: str) -> bytes:
     """One native run span with one tool step holding EVIDENCE, in one request: its trace id."""
     trace_id, run_id = os.urandom(16), os.urandom(8)
     run = make_span(trace_id, run_id, None, "invoke_agent", {
@@ -133,7 +137,7 @@ def send_run(relay: RelayProcess, output: str) -> bytes:
     })
     tool = make_span(trace_id, os.urandom(8), run_id, "search",
                      {native.STEP_TYPE: "tool", native.STEP_OUTPUT: EVIDENCE})
-    grpc_export(relay.grpc_target, make_request([tool, run]).SerializeToString())
+    grpc_export(target, make_request([tool, run]).SerializeToString())
     return trace_id
 
 
@@ -147,31 +151,31 @@ def run_span(sink: OtlpSink, trace_id: bytes) -> ReceivedSpan:
     return span
 
 
-def evaluation(logs: OtlpLogsSink, name: str) -> ReceivedLog:
-    (record,) = [r for r in logs.records() if r.attributes.get(A.EVALUATION_NAME) == name]
+def evaluation(logs: OtlpLogsSink, name: str) -> LogRecord:
+    (record,) = [r for r in logs.records() if attributes(r).get(A.EVALUATION_NAME) == name]
     return record
 
 
-def assert_parented(record: ReceivedLog, run: ReceivedSpan) -> None:
-    assert record.record.event_name == A.EVALUATION_EVENT
-    assert record.record.trace_id == run.span.trace_id
-    assert record.record.span_id == run.span.span_id
-    assert record.resource["service.name"] == "otel-grounding-relay"
-    assert record.attributes[A.EVALUATION_SCORE_LABEL] == run.attributes[A.GRADE]
+def assert_parented(record: LogRecord, run: ReceivedSpan) -> None:
+    assert record.event_name == A.EVALUATION_EVENT
+    assert record.trace_id == run.span.trace_id
+    assert record.span_id == run.span.span_id
+    assert attributes(record)[A.EVALUATION_SCORE_LABEL] == run.attributes[A.GRADE]
 
 
 def test_the_lexical_evaluation_event_reaches_the_logs_receiver(sink, logs):
     with start_relay(sink.endpoint, "--wait-duration", WAIT, "--logs-exporter", "otlp",
                      env=logs_env(logs)) as relay:
-        trace_id = send_run(relay, HALF_GROUNDED)
+        trace_id = send_run(relay.grpc_target, HALF_GROUNDED)
         run = run_span(sink, trace_id)
         rate = run.attributes[A.RATE]
         assert 0.0 < rate < 1.0
         assert logs.wait_for(1), relay.log_text()
         (record,) = logs.records()  # one run, no judge: one evaluation
-        assert record.attributes[A.EVALUATION_NAME] == A.EVALUATION_LEXICAL
-        assert record.attributes[A.EVALUATION_SCORE_VALUE] == rate
+        assert attributes(record)[A.EVALUATION_NAME] == A.EVALUATION_LEXICAL
+        assert attributes(record)[A.EVALUATION_SCORE_VALUE] == rate
         assert_parented(record, run)
+        assert logs.services() == {"otel-grounding-relay"}
         assert relay.terminate() == 0, relay.log_text()
 
 
@@ -186,7 +190,7 @@ def test_a_run_judged_during_the_drain_has_both_events_exported_before_exit(sink
     }
     with start_relay(sink.endpoint, "--wait-duration", WAIT, "--logs-exporter", "otlp",
                      env=env) as relay:
-        trace_id = send_run(relay, PARAPHRASE)
+        trace_id = send_run(relay.grpc_target, PARAPHRASE)
         assert sink.wait_until(lambda: len(server.requests) == 1, 10)  # being judged now
         assert relay.terminate() == 0, relay.log_text()  # it settles in the drain
         assert not [e for e in relay.logs() if e.get("level") == "error"], relay.log_text()
@@ -195,15 +199,16 @@ def test_a_run_judged_during_the_drain_has_both_events_exported_before_exit(sink
         assert len(logs.records()) == 2  # the relay exported them before it exited
         lexical = evaluation(logs, A.EVALUATION_LEXICAL)
         judged = evaluation(logs, A.EVALUATION_JUDGE)
-        assert lexical.attributes[A.EVALUATION_SCORE_VALUE] == run.attributes[A.RATE] == 0.0
-        assert judged.attributes[A.EVALUATION_SCORE_VALUE] == run.attributes[A.JUDGE_RATE] == 1.0
+        assert attributes(lexical)[A.EVALUATION_SCORE_VALUE] == run.attributes[A.RATE] == 0.0
+        assert attributes(judged)[A.EVALUATION_SCORE_VALUE] == run.attributes[A.JUDGE_RATE] == 1.0
         for record in (lexical, judged):
             assert_parented(record, run)
+        assert logs.services() == {"otel-grounding-relay"}
 
 
 def test_without_the_flag_no_evaluation_events_are_exported(sink, logs):
     with start_relay(sink.endpoint, "--wait-duration", WAIT, env=logs_env(logs)) as relay:
-        trace_id = send_run(relay, EVIDENCE)
+        trace_id = send_run(relay.grpc_target, EVIDENCE)
         assert run_span(sink, trace_id).attributes[A.RATE] == 1.0  # the run was graded
         time.sleep(0.5)  # longer than the batch delay the events would have waited
         assert relay.terminate() == 0, relay.log_text()
