@@ -39,7 +39,7 @@ test: $(STAMP) system-deps $(JS_STAMP) otel-stack-deps fw-envs
 # ruff (style and likely bugs) over the code, tests and benchmarks; mypy over the package.
 # Configuration: [tool.ruff] and [tool.mypy] in pyproject.toml. Narrow it with
 # LINT_PATHS="a.py b.py" MYPY_ARGS="--follow-imports=silent a.py b.py".
-LINT_PATHS ?= src tests benchmarks
+LINT_PATHS ?= src tests benchmarks scripts
 lint: $(STAMP)
 	$(BIN)/ruff check $(LINT_PATHS)
 	$(BIN)/mypy $(MYPY_ARGS)
@@ -49,6 +49,10 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_scoring.py
+
+# The golden fixture against another plane's copy: make fixture-drift SHARED=<dir with fixtures/>.
+fixture-drift:
+	$(PYTHON) scripts/fixture_drift.py $(SHARED)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -1,6 +1,6 @@
 """The claim grounding rate written the plain way: the baseline `bench_scoring.py` races against.
 
-This is the contract (SPEC section 2) as the reference eval plane writes it, and as a user would
+This is the contract (docs/contract.md §1) as the reference eval plane writes it, and as a user would
 write it in a few lines: split the output with `re.split(r"[.!?\n]")`, take the tokens of each
 piece with `re.split(r"[^A-Za-z0-9]+")`, keep those of 3 characters or more, lowercase them
 (after tokenizing, as the contract says: a token holds ASCII only, so `str.lower` is ASCII

@@ -1,8 +1,8 @@
-"""A deliberately naive, obviously-correct reading of SPEC section 2, character by character.
+"""A deliberately naive, obviously-correct reading of docs/contract.md §1, character by character.
 
 This is the oracle the real scorer (`otel_grounding.scoring`) is checked against. It shares no
 code with `src/` and uses no regular expressions: every rule of the contract is a plain loop
-over characters, so that each line can be compared with the sentence of the SPEC it implements.
+over characters, so that each line can be compared with the sentence of docs/contract.md it implements.
 It is slow on purpose; speed is the real scorer's job.
 """
 
@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-# SPEC 2, "Claims": split the output at every one of these characters (and no other).
+# contract §1, "Claims": split the output at every one of these characters (and no other).
 CLAIM_SEPARATORS = (".", "!", "?", "\n")
 
-# SPEC 2, "Tokens": only these 62 characters can be part of a token; everything else separates.
+# contract §1, "Tokens": only these 62 characters can be part of a token; everything else separates.
 UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 LOWER = "abcdefghijklmnopqrstuvwxyz"
 DIGITS = "0123456789"
@@ -94,7 +94,7 @@ def claims(text: str) -> list[tuple[str, list[str]]]:
 
 
 def as_text(value: Any) -> str:
-    """SPEC 2, "Structured values": strings as is, None as "", the rest as sorted JSON."""
+    """Contract §1, "Structured values": strings as is, None as "", the rest as sorted JSON."""
     if isinstance(value, str):
         return value
     if value is None:

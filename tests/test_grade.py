@@ -1,4 +1,4 @@
-"""The claim coverage grade (SPEC section 3): seven values, precedence, old records, no raising."""
+"""The claim coverage grade (docs/contract.md §2): seven values, precedence, old records, no raising."""
 
 from __future__ import annotations
 

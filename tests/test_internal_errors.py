@@ -18,7 +18,7 @@ import threading
 import pytest
 
 from otel_grounding.internal_error import internal_error, strict
-from otel_grounding.worker import background_error
+from otel_grounding.internal_error import background_error
 
 
 def fail_on_a_thread():

@@ -59,10 +59,27 @@ def internal_error(where: str, count: Callable[[], object] | None = None) -> Non
         raise
 
 
+def background_error(where: str, count: Callable[[], object] | None = None) -> None:
+    """`internal_error` where nobody can take the exception (a background thread, or a fallback
+    that already handled it): counted and logged, never re-raised, even in strict mode; the
+    count is what a test sees."""
+    try:
+        internal_error(where, count)
+    except Exception:
+        pass
+
+
 def internal_errors() -> Mapping[str, int]:
     """A snapshot of how many internal errors happened where, since the process started."""
     with _lock:
         return dict(_counts)
 
 
-__all__ = ["STRICT_ENV", "internal_error", "internal_errors", "set_strict", "strict"]
+__all__ = [
+    "STRICT_ENV",
+    "background_error",
+    "internal_error",
+    "internal_errors",
+    "set_strict",
+    "strict",
+]

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from otel_grounding import attributes as attr
 from otel_grounding.config import JudgeSettings
+from otel_grounding.internal_error import background_error
 from otel_grounding.judge import (
     CONTRADICTED,
     SUPPORTED,
@@ -35,7 +36,6 @@ from otel_grounding.judge import (
 )
 from otel_grounding.metrics import LABEL_OUTCOME, LABEL_REASON, GroundingMetrics
 from otel_grounding.scoring import GroundingResult
-from otel_grounding.worker import background_error
 
 #: Sentences of a non-ASCII answer (the lexical contract sees no claims in, say, Japanese).
 _SENTENCE = re.compile(r"[.!?\n\u3002\uff01\uff1f\u0964]")

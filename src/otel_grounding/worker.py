@@ -16,10 +16,9 @@ import os
 import threading
 import time
 from collections.abc import Callable, Hashable
-from contextlib import suppress
 from typing import Protocol
 
-from otel_grounding.internal_error import internal_error
+from otel_grounding.internal_error import background_error
 
 #: How often held tasks are asked again whether they are ready (seconds).
 HELD_POLL_S = 0.005
@@ -165,14 +164,6 @@ class Worker:
             with self._cond:
                 self._running -= 1
                 self._cond.notify_all()
-
-
-def background_error(where: str, count: Callable[[], object] | None = None) -> None:
-    """`internal_error` where nobody can take the exception (a background thread, or a fallback
-    that already handled it): counted and logged, never re-raised, even in strict mode; the
-    count is what a test sees."""
-    with suppress(Exception):
-        internal_error(where, count)
 
 
 def _safely(call: Callable[[], None]) -> None:

@@ -41,7 +41,7 @@ from opentelemetry.proto.trace.v1.trace_pb2 import Span
 from otel_grounding import attributes as attr
 from otel_grounding.conventions import RUN, Convention, SpanReading
 from otel_grounding.enrichment import Enrichment
-from otel_grounding.internal_error import internal_error
+from otel_grounding.internal_error import background_error, internal_error
 from otel_grounding.pipeline import GroundingPipeline
 from otel_grounding.relay.otlp import (
     AttributeMap,
@@ -506,13 +506,9 @@ class GroundingRelay:
             self._release_judged(due)
             return
         finished = []
-        for item in due:
-            try:
-                enrichment = self.pipeline.grade_run(item.view, item.reading)
-            except Exception:
-                logger.exception("relay: a run span could not be enriched; forwarded unchanged")
-                enrichment = None
-            finished.append((item, _enriched(item, enrichment)))
+        for item in due:  # the pipeline never raises: a failure is graded there
+            enrichment = self.pipeline.grade_run(item.view, item.reading)
+            finished.append((item, self._enriched(item, enrichment)))
         self._queue_runs(finished)
 
     def _release_judged(self, due: list[_Held]) -> None:
@@ -520,14 +516,25 @@ class GroundingRelay:
         order; those settled during this call are batched, the rest come later one by one."""
         batch = _Batch()
         for item in due:
-            deliver = _Delivery(item, batch, self._queue_runs)
-            try:
-                self.pipeline.begin_run(item.view, item.reading)
-                self.pipeline.finish_run_later(item.view, item.reading, deliver)
-            except Exception:  # the pipeline never raises; were it to, the run still leaves
-                logger.exception("relay: a run span could not be enriched; forwarded unchanged")
-                deliver(None)
+            deliver = _Delivery(item, batch, self._enriched, self._queue_runs)
+            self.pipeline.begin_run(item.view, item.reading)  # neither raises
+            self.pipeline.finish_run_later(item.view, item.reading, deliver)
         self._queue_runs(batch.close())
+
+    def _enriched(self, item: _Held, enrichment: Enrichment | None) -> bytes:
+        """A held run's bytes with its enrichment: appended when it only adds, else the span
+        re-encoded; unchanged when there is none or it cannot be applied."""
+        if enrichment is None:
+            return item.data
+        try:
+            attributes = item.view.attributes
+            if enrichment.remove or any(k in attributes for k in enrichment.attributes):
+                apply_enrichment(item.span, enrichment)
+                return item.span.SerializeToString()
+            return item.data + enrichment_suffix(enrichment, item.span.end_time_unix_nano)
+        except Exception:  # the holder's (or a judge thread's) boundary: forwarded unchanged
+            background_error("relay.enrich", self.pipeline.metrics.count_error)
+            return item.data
 
     def _queue_runs(self, finished: Sequence[tuple[_Held, bytes]]) -> None:
         """Queue graded runs, one chunk per resource and scope, settling the bytes they held
@@ -553,22 +560,6 @@ class GroundingRelay:
         self.queue.adjust(0, size - reserved)
         for chunk in built:
             self.queue.put(chunk)
-
-
-def _enriched(item: _Held, enrichment: Enrichment | None) -> bytes:
-    """A held run's bytes with its enrichment: appended when it only adds, else the span
-    re-encoded; unchanged when there is none or it cannot be applied."""
-    if enrichment is None:
-        return item.data
-    try:
-        attributes = item.view.attributes
-        if enrichment.remove or any(k in attributes for k in enrichment.attributes):
-            apply_enrichment(item.span, enrichment)
-            return item.span.SerializeToString()
-        return item.data + enrichment_suffix(enrichment, item.span.end_time_unix_nano)
-    except Exception:
-        logger.exception("relay: a run span could not be enriched; forwarded unchanged")
-        return item.data
 
 
 class _Batch:
@@ -598,14 +589,16 @@ class _Delivery:
     """`deliver` for one held run: its bytes enriched onto the delivery queue, exactly once
     (a second call, which the pipeline never makes, is ignored)."""
 
-    __slots__ = ("_item", "_batch", "_queue_runs", "_lock", "_done")
+    __slots__ = ("_item", "_batch", "_enrich", "_queue_runs", "_lock", "_done")
 
     def __init__(
         self, item: _Held, batch: _Batch,
+        enrich: Callable[[_Held, Enrichment | None], bytes],
         queue_runs: Callable[[Sequence[tuple[_Held, bytes]]], None],
     ) -> None:
         self._item = item
         self._batch = batch
+        self._enrich = enrich
         self._queue_runs = queue_runs
         self._lock = threading.Lock()
         self._done = False
@@ -615,7 +608,7 @@ class _Delivery:
             if self._done:
                 return
             self._done = True
-        data = _enriched(self._item, enrichment)
+        data = self._enrich(self._item, enrichment)
         if not self._batch.add(self._item, data):
             self._queue_runs([(self._item, data)])
 
