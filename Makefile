@@ -2,26 +2,39 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# Two stamps, one virtualenv: `make demo` installs the package alone (small and quick); `make
+# test`, `make check` and `make lint` add the test, framework and lint extras to the same venv.
+BASE_STAMP := $(VENV)/.installed-base
+DEV_STAMP := $(VENV)/.installed-dev
 JS := tests/relay_js
 JS_STAMP := $(JS)/node_modules/.installed
 
-.PHONY: test lint demo bench clean system-deps fw-envs fw-captures
+.PHONY: test check lint demo bench wheel clean system-deps lint-deps fw-envs fw-captures
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,frameworks,lint]'
-	touch $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+
+$(BASE_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	touch $(BASE_STAMP)
+
+$(DEV_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,frameworks,lint]'
+	touch $(DEV_STAMP)
 
 # The relay's JavaScript client test: official OpenTelemetry JS packages, pinned by the lock file.
 $(JS_STAMP): $(JS)/package.json $(JS)/package-lock.json | system-deps
 	npm ci --prefix $(JS) --no-audit --no-fund --loglevel=error
 	touch $(JS_STAMP)
 
-# Prometheus + promtool for the end-to-end tests, node/npm if absent (Debian's packages).
+# Debian's packages: shellcheck, Prometheus + promtool, chromium, node/npm if absent.
 system-deps:
 	.ci/install-system-deps
+
+# shellcheck alone, for `make lint` and `make check`.
+lint-deps:
+	.ci/install-system-deps lint
 
 # Framework environments (tests/test_frameworks_envs.py): one pinned virtualenv per framework in
 # tests/frameworks/envs/, built into ${XDG_CACHE_HOME:-~/.cache}/otel-grounding/fw-<env>-<hash>/
@@ -33,21 +46,35 @@ fw-envs:
 fw-captures: fw-envs
 	$(PYTHON) tests/frameworks/record_captures.py
 
-test: $(STAMP) system-deps $(JS_STAMP) otel-stack-deps fw-envs
+test: $(DEV_STAMP) system-deps $(JS_STAMP) otel-stack-deps fw-envs
 	$(BIN)/python -m pytest
+
+# The day-to-day loop: lint, then every test that needs nothing `make test` builds (no Collector,
+# Jaeger, Phoenix, framework environment, node modules, browser or Prometheus): a few minutes.
+check: lint
+	$(BIN)/python -m pytest -m "not needs_build" -q
+
+# A wheel to install elsewhere (the package is not on a public index): dist/otel_grounding-*.whl.
+# `pip install 'dist/otel_grounding-<version>-py3-none-any.whl[openai]'` takes the extras too.
+wheel: $(BIN)/python
+	rm -rf dist
+	$(BIN)/python -m pip wheel --quiet --disable-pip-version-check --no-deps -w dist .
 
 # ruff (style and likely bugs) over the code, tests and benchmarks; mypy over the package.
 # Configuration: [tool.ruff] and [tool.mypy] in pyproject.toml. Narrow it with
 # LINT_PATHS="a.py b.py" MYPY_ARGS="--follow-imports=silent a.py b.py".
+# shellcheck (Debian's package, installed by .ci/install-system-deps) over every shell script.
 LINT_PATHS ?= src tests benchmarks scripts
-lint: $(STAMP)
+SHELL_SCRIPTS := .ci/run .ci/install-system-deps .ci/otel-binaries
+lint: $(DEV_STAMP) lint-deps
 	$(BIN)/ruff check $(LINT_PATHS)
 	$(BIN)/mypy $(MYPY_ARGS)
+	shellcheck -x $(SHELL_SCRIPTS)
 
-demo: $(STAMP)
+demo: $(BASE_STAMP)
 	$(BIN)/otel-grounding demo
 
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/bench_scoring.py
 
 # The golden fixture against another plane's copy: make fixture-drift SHARED=<dir with fixtures/>.
@@ -55,7 +82,7 @@ fixture-drift:
 	$(PYTHON) scripts/fixture_drift.py $(SHARED)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis dist build
 
 # --- The real observability stack, no container engine (collector-config/, tests/test_collector_e2e.py)
 # Built once from the pins in collector-config/ (builder-config.yaml, versions.env) into
@@ -87,5 +114,5 @@ ui-deps: $(UI_STAMP)
 otel-stack-deps: system-deps collector jaeger phoenix ui-deps
 
 # Collector + Jaeger + Prometheus + Phoenix on loopback with the shipped configs; Ctrl-C stops all.
-stack: $(STAMP) otel-stack-deps
+stack: $(DEV_STAMP) otel-stack-deps
 	$(BIN)/python tests/otel_stack.py

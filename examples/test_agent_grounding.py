@@ -1,6 +1,6 @@
 """Grounding as a test assertion in an agent's own test suite: pydantic-ai, offline.
 
-    pip install 'otel-grounding[frameworks]' pytest pytest-asyncio
+    pip install '/path/to/otel-grounding[frameworks]' pytest pytest-asyncio   # the checkout
     pytest examples/test_agent_grounding.py
 
 The agent is a real pydantic-ai `Agent` with its built-in OpenTelemetry instrumentation; its

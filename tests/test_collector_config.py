@@ -254,12 +254,14 @@ def test_versions_pinned_and_compose_images_match_the_builds(compose: dict[str, 
 # the real Collector
 
 
+@pytest.mark.needs_build
 @pytest.mark.parametrize("name", SHIPPED)
 def test_shipped_configuration_validated_by_the_collector(name: str) -> None:
     done = validate(SHIPPED[name])
     assert done.returncode == 0, f"{name}:\n{done.stdout}{done.stderr}"
 
 
+@pytest.mark.needs_build
 def test_a_wrong_key_is_refused_by_validate(tmp_path: Path) -> None:
     """The check above can fail: one misspelt key and the Collector refuses the file."""
     broken = tmp_path / "otelcol.yaml"
@@ -269,6 +271,7 @@ def test_a_wrong_key_is_refused_by_validate(tmp_path: Path) -> None:
     assert "send_batch_sise" in done.stdout + done.stderr
 
 
+@pytest.mark.needs_build
 @pytest.mark.parametrize("name", SHIPPED)
 def test_shipped_configuration_starts_and_stops(name: str, tmp_path: Path) -> None:
     """Started for real on loopback: healthy, serving its metrics, and a clean exit on SIGTERM."""
@@ -290,6 +293,7 @@ def test_shipped_configuration_starts_and_stops(name: str, tmp_path: Path) -> No
     assert "Everything is ready" in log and "Shutdown complete" in log, log
 
 
+@pytest.mark.needs_build
 def test_jaeger_configuration_validated_by_jaeger() -> None:
     done = validate([JAEGER_CONFIG], component="jaeger")
     assert done.returncode == 0, done.stdout + done.stderr

@@ -55,6 +55,8 @@ from otel_stack import (
     tags,
 )
 
+pytestmark = pytest.mark.needs_build  # `make check` leaves it out
+
 REPLICAS = 3  # the traces-only page needs 3 flagged runs of a project in its window
 FRAMEWORK = "pydantic-ai"
 FLAGGED_RUN_ID = "demo-run-2-hallucinated"

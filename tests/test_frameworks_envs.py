@@ -35,6 +35,8 @@ sys.path.insert(0, str(FRAMEWORKS))
 from catalog import SCENARIOS, SDK_ENVS, SWITCHES, env_dir, env_names, env_python, requirements  # noqa: E402
 from scripted_model import ScriptedModel  # noqa: E402
 
+pytestmark = pytest.mark.needs_build  # `make check` leaves it out
+
 RUNNER = FRAMEWORKS / "run_in_env.py"
 THRESHOLD = 0.7
 TIMEOUT_S = 300

@@ -39,6 +39,8 @@ from otel_stack import (
     start_phoenix,
 )
 
+pytestmark = pytest.mark.needs_build  # `make check` leaves it out
+
 UI = REPO / "tests" / "ui"
 ARTIFACTS = REPO / "tests" / "artifacts"
 PHOENIX_PROJECT = "otel-grounding-demo"

@@ -61,6 +61,8 @@ from otel_stack import (
     start_prometheus,
 )
 
+pytestmark = pytest.mark.needs_build  # `make check` leaves it out
+
 DASHBOARD = COLLECTOR_CONFIG / "grafana" / "dashboards" / "otel-grounding.json"
 REPLICAS = 3
 DEMO_PROJECT = "demo"

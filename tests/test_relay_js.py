@@ -18,6 +18,8 @@ from otel_grounding.conventions import native
 
 from relay_kit import OtlpSink, start_relay
 
+pytestmark = pytest.mark.needs_build  # `make check` leaves it out
+
 APP = Path(__file__).parent / "relay_js"
 INSTALL_HINT = "run `npm ci --prefix tests/relay_js` (node >= 18 and npm are needed)"
 

@@ -42,6 +42,8 @@ from otel_stack import (
 )
 from relay_kit import RelayProcess, grpc_export, make_request, make_span, start_relay
 
+pytestmark = pytest.mark.needs_build  # `make check` leaves it out
+
 OUTPUT = "The capital of France is Paris. The Eiffel Tower is in Paris."
 SOURCES = ("Paris is the capital of France.", "The Eiffel Tower stands in Paris, France.")
 RUNS = 20  # with two replicas, each owns at least two of them but with odds ~4e-5

@@ -457,6 +457,7 @@ def _span_count(path: Path) -> int:
     )
 
 
+@pytest.mark.needs_build
 def test_files_written_by_the_real_collector_are_rescored(tmp_path: Path) -> None:
     """The pinned Collector (built by `make test`) writes the files; score-traces reads them."""
     from otel_stack import built

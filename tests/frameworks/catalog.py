@@ -188,6 +188,10 @@ def requirements_hash(env: str) -> str:
 
 
 def cache_root() -> Path:
+    """The project's build cache, as .ci/otel-binaries names it: `OTEL_GROUNDING_CACHE`, else
+    ${XDG_CACHE_HOME:-~/.cache}/otel-grounding."""
+    if os.environ.get("OTEL_GROUNDING_CACHE"):
+        return Path(os.environ["OTEL_GROUNDING_CACHE"])
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / CACHE_SUBDIR
 
