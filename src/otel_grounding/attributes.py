@@ -2,6 +2,10 @@
 
 Enrichment is the only writer; tests, the relay and the Collector/Grafana configuration read
 these names. Change one here and nowhere else.
+
+The prefix is `ferrumdeck.reliability.`, not the package's name, because the names are part of
+the metric's shared contract: every implementation writes the same ones, so one dashboard and
+one set of alerts read them all.
 """
 
 from otel_grounding.grade import JUDGE_DECLINED_OUTCOME, JUDGE_FAILED_OUTCOME, JUDGE_OK
