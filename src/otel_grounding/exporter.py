@@ -97,6 +97,7 @@ class GroundingSpanExporter(SpanExporter):
                 readings[-1] = False  # forwarded unchanged below
                 internal_error("exporter export", count_error(pipeline))
         out: list[ReadableSpan] = []
+        runs: list[tuple[ReadableSpan, Any, Any]] = []
         for span, read in zip(spans, readings, strict=True):
             if read is False:
                 out.append(span)
@@ -110,6 +111,14 @@ class GroundingSpanExporter(SpanExporter):
                     enrichment = pipeline.observe(view, reading)
                     out.append(span if enrichment is None else enriched_copy(span, enrichment))
                     continue
+                runs.append((span, view, reading))
+            except Exception:
+                out.append(span)
+                internal_error("exporter export", count_error(pipeline))
+        # The runs go to the worker once the batch's steps are in: a run takes its evidence
+        # when it is handed over, and a step may come after its run in a batch.
+        for span, view, reading in runs:
+            try:
                 now = hand_off(
                     pipeline, self._worker, span, view, reading, self._graded, self._judged
                 )
