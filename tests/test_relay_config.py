@@ -94,3 +94,65 @@ def test_score_traces_has_no_live_timer_flags():
             parser.parse_args(["score-traces", flag, "3", "x.jsonl"])
     args = parser.parse_args(["score-traces", "--num-traces", "3", "x.jsonl"])
     assert args.num_traces == 3
+
+
+def _one_line_naming(result: subprocess.CompletedProcess[str], *named: str) -> None:
+    assert result.returncode == 2, (result.returncode, result.stderr[-2000:])
+    assert "Traceback" not in result.stderr, result.stderr[-2000:]
+    lines = [line for line in result.stderr.splitlines() if line.startswith("otel-grounding")]
+    assert len(lines) == 1, result.stderr[-2000:]
+    for name in named:
+        assert name in lines[0], lines[0]
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (("--grpc-endpoint", "127.0.0.1:70000"), ("--grpc-endpoint", "70000")),
+        (("--http-endpoint", "127.0.0.1:99999"), ("--http-endpoint", "99999")),
+        (("--health-endpoint", "127.0.0.1:99999"), ("--health-endpoint", "99999")),
+        (("--health-endpoint", "127.0.0.1:abc"), ("--health-endpoint", "abc")),
+        (("--exporter-endpoint", "http://127.0.0.1:99999"), ("--exporter-endpoint", "99999")),
+        (("--exporter-endpoint", "http://127.0.0.1:abc"), ("--exporter-endpoint", "abc")),
+        (("--exporter-endpoint", "127.0.0.1:99999"), ("--exporter-endpoint", "99999")),
+    ],
+)
+def test_an_address_that_is_no_address_is_one_line_naming_the_flag(args, named):
+    """A port beyond 65535 was taken modulo 65536 (70000 listened on 4464) or raised
+    OverflowError / ValueError with a traceback."""
+    _one_line_naming(_start(*args), *named)
+
+
+def test_an_exporter_variable_with_a_bad_port_is_named():
+    command = [sys.executable, "-m", "otel_grounding.relay", "--grpc-endpoint", "127.0.0.1:0",
+               "--http-endpoint", "none", "--health-endpoint", "none"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=20,
+                            env={**_clean_env(), "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT":
+                                 "http://127.0.0.1:99999"}, stdin=subprocess.DEVNULL)
+    _one_line_naming(result, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "99999")
+
+
+@pytest.mark.parametrize("flag", ["--health-endpoint", "--http-endpoint", "--prometheus-port"])
+def test_a_port_in_use_is_one_line_naming_the_flag_and_the_address(flag):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        value = str(port) if flag == "--prometheus-port" else f"127.0.0.1:{port}"
+        if flag == "--prometheus-port":
+            pytest.importorskip("prometheus_client")
+        _one_line_naming(_start(flag, value), flag, f"127.0.0.1:{port}")
+
+
+def test_the_default_health_port_is_not_the_shipped_collectors():
+    from pathlib import Path
+
+    from otel_grounding.relay.cli import DEFAULT_HEALTH_PORT, build_parser
+
+    config = Path(__file__).resolve().parents[1] / "collector-config"
+    shipped = " ".join(p.read_text() for p in config.glob("*.yaml"))
+    default = build_parser().parse_args([]).health_endpoint
+    assert default == f"127.0.0.1:{DEFAULT_HEALTH_PORT}"
+    assert f":{DEFAULT_HEALTH_PORT}" not in shipped

@@ -121,13 +121,14 @@ def next_hop_from_env(
     if protocol not in PROTOCOLS:
         raise ConfigError(f"exporter protocol: {protocol!r} is not one of {', '.join(PROTOCOLS)}")
     endpoint = overrides.get("endpoint")
+    source = "--exporter-endpoint"
     if endpoint is None:
         specific = env.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "").strip()
         general = env.get("OTEL_EXPORTER_OTLP_ENDPOINT", "").strip()
         if specific:
-            endpoint = specific
+            endpoint, source = specific, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"
         elif general:
-            endpoint = general
+            endpoint, source = general, "OTEL_EXPORTER_OTLP_ENDPOINT"
             if protocol != "grpc":  # the general endpoint is a base URL for OTLP/HTTP
                 endpoint = general.rstrip("/") + "/v1/traces"
         else:
@@ -138,7 +139,8 @@ def next_hop_from_env(
     if protocol != "grpc":
         parsed = urllib.parse.urlsplit(endpoint)
         if parsed.scheme not in ("http", "https") or not parsed.hostname:
-            raise ConfigError(f"exporter endpoint: {endpoint!r} is not an http(s) URL")
+            raise ConfigError(f"{source}: {endpoint!r} is not an http(s) URL")
+    _check_port(endpoint, source)
     headers_text = overrides.get("headers")
     headers = (
         parse_headers(str(headers_text), "exporter headers")
@@ -177,6 +179,24 @@ def next_hop_from_env(
         compression=None if compression == "none" else str(compression),
         timeout=timeout,
     )
+
+
+def _check_port(endpoint: str, source: str) -> None:
+    """ConfigError naming where the endpoint came from when its port is not a TCP port."""
+    if not _port_ok(endpoint):
+        raise ConfigError(f"{source}: {endpoint!r} has no valid port (a number from 1 to 65535)")
+
+
+def _port_ok(endpoint: str) -> bool:
+    """Whether an endpoint (a URL, or HOST:PORT for gRPC) has no port or a valid one."""
+    if "://" in endpoint:
+        try:
+            urllib.parse.urlsplit(endpoint).port  # noqa: B018 - raises for a bad port
+        except ValueError:
+            return False
+        return True
+    _, sep, port = endpoint.rpartition(":")
+    return not sep or endpoint.endswith("]") or (port.isdigit() and 0 < int(port) <= 65535)
 
 
 def hop_address(hop: NextHop) -> tuple[str, int]:
