@@ -14,7 +14,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from opentelemetry.sdk.trace import ReadableSpan
@@ -185,17 +185,46 @@ class GroundingSpanExporter(SpanExporter):
         return drain(self._worker, timeout_millis, self._next.force_flush, self.pipeline)
 
 
+#: The OTLP protocols the Python exporters speak (the spec's `http/json` has none).
+SPOKEN_PROTOCOLS = ("grpc", "http/protobuf")
+DEFAULT_PROTOCOL = "grpc"
+JSON_PROTOCOL = "http/json"
+
+
+def otlp_protocol(environ: Mapping[str, str] | None = None) -> str:
+    """The OTLP protocol the standard variables ask for, as the Python exporters can speak it.
+
+    Never raises (a bad setting must not turn tracing off under `opentelemetry-instrument`):
+    a value that is no protocol is one log line naming the variable that holds it, and the
+    default (`grpc`) is used; `http/json`, which no Python OTLP exporter speaks, is one line
+    too, and `http/protobuf` is used.
+    """
+    env = os.environ if environ is None else environ
+    name = PROTOCOL_ENV if env.get(PROTOCOL_ENV) else GENERAL_PROTOCOL_ENV
+    protocol = (env.get(name) or DEFAULT_PROTOCOL).strip()
+    if protocol in SPOKEN_PROTOCOLS:
+        return protocol
+    if protocol == JSON_PROTOCOL:
+        logger.error(
+            "otel-grounding: %s=%s: the Python OTLP exporter has no http/json; "
+            "exporting with http/protobuf", name, protocol,
+        )
+        return "http/protobuf"
+    logger.error(
+        "otel-grounding: %s=%r is not one of grpc, http/protobuf, http/json; exporting with %s",
+        name, protocol, DEFAULT_PROTOCOL,
+    )
+    return DEFAULT_PROTOCOL
+
+
 def otlp_span_exporter() -> SpanExporter:
-    """The OTLP span exporter the standard variables ask for (gRPC unless http/* is set)."""
-    protocol = os.environ.get(PROTOCOL_ENV) or os.environ.get(GENERAL_PROTOCOL_ENV) or "grpc"
-    if protocol == "grpc":
+    """The OTLP span exporter the standard variables ask for (see `otlp_protocol`)."""
+    if otlp_protocol() == "grpc":
         from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
-    elif protocol in ("http/protobuf", "http/json"):
+    else:
         from opentelemetry.exporter.otlp.proto.http.trace_exporter import (  # type: ignore[assignment]
             OTLPSpanExporter,
         )
-    else:
-        raise ConfigError(f"{PROTOCOL_ENV}: {protocol!r} is not grpc or http/protobuf")
     return OTLPSpanExporter()
 
 
