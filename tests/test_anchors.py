@@ -214,6 +214,15 @@ def test_bad_anchor_configuration(options: dict, names: str) -> None:
         score_texts("alpha beta gamma", [], **options)
 
 
+def test_an_invalid_pattern_is_named_in_plain_text() -> None:
+    """RE2's binding gives its message as bytes: the error showed `b'missing ): a(b'`."""
+    pytest.importorskip("re2")
+    with pytest.raises(ConfigError) as raised:
+        ScoringOptions.build(anchor_patterns=["a(b"])
+    assert str(raised.value) == (
+        "anchor_patterns: 'a(b' is not a valid RE2 pattern: missing ): a(b")
+
+
 # --- linear time on adversarial input -----------------------------------------------------------
 
 ADVERSARIAL: dict[str, Callable[[int], str]] = {

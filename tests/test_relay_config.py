@@ -147,12 +147,39 @@ def test_a_port_in_use_is_one_line_naming_the_flag_and_the_address(flag):
 
 
 def test_the_default_health_port_is_not_the_shipped_collectors():
+    """13133 was also the shipped Collector configuration's `health_check` port."""
     from pathlib import Path
 
     from otel_grounding.relay.cli import DEFAULT_HEALTH_PORT, build_parser
 
     config = Path(__file__).resolve().parents[1] / "collector-config"
-    shipped = " ".join(p.read_text() for p in config.glob("*.yaml"))
+    listened = " ".join(
+        line for path in config.glob("*.yaml") for line in path.read_text().splitlines()
+        if not line.lstrip().startswith("#")
+    )
     default = build_parser().parse_args([]).health_endpoint
     assert default == f"127.0.0.1:{DEFAULT_HEALTH_PORT}"
-    assert f":{DEFAULT_HEALTH_PORT}" not in shipped
+    assert f":{DEFAULT_HEALTH_PORT}" not in listened
+
+
+def test_the_shipped_relay_command_uses_current_flags_and_parses():
+    """The load-balancing configuration's relay command passed the deprecated
+    `--wait-duration` and the health port the Collector itself uses."""
+    import shlex
+    from pathlib import Path
+
+    from otel_grounding.relay.cli import build_parser
+
+    text = (Path(__file__).resolve().parents[1] / "collector-config"
+            / "otelcol-loadbalancing.yaml").read_text().splitlines()
+    start = next(i for i, line in enumerate(text) if "#   otel-grounding relay --" in line)
+    command: list[str] = []
+    for line in text[start:]:
+        body = line.lstrip("#").strip()
+        command += shlex.split(body.rstrip("\\"))
+        if not body.endswith("\\"):
+            break
+    assert command[:2] == ["otel-grounding", "relay"]
+    assert "--wait-duration" not in command
+    args = build_parser().parse_args(command[2:])
+    assert args.evidence_wait == 5 and args.health_endpoint.endswith(":13135")

@@ -548,3 +548,20 @@ def test_a_file_that_is_no_trace_file_is_one_line_saying_so(tmp_path: Path) -> N
         lines = [line for line in done.stderr.splitlines() if str(path) in line]
         assert len(lines) == 1 and expected in lines[0], done.stderr
         assert "exceeds" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_table_says_a_list_was_cut_and_why_a_run_was_cut(tmp_path: Path) -> None:
+    from otel_grounding.cli import format_run_row
+    from otel_grounding.rescore import RescoredRun
+    from otel_grounding.scored import ScoredRun, UngroundedClaim
+
+    tokens = tuple(f"token{n}" for n in range(12))
+    scored = ScoredRun(
+        name="run", trace_id="0" * 32, span_id="0" * 16, rate=0.0, grade="coverage-capped",
+        below_threshold=True, threshold=0.7, claims_total=9, claims_grounded=0,
+        claims_checked=1, reasons=(), truncated_by="max_claims", convention="native",
+        project=None, ungrounded=(UngroundedClaim(1, "claim", 0.0, tokens),),
+    )
+    row, claim = format_run_row(RescoredRun("f", None, scored)).splitlines()
+    assert "cut by max_claims" in row
+    assert claim.endswith("token7, …]")

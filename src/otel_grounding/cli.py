@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from otel_grounding.config import ConfigError, check_threshold
+from otel_grounding.config import MAX_SECONDS, ConfigError, check_threshold
 from otel_grounding.scoring import TOOL_STEP_TYPE, GroundingResult, as_text, score, tool_outputs
 
 
@@ -92,7 +92,7 @@ def format_table(
             f"{_excerpt(claim.text, 70)}"
         )
         if not claim.grounded:
-            rows.append(f"{'':33}unsupported: {', '.join(claim.uncovered_tokens[:12])}")
+            rows.append(f"{'':33}unsupported: {_listed(claim.uncovered_tokens, 12)}")
     threshold = "none" if result.threshold is None else f"{result.threshold:g}"
     rows.append("")
     rate = "-" if unseen else f"{result.rate:.4f}"
@@ -169,12 +169,26 @@ def _emit(text: str, ascii_text: Callable[[], str]) -> None:
         print(ascii_text())
 
 
+def _port(text: str) -> int:
+    """A TCP port, 1 to 65535 (argparse names the flag when this refuses)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a TCP port (1-65535)") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{text} is not a TCP port (1-65535)")
+    return value
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     from otel_grounding.demo import run_demo, run_framework_demo
     from otel_grounding.demo_frameworks import FrameworkMissing
 
-    if args.serve_seconds < 0:
-        raise UsageError(f"--serve-seconds: {args.serve_seconds} is negative")
+    if not 0 <= args.serve_seconds <= MAX_SECONDS:  # NaN fails both
+        raise UsageError(
+            f"--serve-seconds: {args.serve_seconds} is not a number of seconds from 0 to "
+            f"{MAX_SECONDS:g}"
+        )
     if args.framework is None:
         run_demo(prometheus_port=args.prometheus_port, serve_seconds=args.serve_seconds)
         return 0
@@ -226,11 +240,24 @@ def _add_score_flags(parser: argparse.ArgumentParser) -> None:
                        help="any setting, e.g. --set max_claims=100")
 
 
+#: Missing tokens a flagged claim's table row lists; more are shown as an ellipsis.
+MISSING_TOKENS_SHOWN = 8
+
+
+def _listed(items: Sequence[str], limit: int) -> str:
+    """The first `limit` items, comma-separated, with an ellipsis when there are more."""
+    shown = ", ".join(items[:limit])
+    return f"{shown}, …" if len(items) > limit else shown
+
+
 def format_run_row(run: Any) -> str:
     """One re-scored run as a table row (and its ungrounded claims when it is flagged)."""
     scored = run.run
     rate = "-" if scored.rate is None else f"{scored.rate:.3f}"
-    reasons = ",".join(scored.reasons) or "-"
+    why = [*scored.reasons]
+    if scored.truncated_by:
+        why.append(f"cut by {scored.truncated_by}")
+    reasons = ",".join(why) or "-"
     early = " (released early)" if run.released_early else ""
     row = (
         f"{rate:>6}  {scored.grade:18}  {'YES' if scored.below_threshold else 'no':7}  "
@@ -240,7 +267,7 @@ def format_run_row(run: Any) -> str:
         return row
     claims = [
         f"{'':8}ungrounded #{claim.index}: {_excerpt(claim.excerpt, 70)}  "
-        f"[missing: {', '.join(claim.missing_tokens[:8])}]"
+        f"[missing: {_listed(claim.missing_tokens, MISSING_TOKENS_SHOWN)}]"
         for claim in scored.ungrounded
     ]
     return "\n".join([row, *claims])
@@ -385,7 +412,8 @@ def build_parser() -> argparse.ArgumentParser:
         "instead of the scripted agent",
     )
     demo.add_argument(
-        "--prometheus-port", type=int, default=None, help="serve metrics on 127.0.0.1:PORT"
+        "--prometheus-port", type=_port, default=None,
+        help="serve metrics on 127.0.0.1:PORT (needs the prometheus extra)",
     )
     demo.add_argument(
         "--serve-seconds", type=float, default=0.0, help="keep serving metrics this long"
