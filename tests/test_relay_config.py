@@ -183,3 +183,23 @@ def test_the_shipped_relay_command_uses_current_flags_and_parses():
     assert "--wait-duration" not in command
     args = build_parser().parse_args(command[2:])
     assert args.evidence_wait == 5 and args.health_endpoint.endswith(":13135")
+
+
+@pytest.mark.parametrize(
+    ("env", "named"),
+    [
+        ({"OTEL_EXPORTER_OTLP_COMPRESSION": "brotli"}, "OTEL_EXPORTER_OTLP_COMPRESSION: 'brotli'"),
+        ({"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "grpcc"},
+         "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpcc'"),
+        ({"OTEL_EXPORTER_OTLP_ENDPOINT": "ftp://collector:4317"},
+         "OTEL_EXPORTER_OTLP_ENDPOINT: 'ftp://collector:4317'"),
+    ],
+)
+def test_a_bad_next_hop_variable_is_named(env, named):
+    """The messages said "exporter compression" / "exporter protocol" (no such flag or
+    variable); a gRPC endpoint with a scheme that is not http(s) started the relay."""
+    command = [sys.executable, "-m", "otel_grounding.relay", "--grpc-endpoint", "127.0.0.1:0",
+               "--http-endpoint", "none", "--health-endpoint", "none"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=20,
+                            env={**_clean_env(), **env}, stdin=subprocess.DEVNULL)
+    _one_line_naming(result, named)

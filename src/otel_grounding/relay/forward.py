@@ -81,6 +81,14 @@ class NextHop:
         return f"{self.protocol} {self.endpoint}"
 
 
+def _source(environ: Mapping[str, str], name: str, flag: str, given: object) -> str:
+    """Where a next-hop value came from, for a message: the flag, or the variable set."""
+    if given is not None:
+        return flag
+    specific = f"OTEL_EXPORTER_OTLP_TRACES_{name}"
+    return specific if (environ.get(specific) or "").strip() else f"OTEL_EXPORTER_OTLP_{name}"
+
+
 def _env(environ: Mapping[str, str], name: str) -> str | None:
     """`OTEL_EXPORTER_OTLP_TRACES_<NAME>`, else `OTEL_EXPORTER_OTLP_<NAME>`."""
     for key in (f"OTEL_EXPORTER_OTLP_TRACES_{name}", f"OTEL_EXPORTER_OTLP_{name}"):
@@ -119,7 +127,8 @@ def next_hop_from_env(
     env = os.environ if environ is None else environ
     protocol = str(overrides.get("protocol") or _env(env, "PROTOCOL") or "grpc")
     if protocol not in PROTOCOLS:
-        raise ConfigError(f"exporter protocol: {protocol!r} is not one of {', '.join(PROTOCOLS)}")
+        where = _source(env, "PROTOCOL", "--exporter-protocol", overrides.get("protocol"))
+        raise ConfigError(f"{where}: {protocol!r} is not one of {', '.join(PROTOCOLS)}")
     endpoint = overrides.get("endpoint")
     source = "--exporter-endpoint"
     if endpoint is None:
@@ -136,10 +145,11 @@ def next_hop_from_env(
                 "http://localhost:4318/v1/traces"
             )
     endpoint = str(endpoint)
-    if protocol != "grpc":
+    if protocol != "grpc" or "://" in endpoint:
         parsed = urllib.parse.urlsplit(endpoint)
         if parsed.scheme not in ("http", "https") or not parsed.hostname:
-            raise ConfigError(f"{source}: {endpoint!r} is not an http(s) URL")
+            shape = "an http(s) URL" if protocol != "grpc" else "an http(s) URL or HOST:PORT"
+            raise ConfigError(f"{source}: {endpoint!r} is not {shape}")
     _check_port(endpoint, source)
     headers_text = overrides.get("headers")
     headers = (
@@ -152,7 +162,8 @@ def next_hop_from_env(
         insecure = _bool(_env(env, "INSECURE") or "false", "OTEL_EXPORTER_OTLP_INSECURE")
     compression = overrides.get("compression") or _env(env, "COMPRESSION") or "none"
     if compression not in ("gzip", "none"):
-        raise ConfigError(f"exporter compression: {compression!r} is not gzip or none")
+        where = _source(env, "COMPRESSION", "--exporter-compression", overrides.get("compression"))
+        raise ConfigError(f"{where}: {compression!r} is not gzip or none")
     timeout_raw = overrides.get("timeout")
     where = "--exporter-timeout"
     if timeout_raw is None:
