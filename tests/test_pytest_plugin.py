@@ -337,3 +337,19 @@ def test_hallucinated(grounding):
     assert "pytest_plugin.py" not in out
     assert "(--grounding-min-rate 0.8): 1 of 1 agent run(s) not grounded enough" in out
     result.stdout.fnmatch_lines(["*1*0.500*1*failed*full*test_gate.py::test_hallucinated"])
+
+
+def test_a_bad_marker_option_is_one_line_at_the_test(agent: pytest.Pytester) -> None:
+    agent.makepyfile(test_marker='''
+import pytest
+
+@pytest.mark.grounding(min_claim_grounding_rat=0.9)
+def test_typo(grounding):
+    pass
+''')
+    result = run(agent)
+    result.assert_outcomes(errors=1)
+    out = result.stdout.str()
+    assert "@pytest.mark.grounding: min_claim_grounding_rat: unknown setting" in out
+    assert "did you mean min_claim_grounding_rate" in out
+    assert "pytest_plugin.py" not in out

@@ -383,7 +383,10 @@ def grounding(request: pytest.FixtureRequest) -> Iterator[Grounding]:
     for marker in reversed(list(request.node.iter_markers(MARKER))):
         options.update(marker.kwargs)
     use_global = bool(request.config.getini("grounding_global_provider"))
-    collector = Grounding(options, use_global=use_global)
+    try:
+        collector = Grounding(options, use_global=use_global)
+    except ConfigError as exc:  # a marker's option: the test's error, said in one line
+        pytest.fail(f"@pytest.mark.{MARKER}: {exc}", pytrace=False)
     request.node.stash[_ACTIVE] = collector
     try:
         yield collector
