@@ -565,3 +565,18 @@ def test_the_table_says_a_list_was_cut_and_why_a_run_was_cut(tmp_path: Path) -> 
     row, claim = format_run_row(RescoredRun("f", None, scored)).splitlines()
     assert "cut by max_claims" in row
     assert claim.endswith("token7, …]")
+
+
+def test_json_that_is_not_otlp_is_named_not_read_as_no_span(tmp_path: Path) -> None:
+    """Jaeger's own /api/traces JSON, or a run written for `otel-grounding score`, parsed as
+    requests without a span: "no agent run span in the input", with no word of why."""
+    jaeger = tmp_path / "jaeger.json"
+    jaeger.write_text(json.dumps({"data": [{"traceID": "ab", "spans": [
+        {"traceID": "ab", "spanID": "01", "operationName": "invoke_agent"}]}]}))
+    run = tmp_path / "run.json"
+    run.write_text(json.dumps({"output": "x", "steps": []}))
+    for path, expected in ((jaeger, "/api/v3/traces"), (run, "otel-grounding score")):
+        done = score_traces(str(path))
+        assert done.returncode == 3, done.stderr
+        lines = [line for line in done.stderr.splitlines() if str(path) in line]
+        assert len(lines) == 1 and expected in lines[0], done.stderr

@@ -356,6 +356,35 @@ def not_a_trace_file(path: str) -> str | None:
     return None
 
 
+#: What a JSON file that is no OTLP holds, told by the keys it starts with.
+_JAEGER_V1_MARKS = (b'"traceID"', b'"operationName"')
+_RUN_FILE_MARKS = (b'"output"',)
+_OTLP_MARKS = (b'"resourceSpans"', b'"resource_spans"')
+
+
+def json_without_spans(path: str) -> str | None:
+    """What a file that was read as JSON without a single span is, when it is plainly not
+    OTLP (its records parse, but hold no `resourceSpans`), or None."""
+    try:
+        with open(path, "rb") as raw:
+            head = raw.read(SNIFF_BYTES)
+        if head[:2] == GZIP_MAGIC:
+            with gzip.open(path, "rb") as unzipped:
+                head = unzipped.read(SNIFF_BYTES)
+    except (OSError, EOFError):
+        return None
+    if any(mark in head for mark in _OTLP_MARKS):
+        return None
+    if all(mark in head for mark in _JAEGER_V1_MARKS):
+        return (
+            "Jaeger's /api/traces JSON (its own model, not OTLP): fetch the traces from "
+            "Jaeger's /api/v3/traces/{trace_id} instead, which answers OTLP/JSON"
+        )
+    if all(mark in head for mark in _RUN_FILE_MARKS):
+        return "JSON without resourceSpans (a run as `otel-grounding score` reads it?)"
+    return f"JSON without resourceSpans: not a trace file; score-traces reads {READABLE_FORMATS}"
+
+
 def _str(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
@@ -396,6 +425,7 @@ def rescore(
         for path in paths:
             traces.summary.files += 1
             read_any = False
+            spans_before = traces.summary.spans
             for item in read_records(path, None if on_spans else traces.markers):
                 if isinstance(item, BadRecord):
                     traces.summary.bad_records += 1
@@ -406,6 +436,11 @@ def rescore(
                 else:
                     read_any = True
                     traces.feed(*item)
+            if read_any and traces.summary.spans == spans_before:
+                spanless = json_without_spans(path)
+                if spanless is not None:
+                    traces.summary.bad_records += 1
+                    on_bad(BadRecord(path, spanless))
         summary = traces.finish()
         evicted = metrics_snapshot(reader).get(TRACES_EVICTED, {}).get("total", 0)
         summary.traces_evicted = int(evicted)
