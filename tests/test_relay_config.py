@@ -203,3 +203,21 @@ def test_a_bad_next_hop_variable_is_named(env, named):
     result = subprocess.run(command, capture_output=True, text=True, timeout=20,
                             env={**_clean_env(), **env}, stdin=subprocess.DEVNULL)
     _one_line_naming(result, named)
+
+
+@pytest.mark.parametrize("protocol", ["grpc", "http/protobuf"])
+def test_a_next_hop_certificate_that_cannot_be_read_is_named(protocol):
+    """The HTTP sender raised FileNotFoundError with a traceback; the gRPC one did not say
+    which setting held the path."""
+    command = [sys.executable, "-m", "otel_grounding.relay", "--grpc-endpoint", "127.0.0.1:0",
+               "--http-endpoint", "none", "--health-endpoint", "none",
+               "--exporter-protocol", protocol]
+    env = {**_clean_env(), "OTEL_EXPORTER_OTLP_ENDPOINT": "https://collector.example:4317",
+           "OTEL_EXPORTER_OTLP_CERTIFICATE": "/nonexistent/ca.pem"}
+    result = subprocess.run(command, capture_output=True, text=True, timeout=20, env=env,
+                            stdin=subprocess.DEVNULL)
+    _one_line_naming(result, "OTEL_EXPORTER_OTLP_CERTIFICATE", "/nonexistent/ca.pem")
+    result = subprocess.run([*command, "--exporter-certificate", "/nonexistent/ca.pem"],
+                            capture_output=True, text=True, timeout=20, env=env,
+                            stdin=subprocess.DEVNULL)
+    _one_line_naming(result, "--exporter-certificate", "/nonexistent/ca.pem")

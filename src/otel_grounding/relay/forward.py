@@ -179,6 +179,13 @@ def next_hop_from_env(
         raise ConfigError(
             f"{where}: {timeout:g} s is not a timeout between 0 and {MAX_TIMEOUT_S:g} s"
         )
+    for name, flag in (("CERTIFICATE", "--exporter-certificate"), ("CLIENT_KEY", None),
+                       ("CLIENT_CERTIFICATE", None)):
+        given = overrides.get("certificate") if flag else None
+        path = str(given or _env(env, name) or "")
+        if path and not os.access(path, os.R_OK):
+            where = _source(env, name, flag or "", given)
+            raise ConfigError(f"{where}: cannot read {path!r}")
     return NextHop(
         endpoint=endpoint,
         protocol=protocol,
