@@ -206,6 +206,12 @@ MISSPELLED = [
     ("step-key", '{"output": "x", "steps": [{"step_type": "tool", "outptu": "x"}]}',
      "steps[0]: unknown key 'outptu'; did you mean 'output'"),
     ("threshold-key", '{"output": "x", "steps": [], "treshold": 0.7}', "'threshold'"),
+    ("step-type-case", '{"output": "x", "steps": [{"step_type": "Tool", "output": "x"}]}',
+     "step_type 'Tool' is not a step type read; did you mean 'tool'"),
+    ("step-type-plural", '{"output": "x", "steps": [{"step_type": "tools", "output": "x"}]}',
+     "did you mean 'tool'"),
+    ("step-not-object", '{"output": "x", "steps": ["the tool said x"]}',
+     "steps[0]: expected an object"),
 ]
 
 

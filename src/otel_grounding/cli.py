@@ -26,6 +26,13 @@ STEP_KEYS = ("step_type", "output")
 MISSPELLING_CUTOFF = 0.75
 
 
+def _misspelled_value(value: str, known: str) -> bool:
+    """Whether a value is close enough to a known one to be taken for a misspelling of it."""
+    import difflib
+
+    return difflib.SequenceMatcher(None, value.lower(), known).ratio() >= MISSPELLING_CUTOFF
+
+
 def _misspelled(keys: Any, known: Sequence[str], where: str) -> None:
     """UsageError for the first key that is not a known one but is close to one."""
     import difflib
@@ -64,8 +71,22 @@ def _read_run(path: str) -> dict[str, Any]:
     if not isinstance(steps, list):
         raise UsageError(f"{path}: 'steps' must be a list, got {type(steps).__name__}")
     for index, step in enumerate(steps):
-        if isinstance(step, dict):
-            _misspelled(step, STEP_KEYS, f"{path}: steps[{index}]: ")
+        where = f"{path}: steps[{index}]: "
+        if not isinstance(step, dict):
+            raise UsageError(
+                f"{where}expected an object like {{\"step_type\": \"tool\", \"output\": ...}}, "
+                f"got {type(step).__name__}"
+            )
+        _misspelled(step, STEP_KEYS, where)
+        kind = step.get("step_type")
+        if isinstance(kind, str) and kind != TOOL_STEP_TYPE and (
+            kind.strip().lower() == TOOL_STEP_TYPE
+            or _misspelled_value(kind, TOOL_STEP_TYPE)
+        ):
+            raise UsageError(
+                f"{where}step_type {kind!r} is not a step type read; did you mean "
+                f"{TOOL_STEP_TYPE!r}?"
+            )
     try:
         check_threshold("threshold", run.get("threshold"))
     except ConfigError as exc:
