@@ -221,3 +221,12 @@ def test_a_next_hop_certificate_that_cannot_be_read_is_named(protocol):
                             capture_output=True, text=True, timeout=20, env=env,
                             stdin=subprocess.DEVNULL)
     _one_line_naming(result, "--exporter-certificate", "/nonexistent/ca.pem")
+
+
+def test_a_tls_pair_that_is_not_pem_is_named_not_blamed_on_the_address(tmp_path):
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    cert.write_text("garbage\n")
+    key.write_text("garbage\n")
+    result = _start("--tls-cert", str(cert), "--tls-key", str(key))
+    _one_line_naming(result, "--tls-cert", str(cert), "not a PEM certificate")
+    assert "--grpc-endpoint" not in result.stderr

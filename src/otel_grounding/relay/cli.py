@@ -280,6 +280,22 @@ def _same_address(a: tuple[str, int], b: tuple[str, int]) -> bool:
     return bool(left & right) or bool(left & wildcard) or bool(right & wildcard)
 
 
+def _check_tls_pair(cert: str, key: str) -> None:
+    """The receivers' certificate and key are loaded once before anything listens: a file that
+    is not PEM, or a key that is not the certificate's, is named here (a receiver failing on it
+    would seem to fail on its address)."""
+    import ssl
+
+    try:
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(cert, key)
+    except (ssl.SSLError, OSError) as exc:
+        reason = getattr(exc, "reason", None) or exc.strerror or str(exc)
+        raise ConfigError(
+            f"--tls-cert {cert} / --tls-key {key}: not a PEM certificate and its private key "
+            f"({reason})"
+        ) from None
+
+
 def _listen(flag: str, endpoint: str | None, build: Callable[[], _Server]) -> _Server | None:
     """A listening server for an enabled endpoint (None: disabled); ConfigError naming the
     flag and the address when it cannot listen (a port in use, an address not on this host)."""
@@ -334,6 +350,8 @@ def run(args: argparse.Namespace) -> int:
     for flag, path in (("--tls-cert", args.tls_cert), ("--tls-key", args.tls_key)):
         if path and not os.access(path, os.R_OK):
             raise ConfigError(f"{flag}: cannot read {path!r}")
+    if args.tls_cert:
+        _check_tls_pair(args.tls_cert, args.tls_key)
     for name in ("grpc_endpoint", "http_endpoint", "health_endpoint"):
         endpoint = getattr(args, name)
         if _enabled(endpoint):
