@@ -580,3 +580,12 @@ def test_json_that_is_not_otlp_is_named_not_read_as_no_span(tmp_path: Path) -> N
         assert done.returncode == 3, done.stderr
         lines = [line for line in done.stderr.splitlines() if str(path) in line]
         assert len(lines) == 1 and expected in lines[0], done.stderr
+
+
+def test_an_output_that_is_an_input_is_refused_before_it_is_emptied(tmp_path: Path) -> None:
+    traces = tmp_path / "traces.jsonl"
+    traces.write_bytes(b'{"resourceSpans": []}\n')
+    done = score_traces("--format", "otlp", "--output", str(traces), str(tmp_path))
+    assert done.returncode == 2
+    assert "is also an input file" in done.stderr
+    assert traces.read_bytes() == b'{"resourceSpans": []}\n'

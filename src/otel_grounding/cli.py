@@ -322,6 +322,12 @@ def _cmd_score_traces(args: argparse.Namespace) -> int:
 
     output: Any = sys.stdout
     if args.output not in (None, "-"):
+        for path in paths:
+            if os.path.exists(args.output) and os.path.samefile(path, args.output):
+                raise UsageError(
+                    f"--output: {args.output} is also an input file (it would be emptied "
+                    "before it is read)"
+                )
         try:
             if args.output.endswith(".gz"):
                 output = gzip.open(args.output, "wt", encoding="utf-8")  # noqa: SIM115 - closed below
