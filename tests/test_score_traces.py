@@ -589,3 +589,26 @@ def test_an_output_that_is_an_input_is_refused_before_it_is_emptied(tmp_path: Pa
     assert done.returncode == 2
     assert "is also an input file" in done.stderr
     assert traces.read_bytes() == b'{"resourceSpans": []}\n'
+
+
+def test_rescoring_rescored_traces_changes_nothing(store: BodyStore, tmp_path: Path) -> None:
+    """Idempotent: the OTLP a re-scoring writes, re-scored, gives the same runs and the same
+    spans (the earlier enrichment replaced, never doubled)."""
+    record_agents(store.endpoint, [GROUNDED, HALLUCINATED], threshold=0.7)
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    args = ("--min-claim-grounding-rate", "0.7")
+    score_traces("--format", "otlp", "--output", str(first), *args, *map(str, store.paths))
+    score_traces("--format", "otlp", "--output", str(second), *args, str(first))
+
+    def spans(path: Path) -> dict[bytes, tuple[list[tuple[str, str]], list[str]]]:
+        return {
+            span.span_id: (sorted((kv.key, str(kv.value)) for kv in span.attributes),
+                           sorted(event.name for event in span.events))
+            for rs in _requests(path) for ss in rs.scope_spans for span in ss.spans
+        }
+
+    assert spans(first) == spans(second)
+    original, _ = jsonl_runs(score_traces("--format", "jsonl", *args, *map(str, store.paths)))
+    again, _ = jsonl_runs(score_traces("--format", "jsonl", *args, str(second)))
+    assert {n: (r["rate"], r["grade"], r["below_threshold"]) for n, r in original.items()} == {
+        n: (r["rate"], r["grade"], r["below_threshold"]) for n, r in again.items()}
