@@ -23,7 +23,7 @@ from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
 from otel_grounding.config import ConfigError
 from otel_grounding.conventions import RUN
 from otel_grounding.internal_error import internal_error
-from otel_grounding.pipeline import GroundingPipeline, check_judge_mode
+from otel_grounding.pipeline import GroundingPipeline, check_judge_mode, check_wrapped
 from otel_grounding.sdkcompat import attribute_dict
 from otel_grounding.sdkspan import (
     configured_value_limit,
@@ -64,6 +64,8 @@ class GroundingSpanExporter(SpanExporter):
         next_exporter: SpanExporter,
         **options: Unpack[ShellOptions],
     ) -> None:
+        check_wrapped(next_exporter, ("export", "shutdown", "force_flush"),
+                      "BatchSpanProcessor(GroundingSpanExporter(exporter))")
         self._next = next_exporter
         self.pipeline: GroundingPipeline | None = GroundingPipeline.configure(**options)
         self._value_limit = configured_value_limit()

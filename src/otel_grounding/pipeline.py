@@ -472,6 +472,18 @@ def check_judge_mode(pipeline: GroundingPipeline) -> None:
         raise ConfigError("judge: needs scoring_mode 'background' (a judge never runs inline)")
 
 
+def check_wrapped(wrapped: object, methods: Sequence[str], usage: str) -> None:
+    """A shell wraps a span processor or an exporter: one that lacks their methods (an
+    exporter handed where a processor goes, or the reverse) is refused when the shell is
+    built, not met as an AttributeError in the application's thread at its first span."""
+    missing = [name for name in methods if not callable(getattr(wrapped, name, None))]
+    if missing:
+        raise ConfigError(
+            f"{type(wrapped).__name__} has no {missing[0]}(): it is not what is wrapped here; "
+            f"use {usage}"
+        )
+
+
 def _str(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
