@@ -38,9 +38,9 @@ EVICT_TRACE_BYTES = "trace_bytes"
 GRADED_RUNS_KEPT = 64
 #: Started, not yet ended spans tracked at once (beyond it new spans are not tracked).
 OPEN_SPANS_TRACKED = 50_000
-#: Ended runs whose evidence was handed over with them and that are not graded yet, at most
-#: (a store that hands evidence over at a run's end; beyond it a run is graded as before, from
-#: its trace's state). The SDK shells' scoring queue is smaller by default.
+#: Runs whose evidence was handed over with them (`TraceAssembly.hand_over`) and that are not
+#: graded yet, at most; beyond it a run is graded as before, from its trace's state. The SDK
+#: shells' scoring queue (which bounds them) is smaller by default.
 HANDED_RUNS_MAX = 8_192
 #: The memory of traces whose state was dropped when their local root ended (a run ending
 #: after that learns its evidence is gone): a filter of this many bytes, see `evicted`.
@@ -186,7 +186,7 @@ class TraceAssembly:
         #: Traces dropped when their local root ended: a Bloom filter (false positives about
         #: 2 %, only asked for a run whose trace holds no state: they make it `partial`).
         self._closed = EvictedTraces(CLOSED_MEMORY_BYTES)
-        #: (trace id, run span id) -> the evidence a run took when it ended (`hands_over`).
+        #: (trace id, run span id) -> the evidence a run took when it was handed over.
         self._handed: dict[tuple[int, int], Evidence] = {}
         self._open: dict[int, OpenSpan] = {}  # span id -> started, not ended (GIL-atomic ops)
         self._bytes = 0

@@ -62,7 +62,7 @@ SERVICE_NAME = "service.name"
 
 #: Values longer than this are content, not what a span is: left out when reading a start.
 START_VALUE_CHARS = 256
-#: Graded runs whose enrichment is remembered, newest first, so that the same run span
+#: Graded runs whose enrichment is remembered (the most recent ones), so that the same run span
 #: delivered again (same trace and span id: OTLP delivery is at least once) gets the same
 #: enrichment, counted once, rather than being graded a second time over evidence it
 #: already took.
