@@ -230,3 +230,18 @@ def test_a_tls_pair_that_is_not_pem_is_named_not_blamed_on_the_address(tmp_path)
     result = _start("--tls-cert", str(cert), "--tls-key", str(key))
     _one_line_naming(result, "--tls-cert", str(cert), "not a PEM certificate")
     assert "--grpc-endpoint" not in result.stderr
+
+
+def test_an_http_next_hop_without_a_path_is_said_once(caplog):
+    """`--exporter-endpoint http://collector:4318` posts to `/`, which OTLP/HTTP receivers
+    answer 404: every batch dropped, with nothing said at start."""
+    from otel_grounding.relay.forward import next_hop_from_env
+
+    with caplog.at_level("WARNING", logger="otel_grounding.relay"):
+        next_hop_from_env({}, endpoint="http://collector:4318", protocol="http/protobuf")
+        next_hop_from_env({}, endpoint="http://collector:4318/v1/traces",
+                          protocol="http/protobuf")
+        next_hop_from_env({"OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318"},
+                          protocol="http/protobuf")  # a base URL: /v1/traces is appended
+    (record,) = caplog.records
+    assert "no path" in record.getMessage() and record.setting == "--exporter-endpoint"

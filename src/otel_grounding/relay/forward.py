@@ -151,6 +151,13 @@ def next_hop_from_env(
             shape = "an http(s) URL" if protocol != "grpc" else "an http(s) URL or HOST:PORT"
             raise ConfigError(f"{source}: {endpoint!r} is not {shape}")
     _check_port(endpoint, source)
+    if protocol != "grpc" and urllib.parse.urlsplit(endpoint).path in ("", "/"):
+        # Used as given (as the OTLP exporters use a signal's own endpoint), but a receiver
+        # takes traces at /v1/traces: a base URL here is most often a mistake, said once.
+        logger.warning(
+            "relay: the next hop's URL has no path; OTLP/HTTP receivers take traces at "
+            "/v1/traces", extra={"setting": source, "endpoint": endpoint},
+        )
     headers_text = overrides.get("headers")
     headers = (
         parse_headers(str(headers_text), "exporter headers")
