@@ -245,3 +245,8 @@ def test_an_http_next_hop_without_a_path_is_said_once(caplog):
                           protocol="http/protobuf")  # a base URL: /v1/traces is appended
     (record,) = caplog.records
     assert "no path" in record.getMessage() and record.setting == "--exporter-endpoint"
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="otel_grounding.relay"):
+        next_hop_from_env({}, endpoint="http://collector:4318/v1/traces", protocol="grpc")
+    (record,) = caplog.records
+    assert "gRPC ignores" in record.getMessage()

@@ -151,6 +151,13 @@ def next_hop_from_env(
             shape = "an http(s) URL" if protocol != "grpc" else "an http(s) URL or HOST:PORT"
             raise ConfigError(f"{source}: {endpoint!r} is not {shape}")
     _check_port(endpoint, source)
+    if protocol == "grpc" and "://" in endpoint and urllib.parse.urlsplit(endpoint).path.rstrip(
+        "/"
+    ):
+        logger.warning(
+            "relay: the next hop's URL has a path, which gRPC ignores: is OTLP/HTTP meant "
+            "(--exporter-protocol http/protobuf)?", extra={"setting": source, "endpoint": endpoint},
+        )
     if protocol != "grpc" and urllib.parse.urlsplit(endpoint).path in ("", "/"):
         # Used as given (as the OTLP exporters use a signal's own endpoint), but a receiver
         # takes traces at /v1/traces: a base URL here is most often a mistake, said once.
