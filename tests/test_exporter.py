@@ -224,3 +224,23 @@ def test_a_run_ending_after_its_local_root_in_the_same_batch_keeps_its_evidence(
     (out,) = [s for s in inner.get_finished_spans() if s.name == "run"]
     assert out.attributes[A.RATE] == 1.0 and out.attributes[A.GRADE] == "full"
     assert len(inner.get_finished_spans()) == 3
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [("OTEL_EXPORTER_OTLP_TIMEOUT", "abc"), ("OTEL_EXPORTER_OTLP_COMPRESSION", "brotli")],
+)
+def test_an_otlp_variable_the_exporter_refuses_keeps_tracing_on(
+    variable: str, value: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The gRPC exporter raised ValueError / InvalidCompressionValueException from the entry
+    point: under opentelemetry-instrument, tracing off."""
+    monkeypatch.setenv(variable, value)
+    with caplog.at_level("ERROR", logger="otel_grounding"):
+        exporter = GroundingOTLPSpanExporter()
+    try:
+        assert exporter.pipeline is not None  # still grading, exporting with defaults
+        (line,) = [r.getMessage() for r in caplog.records]
+        assert "refused its OTEL_EXPORTER_OTLP_* settings" in line and value in line
+    finally:
+        exporter.shutdown()

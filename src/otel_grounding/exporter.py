@@ -219,15 +219,50 @@ def otlp_protocol(environ: Mapping[str, str] | None = None) -> str:
     return DEFAULT_PROTOCOL
 
 
+#: What the OTLP exporter is built with when its own timeout or compression variable is bad.
+FALLBACK_TIMEOUT_S = 10.0
+
+
 def otlp_span_exporter() -> SpanExporter:
-    """The OTLP span exporter the standard variables ask for (see `otlp_protocol`)."""
-    if otlp_protocol() == "grpc":
-        from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
-    else:
-        from opentelemetry.exporter.otlp.proto.http.trace_exporter import (  # type: ignore[assignment]
-            OTLPSpanExporter,
+    """The OTLP span exporter the standard variables ask for (see `otlp_protocol`).
+
+    When the exporter refuses one of its own variables (`OTEL_EXPORTER_OTLP_TIMEOUT=abc`, an
+    unknown compression), it is built again with its default timeout and no compression and
+    one log line says so: a bad setting does not turn tracing off. What still fails (a
+    certificate that cannot be read) raises, as with `OTEL_TRACES_EXPORTER=otlp`.
+    """
+    protocol = otlp_protocol()
+    try:
+        return _otlp_exporter(protocol, fallback=False)
+    except Exception as exc:  # the SDK exporter's own checks, whatever it raises
+        logger.error(
+            "otel-grounding: the OTLP exporter refused its OTEL_EXPORTER_OTLP_* settings "
+            "(%s: %s); exporting with a %g s timeout and no compression",
+            type(exc).__name__, exc, FALLBACK_TIMEOUT_S,
         )
-    return OTLPSpanExporter()
+        return _otlp_exporter(protocol, fallback=True)
+
+
+def _otlp_exporter(protocol: str, *, fallback: bool) -> SpanExporter:
+    if protocol == "grpc":
+        from grpc import Compression as GrpcCompression
+        from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
+
+        if fallback:
+            return OTLPSpanExporter(
+                timeout=FALLBACK_TIMEOUT_S, compression=GrpcCompression.NoCompression
+            )
+        return OTLPSpanExporter()
+    from opentelemetry.exporter.otlp.proto.http import Compression as HttpCompression
+    from opentelemetry.exporter.otlp.proto.http.trace_exporter import (
+        OTLPSpanExporter as HttpSpanExporter,
+    )
+
+    if fallback:
+        return HttpSpanExporter(
+            timeout=FALLBACK_TIMEOUT_S, compression=HttpCompression.NoCompression
+        )
+    return HttpSpanExporter()
 
 
 class GroundingOTLPSpanExporter(GroundingSpanExporter):
