@@ -149,8 +149,10 @@ def compile_user_pattern(pattern: str) -> Any:
             f"anchor_patterns: {pattern!r} needs the RE2 engine for linear-time matching; "
             "install otel-grounding[regex]"
         ) from exc
+    options = re2.Options()
+    options.log_errors = False  # the error is ours to say, once (RE2 logs it to stderr too)
     try:
-        compiled = re2.compile(pattern)
+        compiled = re2.compile(pattern, options)
     except Exception as exc:  # re2 raises its own error type
         raise AnchorConfigError(
             f"anchor_patterns: {pattern!r} is not a valid RE2 pattern: {_error_text(exc)}"
