@@ -214,6 +214,15 @@ def test_bad_anchor_configuration(options: dict, names: str) -> None:
         score_texts("alpha beta gamma", [], **options)
 
 
+def test_an_invalid_pattern_is_named_in_plain_text() -> None:
+    """RE2's binding gives its message as bytes: the error showed `b'missing ): a(b'`."""
+    pytest.importorskip("re2")
+    with pytest.raises(ConfigError) as raised:
+        ScoringOptions.build(anchor_patterns=["a(b"])
+    assert str(raised.value) == (
+        "anchor_patterns: 'a(b' is not a valid RE2 pattern: missing ): a(b")
+
+
 # --- linear time on adversarial input -----------------------------------------------------------
 
 ADVERSARIAL: dict[str, Callable[[int], str]] = {
@@ -288,3 +297,19 @@ def test_anchors_never_raise_and_self_cover(output: str, source: str) -> None:
         assert output[anchor.start : anchor.end] == anchor.text
     # Every anchor of a text is covered by that same text.
     assert score_texts(output, [output], critical_anchors=ALL, anchor_patterns=[r"INV-\d{6}"]).uncovered_anchors == ()
+
+
+def test_an_invalid_pattern_is_said_once_on_stderr() -> None:
+    """RE2 also logged its own parse error to stderr: three lines where one was due."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("re2")
+    done = subprocess.run(
+        [sys.executable, "-c", "from otel_grounding.scoring import ScoringOptions\n"
+         "try:\n    ScoringOptions.build(anchor_patterns=['a('])\n"
+         "except ValueError as exc:\n    print(exc)"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert done.stderr == ""
+    assert "is not a valid RE2 pattern: missing ): a(" in done.stdout

@@ -199,3 +199,73 @@ def test_reader_closing_the_pipe_is_not_a_traceback(tmp_path: Path) -> None:
     proc.wait(timeout=60)
     assert "Traceback" not in stderr
     assert proc.returncode != 0
+
+
+MISSPELLED = [
+    ("run-key", '{"output": "x", "step": [{"step_type": "tool", "output": "x"}]}', "'steps'"),
+    ("step-key", '{"output": "x", "steps": [{"step_type": "tool", "outptu": "x"}]}',
+     "steps[0]: unknown key 'outptu'; did you mean 'output'"),
+    ("threshold-key", '{"output": "x", "steps": [], "treshold": 0.7}', "'threshold'"),
+    ("step-type-case", '{"output": "x", "steps": [{"step_type": "Tool", "output": "x"}]}',
+     "step_type 'Tool' is not a step type read; did you mean 'tool'"),
+    ("step-type-plural", '{"output": "x", "steps": [{"step_type": "tools", "output": "x"}]}',
+     "did you mean 'tool'"),
+    ("step-not-object", '{"output": "x", "steps": ["the tool said x"]}',
+     "steps[0]: expected an object"),
+]
+
+
+@pytest.mark.parametrize(("name", "content", "expected"), MISSPELLED, ids=[m[0] for m in MISSPELLED])
+def test_a_misspelled_key_is_named_not_ignored(tmp_path: Path, name: str, content: str,
+                                               expected: str) -> None:
+    """`"step"` for `"steps"` was ignored and graded `0.0 full flagged` with exit 0."""
+    path = tmp_path / f"{name}.json"
+    path.write_text(content, encoding="utf-8")
+    proc = run_cli("score", str(path))
+    assert proc.returncode == 2
+    assert_one_line_error(proc, expected)
+
+
+def test_a_tool_step_without_output_is_evidence_unavailable_as_on_a_span(tmp_path: Path) -> None:
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps({
+        "output": "The capital of France is Paris. The Eiffel Tower is in Paris.",
+        "steps": [{"step_type": "tool", "name": "search"}],
+        "threshold": 0.7,
+    }), encoding="utf-8")
+    data = json.loads(run_cli("score", str(path)).stdout)
+    assert (data["grade"], data["rate"], data["below_threshold"]) == ("partial", None, False)
+    assert data["reasons"] == ["evidence-unavailable"]
+    table = run_cli("score", "--format", "table", str(path)).stdout
+    assert "rate -" in table and "evidence-unavailable" in table
+
+
+def test_settings_from_the_environment_and_the_file_apply(tmp_path: Path, golden_run: dict
+                                                          ) -> None:
+    """The settings table says `all` shells: `score` read none of them."""
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps({k: v for k, v in golden_run.items() if k != "threshold"}),
+                    encoding="utf-8")
+    env = {**os.environ, "OTEL_GROUNDING_MIN_CLAIM_GROUNDING_RATE": "0.9"}
+    proc = subprocess.run([*COMMAND, "score", str(path)], capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert json.loads(proc.stdout)["threshold"] == 0.9
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps({"min_claim_grounding_rate": 0.5, "max_claims": 1}))
+    data = json.loads(run_cli("score", "--settings-file", str(settings), str(path)).stdout)
+    assert data["threshold"] == 0.5 and data["claims_checked"] == 1
+    assert data["truncated_by"] == "max_claims"
+    env = {**os.environ, "OTEL_GROUNDING_MIN_CLAIM_GROUNDING_RAT": "0.9"}
+    proc = subprocess.run([*COMMAND, "score", str(path)], capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert proc.returncode == 2
+    assert "did you mean OTEL_GROUNDING_MIN_CLAIM_GROUNDING_RATE" in proc.stderr
+
+
+def test_one_claim_is_one_claim(tmp_path: Path) -> None:
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps({
+        "output": "The capital of France is Paris.",
+        "steps": [{"step_type": "tool", "output": "Paris is the capital of France."}],
+    }), encoding="utf-8")
+    assert "(1/1 claim grounded)" in run_cli("score", "--format", "table", str(path)).stdout

@@ -403,3 +403,20 @@ def test_a_bad_flag_value_is_refused_naming_the_flag_and_key() -> None:
 def test_set_with_an_unknown_key_names_the_closest_key() -> None:
     with pytest.raises(ConfigError, match="did you mean num_traces"):
         _flags(RELAY, "--set", "num_trace=3")
+
+
+def test_a_bad_value_names_the_variable_or_the_file_it_came_from(
+    monkeypatch: pytest.MonkeyPatch, tmp_path
+) -> None:
+    """The message named the key only: a value set in the environment or a settings file
+    was looked for in the code."""
+    monkeypatch.setenv("OTEL_GROUNDING_NUM_TRACES", "abc")
+    with pytest.raises(ConfigError, match=r"^OTEL_GROUNDING_NUM_TRACES: num_traces: 'abc'"):
+        load_settings()
+    monkeypatch.delenv("OTEL_GROUNDING_NUM_TRACES")
+    path = tmp_path / "settings.json"
+    path.write_text('{"max_claims": -3}')
+    with pytest.raises(ConfigError, match=r"^settings file '.*settings.json': max_claims: -3"):
+        load_settings(settings_file=path)
+    with pytest.raises(ConfigError, match=r"^max_claims: -4"):  # an argument: named as is
+        load_settings({"max_claims": -4}, settings_file=path)

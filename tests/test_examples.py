@@ -28,6 +28,36 @@ def test_demo_rejects_bad_flags_in_one_line() -> None:
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
+def test_demo_prometheus_port_without_the_extra_or_in_use_is_one_line() -> None:
+    """Without the `prometheus` extra the demo died with ModuleNotFoundError."""
+    hidden = (
+        "import sys; sys.modules['prometheus_client'] = None; "
+        "sys.modules['opentelemetry.exporter.prometheus'] = None; "
+        "from otel_grounding.cli import main; sys.exit(main(sys.argv[1:]))"
+    )
+    done = subprocess.run([sys.executable, "-c", hidden, "demo", "--prometheus-port", "9999"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        "otel-grounding demo: --prometheus-port needs otel-grounding[prometheus]")
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([str(CLI), "demo", "--prometheus-port", str(port)],
+                              capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert f"--prometheus-port {port}: cannot listen on 127.0.0.1:{port}" in done.stderr
+    for bad in (("--prometheus-port", "70000"), ("--serve-seconds", "nan")):
+        done = subprocess.run([str(CLI), "demo", *bad], capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert bad[0] in done.stderr
+
+
 def test_quickstart_example_prints_an_enriched_run_span() -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "examples" / "quickstart.py")], capture_output=True, text=True, timeout=60

@@ -16,7 +16,7 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcessor, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from otel_grounding import ConfigError, GroundingOTLPSpanExporter, GroundingSpanExporter
+from otel_grounding import GroundingOTLPSpanExporter, GroundingSpanExporter
 from otel_grounding import attributes as A
 from otel_grounding.conventions import native
 
@@ -69,10 +69,41 @@ def test_entry_point_is_registered() -> None:
     assert ep.load() is GroundingOTLPSpanExporter
 
 
-def test_unknown_otlp_protocol_is_a_configuration_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "carrier-pigeon")
-    with pytest.raises(ConfigError, match="carrier-pigeon"):
-        GroundingOTLPSpanExporter()
+@pytest.mark.parametrize(
+    ("env", "expected", "named"),
+    [
+        ({"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "carrier-pigeon"}, "grpc",
+         "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL='carrier-pigeon'"),
+        ({"OTEL_EXPORTER_OTLP_PROTOCOL": "grpcc"}, "grpc", "OTEL_EXPORTER_OTLP_PROTOCOL='grpcc'"),
+        ({"OTEL_EXPORTER_OTLP_PROTOCOL": "http/json"}, "http/protobuf",
+         "OTEL_EXPORTER_OTLP_PROTOCOL=http/json"),
+        ({"OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf"}, "http/protobuf", None),
+        ({}, "grpc", None),
+    ],
+)
+def test_an_otlp_protocol_the_exporter_cannot_speak_is_one_line_never_an_exception(
+    env: dict[str, str], expected: str, named: str | None, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A misspelled protocol raised ConfigError from the entry point (tracing off, two
+    tracebacks, the message naming the variable not set); `http/json` passed silently."""
+    from otel_grounding.exporter import otlp_protocol
+
+    with caplog.at_level("ERROR", logger="otel_grounding"):
+        assert otlp_protocol(env) == expected
+    lines = [r.getMessage() for r in caplog.records]
+    if named is None:
+        assert lines == []
+    else:
+        assert len(lines) == 1 and named in lines[0], lines
+
+
+def test_zero_code_misspelled_protocol_keeps_tracing_on() -> None:
+    done, runs = _zero_code_app("grpcc", OTEL_GROUNDING_MIN_CLAIM_GROUNDING_RATE="0.7")
+    (run,) = runs
+    assert attributes(run.attributes)[A.RATE] == 0.5
+    lines = [line for line in done.stderr.splitlines() if "otel-grounding" in line]
+    assert len(lines) == 1 and "OTEL_EXPORTER_OTLP_PROTOCOL='grpcc'" in lines[0], done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def _zero_code_app(protocol: str, **extra: str) -> tuple[subprocess.CompletedProcess[str], list]:
@@ -193,3 +224,23 @@ def test_a_run_ending_after_its_local_root_in_the_same_batch_keeps_its_evidence(
     (out,) = [s for s in inner.get_finished_spans() if s.name == "run"]
     assert out.attributes[A.RATE] == 1.0 and out.attributes[A.GRADE] == "full"
     assert len(inner.get_finished_spans()) == 3
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [("OTEL_EXPORTER_OTLP_TIMEOUT", "abc"), ("OTEL_EXPORTER_OTLP_COMPRESSION", "brotli")],
+)
+def test_an_otlp_variable_the_exporter_refuses_keeps_tracing_on(
+    variable: str, value: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The gRPC exporter raised ValueError / InvalidCompressionValueException from the entry
+    point: under opentelemetry-instrument, tracing off."""
+    monkeypatch.setenv(variable, value)
+    with caplog.at_level("ERROR", logger="otel_grounding"):
+        exporter = GroundingOTLPSpanExporter()
+    try:
+        assert exporter.pipeline is not None  # still grading, exporting with defaults
+        (line,) = [r.getMessage() for r in caplog.records]
+        assert "refused its OTEL_EXPORTER_OTLP_* settings" in line and value in line
+    finally:
+        exporter.shutdown()

@@ -350,3 +350,19 @@ def test_strip_content_keeps_claim_text_out_of_the_claim_events() -> None:
     values = [v for e in p.span("run").events for v in dict(e.attributes or {}).values()]
     assert not any(isinstance(v, str) and v.lower() in words for v in values)
     assert not any(isinstance(v, (tuple, list)) for v in values)
+
+
+def test_an_exporter_where_a_processor_goes_is_refused_at_construction() -> None:
+    """`GroundingSpanProcessor(OTLPSpanExporter())` built, then raised AttributeError into the
+    application at its first span; the exporter shell given a processor failed on export."""
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    from otel_grounding import GroundingSpanExporter, GroundingSpanProcessor
+    from otel_grounding.config import ConfigError
+
+    with pytest.raises(ConfigError, match=r"InMemorySpanExporter has no on_start\(\).*"
+                       r"GroundingSpanProcessor\(BatchSpanProcessor\(exporter\)\)"):
+        GroundingSpanProcessor(InMemorySpanExporter())  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match=r"SimpleSpanProcessor has no export\(\)"):
+        GroundingSpanExporter(SimpleSpanProcessor(InMemorySpanExporter()))  # type: ignore[arg-type]

@@ -282,3 +282,74 @@ def test_run(grounding, n):
     workers = {row["runs"][0]["name"].rsplit("-", 1)[1] for row in document["tests"]}
     assert workers == {"gw0", "gw1"}
     assert "6 test(s), 6 run(s) scored, 0 flagged" in result.stdout.str()
+
+
+def test_a_report_path_that_cannot_be_written_is_a_usage_error_at_start(
+    agent: pytest.Pytester,
+) -> None:
+    """The tests ran and passed, then a traceback at the end."""
+    agent.makepyfile(test_one="def test_one():\n    pass\n")
+    result = run(agent, "--grounding-json", "/nonexistent/dir/r.json")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--grounding-json: /nonexistent/dir/r.json: the folder /nonexistent/dir does not " \
+        "exist" in result.stderr.str()
+    assert "Traceback" not in result.stderr.str() + result.stdout.str()
+    assert "passed" not in result.stdout.str()
+
+
+def test_assertion_arguments_that_cannot_be_meant_are_refused(agent: pytest.Pytester) -> None:
+    """`min_rate=1.5` reported a run "not grounded enough"; `grades={"ful"}` was not checked."""
+    agent.makepyfile(test_args='''
+import pytest
+from otel_grounding.config import ConfigError
+from agent import GROUNDED, run_agent
+
+def test_min_rate(grounding):
+    run_agent(GROUNDED, grounding.provider.get_tracer("t"))
+    with pytest.raises(ConfigError, match=r"min_rate: 1.5 is not a number in \\[0, 1\\]"):
+        grounding.assert_grounded(min_rate=1.5)
+
+def test_grades(grounding):
+    run_agent(GROUNDED, grounding.provider.get_tracer("t"))
+    with pytest.raises(ConfigError, match="'ful' is not a grade .*did you mean 'full'"):
+        grounding.assert_grounded(grades={"ful"})
+    assert grounding.assert_grounded(grades="full")
+''')
+    run(agent).assert_outcomes(passed=2)
+
+
+def test_a_min_rate_failure_points_at_the_test_and_counts_as_flagged(
+    agent: pytest.Pytester,
+) -> None:
+    """The failure's traceback pointed into the plugin's hook; the report's "flagged" column
+    said 0 for a test that failed on rate 0.5 (its threshold, from a marker, was lower)."""
+    agent.makepyfile(test_gate='''
+import pytest
+from agent import HALLUCINATED, run_agent
+
+@pytest.mark.grounding(min_claim_grounding_rate=0.3)
+def test_hallucinated(grounding):
+    run_agent(HALLUCINATED, grounding.provider.get_tracer("t"))
+''')
+    result = run(agent, "--grounding-min-rate", "0.8", "--grounding-report")
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    assert "pytest_plugin.py" not in out
+    assert "(--grounding-min-rate 0.8): 1 of 1 agent run(s) not grounded enough" in out
+    result.stdout.fnmatch_lines(["*1*0.500*1*failed*full*test_gate.py::test_hallucinated"])
+
+
+def test_a_bad_marker_option_is_one_line_at_the_test(agent: pytest.Pytester) -> None:
+    agent.makepyfile(test_marker='''
+import pytest
+
+@pytest.mark.grounding(min_claim_grounding_rat=0.9)
+def test_typo(grounding):
+    pass
+''')
+    result = run(agent)
+    result.assert_outcomes(errors=1)
+    out = result.stdout.str()
+    assert "@pytest.mark.grounding: min_claim_grounding_rat: unknown setting" in out
+    assert "did you mean min_claim_grounding_rate" in out
+    assert "pytest_plugin.py" not in out

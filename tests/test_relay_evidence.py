@@ -79,3 +79,27 @@ def test_a_run_whose_evidence_expired_grades_partial_and_is_never_flagged():
         assert A.FLAGGED_EVENT not in scored["events"]
         assert relay.metric("otel_grounding.traces_evicted") == 1  # counted
         assert relay.terminate() == 0
+
+
+def test_a_request_delivered_twice_grades_its_run_once_and_both_copies_alike():
+    """At-least-once delivery: the same request again after its run was released (a client
+    retrying a request whose acknowledgement it lost). Both copies of the run span leave with
+    the first copy's enrichment; the run is counted once."""
+    with OtlpSink() as sink, start_relay(sink.endpoint, "--evidence-wait", "0.3") as relay:
+        trace_id, run_id = os.urandom(16), os.urandom(8)
+        request = make_request([_tool(trace_id, run_id, i) for i in range(3)]
+                               + [_run(trace_id, run_id)]).SerializeToString()
+        grpc_export(relay.grpc_target, request)
+        _scored_run(sink, trace_id)
+        grpc_export(relay.grpc_target, request)
+
+        def copies() -> list:
+            return [s for s in sink.spans() if s.span.trace_id == trace_id and s.span.name == "run"]
+
+        assert sink.wait_until(lambda: len(copies()) == 2, 10)
+        first, second = ({k: v for k, v in c.attributes.items() if k.startswith(A.PREFIX)}
+                         for c in copies())
+        assert first == second
+        assert first[A.GRADE] == "full" and first[A.EVIDENCE_SOURCES] == 3
+        assert relay.metric("ferrumdeck.reliability.runs_scored") == 1
+        assert relay.terminate() == 0

@@ -355,15 +355,13 @@ def test_bad_files_are_reported_never_a_crash(tmp_path: Path, store: BodyStore) 
     empty.write_bytes(b"")
     badgz = tmp_path / "bad.jsonl.gz"
     badgz.write_bytes(gzip.compress(b'{"resourceSpans": []}\n')[:-9])
-    missing = tmp_path / "missing.jsonl"
-    done = score_traces(str(cut), str(noise), str(empty), str(badgz), str(missing))
+    done = score_traces(str(cut), str(noise), str(empty), str(badgz))
     assert done.returncode == 3, done.stdout + done.stderr
     assert "Traceback" not in done.stderr
     assert f"{cut}#1: " in done.stderr
-    assert f"{missing}: cannot read" in done.stderr
     assert f"{badgz}: unreadable" in done.stderr or f"{badgz}:1" in done.stderr
     assert "runs 0, flagged 0" in done.stdout
-    assert "no agent run span in the input (nothing was checked)" in done.stderr
+    assert "no agent run span in the input (nothing was checked" in done.stderr
 
 
 def test_oversized_record_is_refused(tmp_path: Path) -> None:
@@ -463,3 +461,155 @@ def test_files_written_by_the_real_collector_are_rescored(tmp_path: Path) -> Non
     from otel_stack import built
 
     check_collector_file_exporter(built("collector"), tmp_path)
+
+
+def test_a_trace_read_twice_is_scored_once(store: BodyStore, tmp_path: Path) -> None:
+    """The same traces twice (a file concatenated to itself, the same requests as JSON lines and
+    as protobuf, a length-prefixed file with a request twice): each span is one span, each run
+    scored and reported once, as it is from one copy (the second copy was graded `partial`,
+    `evidence-evicted`, though nothing was evicted)."""
+    record_agents(store.endpoint, [GROUNDED, HALLUCINATED])
+    lines = b"\n".join(_json_lines(store.paths)) + b"\n"
+    once = tmp_path / "once.jsonl"
+    once.write_bytes(lines)
+    twice = tmp_path / "twice.jsonl"
+    twice.write_bytes(lines + lines)
+    prefixed = tmp_path / "twice.binpb"
+    with open(prefixed, "wb") as handle:
+        for path in [*store.paths, *store.paths]:
+            body = _request(path).SerializeToString()
+            handle.write(struct.pack(">I", len(body)) + body)
+    expected, _ = jsonl_runs(score_traces("--format", "jsonl", str(once)))
+    for files in ([twice], [once, *store.paths], [prefixed]):
+        done = score_traces("--format", "jsonl", *map(str, files))
+        runs, summary = jsonl_runs(done)
+        assert {name: (r["rate"], r["grade"]) for name, r in runs.items()} == {
+            name: (r["rate"], r["grade"]) for name, r in expected.items()
+        }, files
+        assert summary["runs"] == 2 and summary["grades"] == {"full": 2}
+        assert summary["runs_with_evicted_evidence"] == 0
+        assert summary["duplicate_runs"] == 2
+    out = tmp_path / "out.jsonl"
+    done = score_traces("--format", "otlp", "--output", str(out), str(twice))
+    ids = [span.span_id for rs in _requests(out) for ss in rs.scope_spans for span in ss.spans
+           if any(kv.key == attr.GRADE for kv in span.attributes)]
+    assert len(ids) == len(set(ids)) == 2
+
+
+def test_input_that_checks_nothing_is_never_a_pass(tmp_path: Path) -> None:
+    """An empty file, a folder with no run: a release gate over nothing exited 0."""
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    for given in (empty, tmp_path):
+        done = score_traces(str(given))
+        assert done.returncode == 4, done.stderr
+        assert "no agent run span in the input (nothing was checked; exit status 4)" in (
+            done.stderr)
+
+
+def test_a_missing_file_is_named_as_a_usage_error(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.jsonl"
+    done = score_traces(str(missing))
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        f"otel-grounding score-traces: {missing}: no such file or directory")
+
+
+def test_standard_input_is_read_for_a_dash(store: BodyStore, tmp_path: Path) -> None:
+    record_agents(store.endpoint, [GROUNDED, HALLUCINATED])
+    lines = b"\n".join(_json_lines(store.paths)) + b"\n"
+    done = subprocess.run([str(CLI), "score-traces", "--format", "jsonl", "-"], input=lines,
+                          capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    runs = [json.loads(line) for line in done.stdout.decode().splitlines()[:-1]]
+    assert sorted(run["grade"] for run in runs) == ["full", "full"]
+    assert {run["source"].split(":")[0] for run in runs} == {"<stdin>"}
+
+
+def test_a_file_that_is_no_trace_file_is_one_line_saying_so(tmp_path: Path) -> None:
+    """Random bytes were reported as "a message of 3321106090 bytes exceeds 67108864"; the
+    ConsoleSpanExporter's print as one "not valid JSON" line per line of it."""
+    noise = tmp_path / "noise.bin"
+    noise.write_bytes(b"\xc5\xf3" + bytes(range(256)) * 16)
+    console = tmp_path / "console.json"
+    from opentelemetry.sdk.trace.export import ConsoleSpanExporter
+
+    with open(console, "w") as out:
+        provider = TracerProvider()
+        provider.add_span_processor(SimpleSpanProcessor(ConsoleSpanExporter(out=out)))
+        tracer = provider.get_tracer("t")
+        with tracer.start_as_current_span("run"):
+            for _ in range(3):
+                with tracer.start_as_current_span("tool", attributes={"k": "v"}):
+                    pass
+        provider.shutdown()
+    for path, expected in ((noise, "not a trace file"), (console, "ConsoleSpanExporter")):
+        done = score_traces(str(path))
+        assert done.returncode == 3
+        lines = [line for line in done.stderr.splitlines() if str(path) in line]
+        assert len(lines) == 1 and expected in lines[0], done.stderr
+        assert "exceeds" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_table_says_a_list_was_cut_and_why_a_run_was_cut(tmp_path: Path) -> None:
+    from otel_grounding.cli import format_run_row
+    from otel_grounding.rescore import RescoredRun
+    from otel_grounding.scored import ScoredRun, UngroundedClaim
+
+    tokens = tuple(f"token{n}" for n in range(12))
+    scored = ScoredRun(
+        name="run", trace_id="0" * 32, span_id="0" * 16, rate=0.0, grade="coverage-capped",
+        below_threshold=True, threshold=0.7, claims_total=9, claims_grounded=0,
+        claims_checked=1, reasons=(), truncated_by="max_claims", convention="native",
+        project=None, ungrounded=(UngroundedClaim(1, "claim", 0.0, tokens),),
+    )
+    row, claim = format_run_row(RescoredRun("f", None, scored)).splitlines()
+    assert "cut by max_claims" in row
+    assert claim.endswith("token7, …]")
+
+
+def test_json_that_is_not_otlp_is_named_not_read_as_no_span(tmp_path: Path) -> None:
+    """Jaeger's own /api/traces JSON, or a run written for `otel-grounding score`, parsed as
+    requests without a span: "no agent run span in the input", with no word of why."""
+    jaeger = tmp_path / "jaeger.json"
+    jaeger.write_text(json.dumps({"data": [{"traceID": "ab", "spans": [
+        {"traceID": "ab", "spanID": "01", "operationName": "invoke_agent"}]}]}))
+    run = tmp_path / "run.json"
+    run.write_text(json.dumps({"output": "x", "steps": []}))
+    for path, expected in ((jaeger, "/api/v3/traces"), (run, "otel-grounding score")):
+        done = score_traces(str(path))
+        assert done.returncode == 3, done.stderr
+        lines = [line for line in done.stderr.splitlines() if str(path) in line]
+        assert len(lines) == 1 and expected in lines[0], done.stderr
+
+
+def test_an_output_that_is_an_input_is_refused_before_it_is_emptied(tmp_path: Path) -> None:
+    traces = tmp_path / "traces.jsonl"
+    traces.write_bytes(b'{"resourceSpans": []}\n')
+    done = score_traces("--format", "otlp", "--output", str(traces), str(tmp_path))
+    assert done.returncode == 2
+    assert "is also an input file" in done.stderr
+    assert traces.read_bytes() == b'{"resourceSpans": []}\n'
+
+
+def test_rescoring_rescored_traces_changes_nothing(store: BodyStore, tmp_path: Path) -> None:
+    """Idempotent: the OTLP a re-scoring writes, re-scored, gives the same runs and the same
+    spans (the earlier enrichment replaced, never doubled)."""
+    record_agents(store.endpoint, [GROUNDED, HALLUCINATED], threshold=0.7)
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    args = ("--min-claim-grounding-rate", "0.7")
+    score_traces("--format", "otlp", "--output", str(first), *args, *map(str, store.paths))
+    score_traces("--format", "otlp", "--output", str(second), *args, str(first))
+
+    def spans(path: Path) -> dict[bytes, tuple[list[tuple[str, str]], list[str]]]:
+        return {
+            span.span_id: (sorted((kv.key, str(kv.value)) for kv in span.attributes),
+                           sorted(event.name for event in span.events))
+            for rs in _requests(path) for ss in rs.scope_spans for span in ss.spans
+        }
+
+    assert spans(first) == spans(second)
+    original, _ = jsonl_runs(score_traces("--format", "jsonl", *args, *map(str, store.paths)))
+    again, _ = jsonl_runs(score_traces("--format", "jsonl", *args, str(second)))
+    assert {n: (r["rate"], r["grade"], r["below_threshold"]) for n, r in original.items()} == {
+        n: (r["rate"], r["grade"], r["below_threshold"]) for n, r in again.items()}

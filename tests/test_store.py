@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import random
+import threading
 from pathlib import Path
 
 from opentelemetry import trace
@@ -56,7 +57,9 @@ def test_a_run_whose_evidence_went_in_an_eviction_storm_is_partial_and_never_fla
     assert A.RATE not in out
     assert out[A.BELOW_THRESHOLD] is False
     assert A.FLAGGED_EVENT not in event_names(p.span("run"))
-    assert sum(pt.value for pt in p.metric_points(M.TRACES_EVICTED)) >= 40
+    # 41 traces through a cap of 2: every one but the last two evicted (the run's own
+    # state, re-created when it ended, goes with it when it is graded)
+    assert sum(pt.value for pt in p.metric_points(M.TRACES_EVICTED)) >= 39
 
 
 def test_the_memory_never_forgets_the_last_evictions_and_stays_in_its_bytes() -> None:
@@ -157,3 +160,66 @@ def test_the_relay_uses_only_the_pipelines_public_surface() -> None:
     assert used, "the relay no longer calls its pipeline by that name: update this test"
     for name, attributes in used.items():
         assert attributes <= PUBLIC_SURFACE, (name, attributes - PUBLIC_SURFACE)
+
+
+# ----------------------------------------------------- a long-lived root, runs piling up
+def test_a_burst_of_runs_under_one_long_lived_root_keeps_every_grade() -> None:
+    """One open session span, 1,000 runs of 3 tool spans under it, the scoring worker held
+    back until all have ended: every run has its evidence in hand when it ends, so none is
+    graded `evidence-evicted` (the trace's span cap of 1,000 counted the spans of every run
+    still waiting for the worker)."""
+    p = Pipeline(scoring_mode="thread", min_claim_grounding_rate=0.7)
+    gate = threading.Event()
+    pipeline = p.processor.pipeline
+    real = pipeline.scorer
+
+    def held_back(*args: object, **kwargs: object) -> object:
+        gate.wait(60)
+        return real(*args, **kwargs)
+
+    pipeline.scorer = held_back
+    with p.tracer.start_as_current_span("chat.session"):
+        for n in range(1_000):
+            with p.run(f"run-{n}") as span:
+                for source in (*GOLDEN_SOURCES, f"Turn {n} of the chat."):
+                    p.tool(source)
+                span.set_attribute(native.RUN_OUTPUT, "The capital of France is Paris.")
+        assert pipeline.store.buffered_traces == 1
+        gate.set()
+        spans = p.spans()
+    graded = [attrs(s) for s in spans if A.GRADE in attrs(s)]
+    assert len(graded) == 1_000
+    assert {(g[A.GRADE], g.get(A.COVERAGE_REASON)) for g in graded} == {("full", None)}
+    assert all(g[A.RATE] == 1.0 for g in graded)
+
+
+def test_a_run_ending_after_its_trace_closed_learns_so_after_many_traces_closed() -> None:
+    """The memory of closed traces is a filter, not the last `num_traces` ids: a late run of a
+    trace closed before thousands of others is told its evidence went (not a fresh trace
+    with no evidence, graded as if it had none)."""
+    store = InProcessStore(num_traces=4, max_spans_per_trace=100, max_bytes=10**6, retention=60)
+    tool = SpanReading(TOOL, "native", text="Paris is the capital of France.")
+    for trace_id in range(1, 5_001):
+        root = _view(trace_id, 10, None)._replace(local_root=True)
+        store.observe(_view(trace_id, 11, 10), tool)
+        store.begin_run(root, SpanReading(RUN, "native", text="answer"))
+        assert store.claim_run(root, SpanReading(RUN, "native", text="answer")) is not None
+    assert store.buffered_traces == 0
+    evidence = store.claim_run(_view(1, 20, 10), SpanReading(RUN, "native", text="late"))
+    assert evidence is not None and evidence.lost
+
+
+# ------------------------------------------------------------------ the same span twice
+def test_a_span_delivered_twice_is_one_span_in_process() -> None:
+    """The same tool span and run span handed over twice (same trace and span id): the run is
+    graded once, with its evidence counted once; the copy gets the same enrichment."""
+    pipeline = GroundingPipeline(load_settings({"min_claim_grounding_rate": 0.7}))
+    tool = _view(1, 11, 10)
+    run = _view(1, 10, None)._replace(local_root=True, attributes={
+        native.RUN_OUTPUT: "The capital of France is Paris."})
+    for _ in range(2):
+        pipeline.observe(tool, SpanReading(TOOL, "native", text=GOLDEN_SOURCES[0]))
+    first = pipeline.process(run)
+    second = pipeline.process(run)
+    assert first is not None and first.attributes[A.GRADE] == "full"
+    assert second == first

@@ -149,15 +149,25 @@ def compile_user_pattern(pattern: str) -> Any:
             f"anchor_patterns: {pattern!r} needs the RE2 engine for linear-time matching; "
             "install otel-grounding[regex]"
         ) from exc
+    options = re2.Options()
+    options.log_errors = False  # the error is ours to say, once (RE2 logs it to stderr too)
     try:
-        compiled = re2.compile(pattern)
+        compiled = re2.compile(pattern, options)
     except Exception as exc:  # re2 raises its own error type
         raise AnchorConfigError(
-            f"anchor_patterns: {pattern!r} is not a valid RE2 pattern: {exc}"
+            f"anchor_patterns: {pattern!r} is not a valid RE2 pattern: {_error_text(exc)}"
         ) from None
     if compiled.fullmatch("") is not None:
         raise AnchorConfigError(f"anchor_patterns: {pattern!r} matches the empty string")
     return compiled
+
+
+def _error_text(exc: Exception) -> str:
+    """An engine error's message as text (RE2's binding gives it as bytes)."""
+    message = exc.args[0] if exc.args else exc
+    if isinstance(message, bytes):
+        return message.decode("utf-8", "replace")
+    return str(message)
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,13 @@ EVICT_TRACE_BYTES = "trace_bytes"
 GRADED_RUNS_KEPT = 64
 #: Started, not yet ended spans tracked at once (beyond it new spans are not tracked).
 OPEN_SPANS_TRACKED = 50_000
+#: Runs whose evidence was handed over with them (`TraceAssembly.hand_over`) and that are not
+#: graded yet, at most; beyond it a run is graded as before, from its trace's state. The SDK
+#: shells' scoring queue (which bounds them) is smaller by default.
+HANDED_RUNS_MAX = 8_192
+#: The memory of traces whose state was dropped when their local root ended (a run ending
+#: after that learns its evidence is gone): a filter of this many bytes, see `evicted`.
+CLOSED_MEMORY_BYTES = 256 * 1024
 
 
 @dataclass
@@ -81,6 +88,8 @@ class TraceState:
     declaring_runs: set[int] = field(default_factory=set)  # runs that list tools available
     #: Ended runs an enclosing run counted as its own when it was graded first (they end later).
     covered: set[int] = field(default_factory=set)
+    #: Span ids of the outputs recorded (a second copy of one, delivered twice, is the same).
+    output_ids: set[int] = field(default_factory=set)
     size: int = 0
     overflowed: bool = False
     pending_runs: int = 0  # runs that ended and are not graded yet
@@ -146,6 +155,10 @@ class TraceAssembly:
     """
 
     implicit_runs = False
+    #: Whether a run's evidence is taken from its trace when it is handed to a worker
+    #: (`hand_over`) and kept with it, out of reach of the trace's budgets, until it is graded:
+    #: only where a run's steps end before it (in one process).
+    hands_over = False
 
     def __init__(
         self,
@@ -170,7 +183,11 @@ class TraceAssembly:
         self._traces: OrderedDict[int, TraceState] = OrderedDict()
         self._touched: dict[int, float] = {}
         self.evicted = evicted if evicted is not None else EvictedTraces()
-        self._closed: OrderedDict[int, None] = OrderedDict()  # dropped when their root ended
+        #: Traces dropped when their local root ended: a Bloom filter (false positives about
+        #: 2 %, only asked for a run whose trace holds no state: they make it `partial`).
+        self._closed = EvictedTraces(CLOSED_MEMORY_BYTES)
+        #: (trace id, run span id) -> the evidence a run took when it was handed over.
+        self._handed: dict[tuple[int, int], Evidence] = {}
         self._open: dict[int, OpenSpan] = {}  # span id -> started, not ended (GIL-atomic ops)
         self._bytes = 0
 
@@ -310,6 +327,9 @@ class TraceAssembly:
             return
         with self._lock:
             trace = self._trace_for(span.trace_id)
+            if span.span_id in trace.output_ids:  # the same span delivered again: one span
+                self._open.pop(span.span_id, None)
+                return
             text = reading.text if not reading.redacted else None
             results = reading.input_tool_results
             size = (len(text) if text else 0) + sum(len(r.text or "") for r in results)
@@ -337,8 +357,10 @@ class TraceAssembly:
                 )
                 if reading.role == TOOL:
                     trace.tools.append(record)
+                    trace.output_ids.add(span.span_id)
                 elif reading.role == LLM:
                     trace.llms.append(record)
+                    trace.output_ids.add(span.span_id)
             self._ended(span, trace)
             self._enforce_budgets()
 
@@ -386,9 +408,7 @@ class TraceAssembly:
         if any(o.trace_id == trace_id for o in list(self._open.values())):
             return  # a span started under the root is still open: it may be (or hold) a run
         self._drop(trace_id)
-        self._closed[trace_id] = None
-        if len(self._closed) > self._num_traces:
-            self._closed.popitem(last=False)
+        self._closed.add(trace_id)
 
     def _trace_for(self, trace_id: int, expire: bool = True) -> TraceState:
         if expire:
@@ -426,14 +446,51 @@ class TraceAssembly:
         kept) until `claim_run` grades it."""
         with self._lock:
             trace = self._trace_for(span.trace_id)
-            self._link(trace, span, 0)
-            if span.span_id not in trace.runs:
-                trace.pending_runs += 1
-            trace.runs[span.span_id] = (reading.agent, False)
             self._open.pop(span.span_id, None)
+            if span.span_id in trace.runs:  # the same run span delivered again: one run
+                return
+            self._link(trace, span, 0)
+            trace.pending_runs += 1
+            trace.runs[span.span_id] = (reading.agent, False)
             if span.local_root:
                 trace.root_ended = True
             self._enforce_budgets()
+
+    def hand_over(self, span: SpanView, reading: SpanReading) -> None:
+        """A begun run goes to be graded later (a worker): where the store allows it
+        (`hands_over`), the run takes its evidence now, out of its trace, so that what piles up
+        in a long-lived trace while runs wait for the worker never evicts evidence a run
+        already had in hand. Its trace then keeps only what a later run can still need."""
+        if not self.hands_over:
+            return
+        with self._lock:
+            key = (span.trace_id, span.span_id)
+            trace = self._traces.get(span.trace_id)
+            if trace is None or key in self._handed:
+                return
+            begun = trace.runs.get(span.span_id)
+            if begun is None or begun[1]:  # not begun, or graded already
+                return
+            if self._may_hand_over(span, reading, trace):
+                self._handed[key] = self._take(span, reading)
+
+    def _may_hand_over(self, span: SpanView, reading: SpanReading, trace: TraceState) -> bool:
+        """Under the lock: whether a run that ended can take its evidence now. It can
+        when it has an answer or evidence of its own (an answerless run may be passed over for
+        the run around it, decided when it is graded) and no step started under it is still
+        open (that step's output is still to come), and no other run of its trace waits to be
+        graded (runs are graded in the order they ended: an inner run still waiting may be
+        passed over for this one, or covered by it)."""
+        if answerless(reading) or len(self._handed) >= HANDED_RUNS_MAX:
+            return False
+        if trace.pending_runs > 1:
+            return False
+        if not self._open:
+            return True
+        opened = self._open_in(span.trace_id)
+        return not any(
+            self._below(entry.parent_id, span.span_id, opened, trace) for entry in opened.values()
+        )
 
     def claim_run(
         self, span: SpanView, reading: SpanReading, *, refused: bool = False
@@ -443,9 +500,11 @@ class TraceAssembly:
         subtree, and the mark that it is graded (what only it needed is then released, where
         the store can tell). `refused`: graded without scoring (no pass-over, no nesting)."""
         with self._lock:
-            if not refused and answerless(reading) and self._pass_over(span, reading):
-                return None
-            evidence = self._take(span, reading)
+            evidence = self._handed.pop((span.trace_id, span.span_id), None)
+            if evidence is None:
+                if not refused and answerless(reading) and self._pass_over(span, reading):
+                    return None
+                evidence = self._take(span, reading)
         if refused or reading_answers(reading):
             return evidence
         if evidence.graded_inner_run or evidence.graded_outer_run:
@@ -559,7 +618,7 @@ class TraceAssembly:
             self._traces.clear()
             self._touched.clear()
             self._open.clear()
-            self._closed.clear()
+            self._handed.clear()
             self._bytes = 0
 
     @property

@@ -3,18 +3,46 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from otel_grounding.config import ConfigError, check_threshold
-from otel_grounding.scoring import GroundingResult, score_run
+from otel_grounding.config import MAX_SECONDS, ConfigError, check_threshold
+from otel_grounding.scoring import TOOL_STEP_TYPE, GroundingResult, as_text, score, tool_outputs
 
 
 class UsageError(Exception):
     """Bad input for a command: printed as one line, exit status 2."""
+
+
+#: The keys `score` reads of a run and of a step; an unknown key close to one of them is a
+#: misspelling (refused), any other is the caller's own field (ignored).
+RUN_KEYS = ("output", "steps", "threshold")
+STEP_KEYS = ("step_type", "output")
+#: How close (difflib's ratio) an unknown key must be to a known one to be taken for it.
+MISSPELLING_CUTOFF = 0.75
+
+
+def _misspelled_value(value: str, known: str) -> bool:
+    """Whether a value is close enough to a known one to be taken for a misspelling of it."""
+    import difflib
+
+    return difflib.SequenceMatcher(None, value.lower(), known).ratio() >= MISSPELLING_CUTOFF
+
+
+def _misspelled(keys: Any, known: Sequence[str], where: str) -> None:
+    """UsageError for the first key that is not a known one but is close to one."""
+    import difflib
+
+    for key in keys:
+        if key in known or not isinstance(key, str):
+            continue
+        match = difflib.get_close_matches(key, known, n=1, cutoff=MISSPELLING_CUTOFF)
+        if match and match[0] not in keys:
+            raise UsageError(f"{where}unknown key {key!r}; did you mean {match[0]!r}?")
 
 
 def _read_run(path: str) -> dict[str, Any]:
@@ -36,11 +64,29 @@ def _read_run(path: str) -> dict[str, Any]:
         raise UsageError(f"{path}: JSON nested too deeply") from None
     if not isinstance(run, dict):
         raise UsageError(f"{path}: expected a JSON object with 'output' and 'steps'")
+    _misspelled(run, RUN_KEYS, f"{path}: ")
     if "output" not in run:
         raise UsageError(f"{path}: missing 'output'")
     steps = run.get("steps", [])
     if not isinstance(steps, list):
         raise UsageError(f"{path}: 'steps' must be a list, got {type(steps).__name__}")
+    for index, step in enumerate(steps):
+        where = f"{path}: steps[{index}]: "
+        if not isinstance(step, dict):
+            raise UsageError(
+                f"{where}expected an object like {{\"step_type\": \"tool\", \"output\": ...}}, "
+                f"got {type(step).__name__}"
+            )
+        _misspelled(step, STEP_KEYS, where)
+        kind = step.get("step_type")
+        if isinstance(kind, str) and kind != TOOL_STEP_TYPE and (
+            kind.strip().lower() == TOOL_STEP_TYPE
+            or _misspelled_value(kind, TOOL_STEP_TYPE)
+        ):
+            raise UsageError(
+                f"{where}step_type {kind!r} is not a step type read; did you mean "
+                f"{TOOL_STEP_TYPE!r}?"
+            )
     try:
         check_threshold("threshold", run.get("threshold"))
     except ConfigError as exc:
@@ -53,8 +99,11 @@ def _excerpt(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def format_table(result: GroundingResult) -> str:
-    """One row per claim, then the totals: what a person reads in a terminal."""
+def format_table(
+    result: GroundingResult, reasons: Sequence[str] = (), unseen: bool = False
+) -> str:
+    """One row per claim, then the totals: what a person reads in a terminal (`reasons`: why
+    coverage is short; `unseen`: no evidence could be read, so no rate)."""
     rows = [f"{'#':>3}  {'grounded':8}  {'covered':>7}  {'source':>6}  claim"]
     for claim in result.claims:
         source = "-" if claim.best_source is None else str(claim.best_source)
@@ -64,14 +113,18 @@ def format_table(result: GroundingResult) -> str:
             f"{_excerpt(claim.text, 70)}"
         )
         if not claim.grounded:
-            rows.append(f"{'':33}unsupported: {', '.join(claim.uncovered_tokens[:12])}")
+            rows.append(f"{'':33}unsupported: {_listed(claim.uncovered_tokens, 12)}")
     threshold = "none" if result.threshold is None else f"{result.threshold:g}"
     rows.append("")
+    rate = "-" if unseen else f"{result.rate:.4f}"
     rows.append(
-        f"rate {result.rate:.4f} ({result.claims_grounded}/{result.claims_checked} claims grounded)"
+        f"rate {rate} ({result.claims_grounded}/{result.claims_checked} "
+        f"{_plural(result.claims_checked, 'claim')} grounded)"
         f"  grade {result.grade}  threshold {threshold}"
         f"  flagged {'yes' if result.below_threshold else 'no'}"
     )
+    if reasons:
+        rows.append(f"why partial: {', '.join(reasons)}")
     if result.truncated_by:
         rows.append(f"cut by {result.truncated_by}")
     for anchor in result.uncovered_anchors:
@@ -79,14 +132,48 @@ def format_table(result: GroundingResult) -> str:
     return "\n".join(rows)
 
 
+def _plural(count: int, noun: str) -> str:
+    """`noun` or its plural, for `count` of them ("1 claim", "2 claims")."""
+    return noun if count == 1 else noun + "s"
+
+
 def _cmd_score(args: argparse.Namespace) -> int:
+    from otel_grounding import attributes as attr
+    from otel_grounding.config import SCORE_TRACES, flag_overrides, load_settings
+
+    settings = load_settings(
+        flag_overrides(args), settings_file=args.settings_file, shell=SCORE_TRACES
+    )
     run = _read_run(args.file)
-    result = score_run(run["output"], run.get("steps", []), threshold=run.get("threshold"))
+    steps = run.get("steps", [])
+    sources = tool_outputs(steps)
+    unread = sum(
+        1 for step in steps
+        if isinstance(step, dict) and step.get("step_type") == TOOL_STEP_TYPE
+        and "output" not in step
+    )
+    threshold = run.get("threshold")
+    result = score(
+        as_text(run["output"]),
+        sources,
+        threshold=settings.min_claim_grounding_rate if threshold is None else threshold,
+        options=settings.scoring,
+        evidence_incomplete=bool(unread),
+    )
+    # As on a span: a tool step whose output was not given is evidence unavailable (`partial`);
+    # with no tool output at all there is no rate, and nothing is flagged.
+    reasons = [attr.REASON_EVIDENCE_UNAVAILABLE] if unread else []
+    unseen = bool(unread) and not sources
+    if unseen:
+        result = dataclasses.replace(result, below_threshold=False)
     if args.format == "table":
-        table = format_table(result)
+        table = format_table(result, reasons, unseen)
         _emit(table, lambda: table.encode("ascii", "backslashreplace").decode("ascii"))
     else:
         data = result.to_dict()
+        data["reasons"] = reasons
+        if unseen:
+            data["rate"] = None
         _emit(
             json.dumps(data, indent=2, ensure_ascii=False),
             lambda: json.dumps(data, indent=2, ensure_ascii=True),
@@ -103,12 +190,26 @@ def _emit(text: str, ascii_text: Callable[[], str]) -> None:
         print(ascii_text())
 
 
+def _port(text: str) -> int:
+    """A TCP port, 1 to 65535 (argparse names the flag when this refuses)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a TCP port (1-65535)") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{text} is not a TCP port (1-65535)")
+    return value
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     from otel_grounding.demo import run_demo, run_framework_demo
     from otel_grounding.demo_frameworks import FrameworkMissing
 
-    if args.serve_seconds < 0:
-        raise UsageError(f"--serve-seconds: {args.serve_seconds} is negative")
+    if not 0 <= args.serve_seconds <= MAX_SECONDS:  # NaN fails both
+        raise UsageError(
+            f"--serve-seconds: {args.serve_seconds} is not a number of seconds from 0 to "
+            f"{MAX_SECONDS:g}"
+        )
     if args.framework is None:
         run_demo(prometheus_port=args.prometheus_port, serve_seconds=args.serve_seconds)
         return 0
@@ -124,6 +225,10 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 #: `score-traces` exit statuses beyond 0 (nothing flagged) and 2 (usage).
 EXIT_FLAGGED = 1
 EXIT_UNREADABLE = 3
+#: Every record read, and not one agent run in them: a release gate over nothing is no pass.
+EXIT_NOTHING_CHECKED = 4
+#: How `score-traces` names its standard input (`-`) in messages and reports.
+STDIN_NAME = "<stdin>"
 #: Bad records printed on stderr before only their count is given.
 MAX_BAD_SHOWN = 20
 
@@ -138,11 +243,42 @@ def _add_grounding_flags(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_score_flags(parser: argparse.ArgumentParser) -> None:
+    """`score`'s settings: the threshold, the settings file and `--set` (the scoring bounds and
+    anchors through `--set`, the environment or the file; the buffers do not apply)."""
+    from otel_grounding.config import ENV_SETTINGS_FILE, SETTINGS_BY_KEY, THRESHOLD_KEY
+
+    group = parser.add_argument_group("grounding (also OTEL_GROUNDING_* and the settings file)")
+    group.add_argument("--settings-file", default=None,
+                       help="JSON settings file (default $" + ENV_SETTINGS_FILE + ")")
+    threshold = SETTINGS_BY_KEY[THRESHOLD_KEY]
+    group.add_argument(
+        threshold.flag_name, dest=threshold.key, type=threshold.parse_flag, default=None,
+        metavar="VALUE", help=f"{threshold.doc}, when the run gives no 'threshold' "
+        f"(${threshold.env})",
+    )
+    group.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                       help="any setting, e.g. --set max_claims=100")
+
+
+#: Missing tokens a flagged claim's table row lists; more are shown as an ellipsis.
+MISSING_TOKENS_SHOWN = 8
+
+
+def _listed(items: Sequence[str], limit: int) -> str:
+    """The first `limit` items, comma-separated, with an ellipsis when there are more."""
+    shown = ", ".join(items[:limit])
+    return f"{shown}, …" if len(items) > limit else shown
+
+
 def format_run_row(run: Any) -> str:
     """One re-scored run as a table row (and its ungrounded claims when it is flagged)."""
     scored = run.run
     rate = "-" if scored.rate is None else f"{scored.rate:.3f}"
-    reasons = ",".join(scored.reasons) or "-"
+    why = [*scored.reasons]
+    if scored.truncated_by:
+        why.append(f"cut by {scored.truncated_by}")
+    reasons = ",".join(why) or "-"
     early = " (released early)" if run.released_early else ""
     row = (
         f"{rate:>6}  {scored.grade:18}  {'YES' if scored.below_threshold else 'no':7}  "
@@ -152,7 +288,7 @@ def format_run_row(run: Any) -> str:
         return row
     claims = [
         f"{'':8}ungrounded #{claim.index}: {_excerpt(claim.excerpt, 70)}  "
-        f"[missing: {', '.join(claim.missing_tokens[:8])}]"
+        f"[missing: {_listed(claim.missing_tokens, MISSING_TOKENS_SHOWN)}]"
         for claim in scored.ungrounded
     ]
     return "\n".join([row, *claims])
@@ -169,11 +305,29 @@ def _cmd_score_traces(args: argparse.Namespace) -> int:
     settings = load_settings(
         flag_overrides(args), settings_file=args.settings_file, shell=SCORE_TRACES
     )
+    for given in args.files:
+        if given != "-" and not os.path.exists(given):
+            raise UsageError(f"{given}: no such file or directory")
+    if args.files.count("-") > 1:
+        raise UsageError("-: standard input can be read only once")
     paths = expand_paths(args.files)
     if not paths:
-        raise UsageError("no input files")
+        raise UsageError(f"no input files in {', '.join(args.files)}")
+    spooled = _spool_stdin() if "-" in paths else None
+    if spooled is not None:
+        paths = [spooled if path == "-" else path for path in paths]
+
+    def named(text: str) -> str:
+        return text.replace(spooled, STDIN_NAME) if spooled is not None else text
+
     output: Any = sys.stdout
     if args.output not in (None, "-"):
+        for path in paths:
+            if os.path.exists(args.output) and os.path.samefile(path, args.output):
+                raise UsageError(
+                    f"--output: {args.output} is also an input file (it would be emptied "
+                    "before it is read)"
+                )
         try:
             if args.output.endswith(".gz"):
                 output = gzip.open(args.output, "wt", encoding="utf-8")  # noqa: SIM115 - closed below
@@ -187,9 +341,11 @@ def _cmd_score_traces(args: argparse.Namespace) -> int:
         nonlocal shown
         shown += 1
         if shown <= MAX_BAD_SHOWN:
-            print(f"otel-grounding score-traces: {bad}", file=sys.stderr)
+            print(f"otel-grounding score-traces: {named(str(bad))}", file=sys.stderr)
 
     def on_run(run: Any) -> None:
+        if spooled is not None and run.source.startswith(spooled):
+            run = dataclasses.replace(run, source=named(run.source))
         if args.format == "table":
             print(format_run_row(run), file=output)
         elif args.format == "jsonl":
@@ -209,6 +365,8 @@ def _cmd_score_traces(args: argparse.Namespace) -> int:
     finally:
         if output is not sys.stdout:
             output.close()
+        if spooled is not None:
+            os.unlink(spooled)
     if shown > MAX_BAD_SHOWN:
         print(f"otel-grounding score-traces: {shown - MAX_BAD_SHOWN} more bad records",
               file=sys.stderr)
@@ -223,12 +381,27 @@ def _cmd_score_traces(args: argparse.Namespace) -> int:
         )
         print(f"otel-grounding score-traces: {text}",
               file=sys.stdout if args.format == "table" and output is sys.stdout else sys.stderr)
+    status = (
+        EXIT_FLAGGED if summary.flagged
+        else EXIT_UNREADABLE if summary.bad_records
+        else EXIT_NOTHING_CHECKED if summary.runs == 0
+        else 0
+    )
     if summary.runs == 0:
-        print("otel-grounding score-traces: no agent run span in the input (nothing was checked)",
-              file=sys.stderr)
-    if summary.flagged:
-        return EXIT_FLAGGED
-    return EXIT_UNREADABLE if summary.bad_records else 0
+        print("otel-grounding score-traces: no agent run span in the input (nothing was "
+              f"checked; exit status {status})", file=sys.stderr)
+    return status
+
+
+def _spool_stdin() -> str:
+    """Standard input copied to a temporary file (the readers look at a file's first bytes
+    and may read it twice); the caller removes it."""
+    import shutil
+    import tempfile
+
+    with tempfile.NamedTemporaryFile(prefix="otel-grounding-stdin-", delete=False) as spool:
+        shutil.copyfileobj(sys.stdin.buffer, spool)
+    return spool.name
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -242,6 +415,7 @@ def build_parser() -> argparse.ArgumentParser:
         "file", help="JSON file with output, steps and optional threshold; - for stdin"
     )
     score.add_argument("--format", choices=("json", "table"), default="json")
+    _add_score_flags(score)
     score.set_defaults(func=_cmd_score)
     from otel_grounding.demo_frameworks import INSTALL, SCENARIOS
 
@@ -265,7 +439,8 @@ def build_parser() -> argparse.ArgumentParser:
         "instead of the scripted agent",
     )
     demo.add_argument(
-        "--prometheus-port", type=int, default=None, help="serve metrics on 127.0.0.1:PORT"
+        "--prometheus-port", type=_port, default=None,
+        help="serve metrics on 127.0.0.1:PORT (needs the prometheus extra)",
     )
     demo.add_argument(
         "--serve-seconds", type=float, default=0.0, help="keep serving metrics this long"
@@ -276,9 +451,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="re-score stored traces (OTLP JSON lines, .gz, protobuf, Jaeger /api/v3 JSON)",
         description="Re-score agent runs in stored traces with the processor's pipeline: each "
         "trace assembled across the files in any order. Exit status 1 when a run is flagged, "
-        f"{EXIT_UNREADABLE} when records could not be read (and none was flagged), 2 on bad usage.",
+        f"{EXIT_UNREADABLE} when records could not be read (and none was flagged), "
+        f"{EXIT_NOTHING_CHECKED} when the input holds no agent run span (nothing was checked), "
+        "2 on bad usage.",
     )
-    traces.add_argument("files", nargs="+", help="trace files or directories of them")
+    traces.add_argument("files", nargs="+",
+                        help="trace files or directories of them; - for standard input")
     traces.add_argument(
         "--format", choices=("table", "jsonl", "otlp"), default="table",
         help="a table of runs, one JSON object per run, or the spans as OTLP/JSON lines "

@@ -663,12 +663,36 @@ def load_settings(
     """
     env = os.environ if environ is None else environ
     values: dict[str, Any] = {}
+    origin: dict[str, str] = {}  # where a value that is not an argument came from
     path = settings_file if settings_file is not None else env.get(ENV_SETTINGS_FILE) or None
     if path is not None:
-        values.update(file_values(path))
-    values.update(env_values(env))
-    values.update({k: v for k, v in (overrides or {}).items() if v is not None})
-    return build_settings(values, shell=shell)
+        from_file = file_values(path)
+        values.update(from_file)
+        origin.update(dict.fromkeys(from_file, f"settings file {str(path)!r}"))
+    from_env = env_values(env)
+    values.update(from_env)
+    origin.update({key: SETTINGS_BY_KEY[key].env for key in from_env})
+    given = {k: v for k, v in (overrides or {}).items() if v is not None}
+    values.update(given)
+    for key in given:
+        origin.pop(key, None)
+    try:
+        return build_settings(values, shell=shell)
+    except ConfigError as exc:
+        where = origin.get(_key_of(str(exc)))
+        if where is None:
+            raise
+        raise ConfigError(f"{where}: {exc}") from None
+
+
+def _key_of(message: str) -> str:
+    """The setting key a `ConfigError` message starts with (`key: ...`, `key[...]...`)."""
+    end = len(message)
+    for mark in (":", "[", "."):
+        at = message.find(mark)
+        if 0 <= at < end:
+            end = at
+    return message[:end]
 
 
 # --- flags -------------------------------------------------------------------------------------

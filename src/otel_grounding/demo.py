@@ -29,6 +29,7 @@ from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcess
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from otel_grounding import attributes as attr
+from otel_grounding.config import ConfigError
 from otel_grounding.conventions import native
 from otel_grounding.exporter import otlp_span_exporter
 from otel_grounding.processor import GroundingSpanProcessor
@@ -151,10 +152,20 @@ class _Pipeline:
         self.traces_endpoint, self.metrics_endpoint = otlp_endpoints(os.environ)
         readers: list[MetricReader] = []
         if prometheus_port is not None:
-            from opentelemetry.exporter.prometheus import PrometheusMetricReader
-            from prometheus_client import start_http_server
-
-            start_http_server(prometheus_port, addr="127.0.0.1")
+            try:
+                from opentelemetry.exporter.prometheus import PrometheusMetricReader
+                from prometheus_client import start_http_server
+            except ImportError:
+                raise ConfigError(
+                    "--prometheus-port needs otel-grounding[prometheus]"
+                ) from None
+            try:
+                start_http_server(prometheus_port, addr="127.0.0.1")
+            except OSError as exc:
+                raise ConfigError(
+                    f"--prometheus-port {prometheus_port}: cannot listen on "
+                    f"127.0.0.1:{prometheus_port}: {exc.strerror or exc}"
+                ) from None
             readers.append(PrometheusMetricReader())
         if self.metrics_endpoint:
             from opentelemetry.exporter.otlp.proto.grpc.metric_exporter import OTLPMetricExporter

@@ -14,7 +14,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from opentelemetry.sdk.trace import ReadableSpan
@@ -23,7 +23,7 @@ from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
 from otel_grounding.config import ConfigError
 from otel_grounding.conventions import RUN
 from otel_grounding.internal_error import internal_error
-from otel_grounding.pipeline import GroundingPipeline, check_judge_mode
+from otel_grounding.pipeline import GroundingPipeline, check_judge_mode, check_wrapped
 from otel_grounding.sdkcompat import attribute_dict
 from otel_grounding.sdkspan import (
     configured_value_limit,
@@ -64,6 +64,8 @@ class GroundingSpanExporter(SpanExporter):
         next_exporter: SpanExporter,
         **options: Unpack[ShellOptions],
     ) -> None:
+        check_wrapped(next_exporter, ("export", "shutdown", "force_flush"),
+                      "BatchSpanProcessor(GroundingSpanExporter(exporter))")
         self._next = next_exporter
         self.pipeline: GroundingPipeline | None = GroundingPipeline.configure(**options)
         self._value_limit = configured_value_limit()
@@ -97,6 +99,7 @@ class GroundingSpanExporter(SpanExporter):
                 readings[-1] = False  # forwarded unchanged below
                 internal_error("exporter export", count_error(pipeline))
         out: list[ReadableSpan] = []
+        runs: list[tuple[ReadableSpan, Any, Any]] = []
         for span, read in zip(spans, readings, strict=True):
             if read is False:
                 out.append(span)
@@ -110,6 +113,14 @@ class GroundingSpanExporter(SpanExporter):
                     enrichment = pipeline.observe(view, reading)
                     out.append(span if enrichment is None else enriched_copy(span, enrichment))
                     continue
+                runs.append((span, view, reading))
+            except Exception:
+                out.append(span)
+                internal_error("exporter export", count_error(pipeline))
+        # The runs go to the worker once the batch's steps are in: a run takes its evidence
+        # when it is handed over, and a step may come after its run in a batch.
+        for span, view, reading in runs:
+            try:
                 now = hand_off(
                     pipeline, self._worker, span, view, reading, self._graded, self._judged
                 )
@@ -176,18 +187,82 @@ class GroundingSpanExporter(SpanExporter):
         return drain(self._worker, timeout_millis, self._next.force_flush, self.pipeline)
 
 
-def otlp_span_exporter() -> SpanExporter:
-    """The OTLP span exporter the standard variables ask for (gRPC unless http/* is set)."""
-    protocol = os.environ.get(PROTOCOL_ENV) or os.environ.get(GENERAL_PROTOCOL_ENV) or "grpc"
-    if protocol == "grpc":
-        from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
-    elif protocol in ("http/protobuf", "http/json"):
-        from opentelemetry.exporter.otlp.proto.http.trace_exporter import (  # type: ignore[assignment]
-            OTLPSpanExporter,
+#: The OTLP protocols the Python exporters speak (the spec's `http/json` has none).
+SPOKEN_PROTOCOLS = ("grpc", "http/protobuf")
+DEFAULT_PROTOCOL = "grpc"
+JSON_PROTOCOL = "http/json"
+
+
+def otlp_protocol(environ: Mapping[str, str] | None = None) -> str:
+    """The OTLP protocol the standard variables ask for, as the Python exporters can speak it.
+
+    Never raises (a bad setting must not turn tracing off under `opentelemetry-instrument`):
+    a value that is no protocol is one log line naming the variable that holds it, and the
+    default (`grpc`) is used; `http/json`, which no Python OTLP exporter speaks, is one line
+    too, and `http/protobuf` is used.
+    """
+    env = os.environ if environ is None else environ
+    name = PROTOCOL_ENV if env.get(PROTOCOL_ENV) else GENERAL_PROTOCOL_ENV
+    protocol = (env.get(name) or DEFAULT_PROTOCOL).strip()
+    if protocol in SPOKEN_PROTOCOLS:
+        return protocol
+    if protocol == JSON_PROTOCOL:
+        logger.error(
+            "otel-grounding: %s=%s: the Python OTLP exporter has no http/json; "
+            "exporting with http/protobuf", name, protocol,
         )
-    else:
-        raise ConfigError(f"{PROTOCOL_ENV}: {protocol!r} is not grpc or http/protobuf")
-    return OTLPSpanExporter()
+        return "http/protobuf"
+    logger.error(
+        "otel-grounding: %s=%r is not one of grpc, http/protobuf, http/json; exporting with %s",
+        name, protocol, DEFAULT_PROTOCOL,
+    )
+    return DEFAULT_PROTOCOL
+
+
+#: What the OTLP exporter is built with when its own timeout or compression variable is bad.
+FALLBACK_TIMEOUT_S = 10.0
+
+
+def otlp_span_exporter() -> SpanExporter:
+    """The OTLP span exporter the standard variables ask for (see `otlp_protocol`).
+
+    When the exporter refuses one of its own variables (`OTEL_EXPORTER_OTLP_TIMEOUT=abc`, an
+    unknown compression), it is built again with its default timeout and no compression and
+    one log line says so: a bad setting does not turn tracing off. What still fails (a
+    certificate that cannot be read) raises, as with `OTEL_TRACES_EXPORTER=otlp`.
+    """
+    protocol = otlp_protocol()
+    try:
+        return _otlp_exporter(protocol, fallback=False)
+    except Exception as exc:  # the SDK exporter's own checks, whatever it raises
+        logger.error(
+            "otel-grounding: the OTLP exporter refused its OTEL_EXPORTER_OTLP_* settings "
+            "(%s: %s); exporting with a %g s timeout and no compression",
+            type(exc).__name__, exc, FALLBACK_TIMEOUT_S,
+        )
+        return _otlp_exporter(protocol, fallback=True)
+
+
+def _otlp_exporter(protocol: str, *, fallback: bool) -> SpanExporter:
+    if protocol == "grpc":
+        from grpc import Compression as GrpcCompression
+        from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
+
+        if fallback:
+            return OTLPSpanExporter(
+                timeout=FALLBACK_TIMEOUT_S, compression=GrpcCompression.NoCompression
+            )
+        return OTLPSpanExporter()
+    from opentelemetry.exporter.otlp.proto.http import Compression as HttpCompression
+    from opentelemetry.exporter.otlp.proto.http.trace_exporter import (
+        OTLPSpanExporter as HttpSpanExporter,
+    )
+
+    if fallback:
+        return HttpSpanExporter(
+            timeout=FALLBACK_TIMEOUT_S, compression=HttpCompression.NoCompression
+        )
+    return HttpSpanExporter()
 
 
 class GroundingOTLPSpanExporter(GroundingSpanExporter):

@@ -12,7 +12,9 @@ The public surface, the same for every shell (none of it is shell-specific):
 - `grade_run(span, reading)`: a run span ended and is graded now -> `Enrichment` or None
   (None: not graded, the same logical run around or inside it is);
 - or, where grading happens later (a worker, a judge): `begin_run(span, reading)` when it
-  ended, `waits(span, reading)` while steps under it may still end, then exactly one of
+  ended, `hand_over(span, reading)` when it goes to a worker (it takes its evidence then,
+  where the store can), `waits(span, reading)` while steps under it may still end, then
+  exactly one of
   `finish_run(span, reading)`, `finish_run_later(span, reading, deliver)` or
   `refuse_run(span, reading, reason)`;
 - `process(span)`: `read` then `observe` or `grade_run`, for a shell with nothing to decide;
@@ -28,7 +30,9 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -58,6 +62,11 @@ SERVICE_NAME = "service.name"
 
 #: Values longer than this are content, not what a span is: left out when reading a start.
 START_VALUE_CHARS = 256
+#: Graded runs whose enrichment is remembered (the most recent ones), so that the same run span
+#: delivered again (same trace and span id: OTLP delivery is at least once) gets the same
+#: enrichment, counted once, rather than being graded a second time over evidence it
+#: already took.
+RUNS_REMEMBERED = 512
 
 class GroundingPipeline:
     """Conventions, a trace store, scoring and enrichment, wired once per shell."""
@@ -95,6 +104,8 @@ class GroundingPipeline:
             JudgeTier(judge, settings.judge, self.metrics) if judge is not None else None
         )
         self.evaluations = EvaluationEvents(logger_provider)
+        self._graded: OrderedDict[tuple[int, int], Enrichment | None] = OrderedDict()
+        self._graded_lock = threading.Lock()
 
     @classmethod
     def configure(
@@ -233,11 +244,21 @@ class GroundingPipeline:
         """A run span ended: register it now (in order with the other spans); grade it later
         with `finish_run` (or `finish_run_later`, or `refuse_run`), exactly once."""
         next(self._seen)
+        if self.graded_before(span):
+            return  # the same run span again: it was counted and graded once
         self.metrics.runs_seen.add(1)
         try:
             self.store.begin_run(span, reading)
         except Exception:
             internal_error("pipeline.begin_run", self.metrics.count_error)
+
+    def hand_over(self, span: SpanView, reading: SpanReading) -> None:
+        """A begun run goes to be graded later (a worker): it takes its evidence now, where
+        the store can tell it is complete (`store.TraceStore.hand_over`). Never raises."""
+        try:
+            self.store.hand_over(span, reading)
+        except Exception:
+            internal_error("pipeline.hand_over", self.metrics.count_error)
 
     def waits(self, span: SpanView, reading: SpanReading | None = None) -> bool:
         """Whether a begun run still has started steps below it that have not ended, or
@@ -254,15 +275,40 @@ class GroundingPipeline:
             internal_error("pipeline.waits", self.metrics.count_error)
             return False
 
+    def graded_before(self, span: SpanView) -> bool:
+        """Whether this run span (its trace and span id) was graded already, recently: a
+        copy of the same span, delivered twice."""
+        with self._graded_lock:
+            return (span.trace_id, span.span_id) in self._graded
+
+    def _earlier(self, span: SpanView) -> tuple[bool, Enrichment | None]:
+        """(True, its enrichment) for a run span graded before (see `graded_before`)."""
+        with self._graded_lock:
+            key = (span.trace_id, span.span_id)
+            if key in self._graded:
+                return True, self._graded[key]
+        return False, None
+
+    def _remember(self, span: SpanView, enrichment: Enrichment | None) -> Enrichment | None:
+        with self._graded_lock:
+            self._graded[(span.trace_id, span.span_id)] = enrichment
+            while len(self._graded) > RUNS_REMEMBERED:
+                self._graded.popitem(last=False)
+        return enrichment
+
     def finish_run(self, span: SpanView, reading: SpanReading) -> Enrichment | None:
-        """Grade a begun run: the enrichment for its span, or None to forward it unchanged."""
+        """Grade a begun run: the enrichment for its span, or None to forward it unchanged.
+        A run span graded before (the same span delivered again) gets the same enrichment."""
+        seen, earlier = self._earlier(span)
+        if seen:
+            return earlier
         try:
             assessed = self._assess(span, reading)
             if assessed is not None:
-                return self._conclude(assessed[0], span)
+                return self._remember(span, self._conclude(assessed[0], span))
         except Exception:
             internal_error("pipeline.finish_run", self.metrics.count_error)
-        return self._ungraded(reading.content_keys)
+        return self._remember(span, self._ungraded(reading.content_keys))
 
     def finish_run_later(
         self,
@@ -272,13 +318,17 @@ class GroundingPipeline:
     ) -> None:
         """Grade a begun run, with the judge tier when there is one: `deliver` gets the
         enrichment exactly once, now or (judged) later from a judge thread. Never raises."""
+        seen, earlier = self._earlier(span)
+        if seen:
+            deliver(earlier)
+            return
         try:
             assessed = self._assess(span, reading)
         except Exception:
             internal_error("pipeline.finish_run", self.metrics.count_error)
             assessed = None
         if assessed is None:
-            deliver(self._ungraded(reading.content_keys))
+            deliver(self._remember(span, self._ungraded(reading.content_keys)))
             return
         outcome, output, sources = assessed
         if output is not None:
@@ -310,7 +360,7 @@ class GroundingPipeline:
         except Exception:
             internal_error("pipeline.conclude", self.metrics.count_error)
             enrichment = self._ungraded(outcome.content_keys)
-        deliver(enrichment)
+        deliver(self._remember(span, enrichment))
 
     def flush_judges(self, timeout: float) -> bool:
         """Wait for the runs being judged (the rest settle as `judge-timeout` at the deadline)."""
@@ -320,14 +370,20 @@ class GroundingPipeline:
         return self.judges.shutdown(timeout) if self.judges is not None else True
 
     def refuse_run(self, span: SpanView, reading: SpanReading, reason: str) -> Enrichment:
-        """Grade a begun run without scoring it (`partial`, `reason`, no rate, never flagged)."""
+        """Grade a begun run without scoring it (`partial`, `reason`, no rate, never flagged).
+        A run span graded before (the same span delivered again) gets the same enrichment."""
+        seen, earlier = self._earlier(span)
+        if seen and earlier is not None:
+            return earlier
         try:
             self.store.claim_run(span, reading, refused=True)
         except Exception:
             internal_error("pipeline.refuse_run", self.metrics.count_error)
         outcome = self._outcome(span, reading, None, (reason,))
         self.metrics.record_run(outcome)
-        return build_enrichment(outcome, self.settings)
+        enrichment = build_enrichment(outcome, self.settings)
+        self._remember(span, enrichment)
+        return enrichment
 
     def _conclude(self, outcome: RunOutcome, span: SpanView) -> Enrichment:
         """A graded run's metric recordings, evaluation events and enrichment."""
@@ -406,12 +462,26 @@ class GroundingPipeline:
 
     def close(self) -> None:
         self.store.clear()
+        with self._graded_lock:
+            self._graded.clear()
 
 
 def check_judge_mode(pipeline: GroundingPipeline) -> None:
     """A judge never runs on the application's thread: it needs the scoring worker."""
     if pipeline.judges is not None and pipeline.settings.scoring_mode == SCORING_INLINE:
         raise ConfigError("judge: needs scoring_mode 'background' (a judge never runs inline)")
+
+
+def check_wrapped(wrapped: object, methods: Sequence[str], usage: str) -> None:
+    """A shell wraps a span processor or an exporter: one that lacks their methods (an
+    exporter handed where a processor goes, or the reverse) is refused when the shell is
+    built, not met as an AttributeError in the application's thread at its first span."""
+    missing = [name for name in methods if not callable(getattr(wrapped, name, None))]
+    if missing:
+        raise ConfigError(
+            f"{type(wrapped).__name__} has no {missing[0]}(): it is not what is wrapped here; "
+            f"use {usage}"
+        )
 
 
 def _str(value: Any) -> str | None:

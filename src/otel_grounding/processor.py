@@ -20,7 +20,7 @@ from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor
 
 from otel_grounding.conventions import RUN
 from otel_grounding.internal_error import internal_error
-from otel_grounding.pipeline import GroundingPipeline, check_judge_mode
+from otel_grounding.pipeline import GroundingPipeline, check_judge_mode, check_wrapped
 from otel_grounding.sdkcompat import ForwardsEnding, attribute_dict, ending_hook, span_limits
 from otel_grounding.sdkspan import (
     configured_value_limit,
@@ -59,6 +59,8 @@ class GroundingSpanProcessor(ForwardsEnding, SpanProcessor):
         next_processor: SpanProcessor,
         **options: Unpack[ShellOptions],
     ) -> None:
+        check_wrapped(next_processor, ("on_start", "on_end", "shutdown", "force_flush"),
+                      "GroundingSpanProcessor(BatchSpanProcessor(exporter))")
         self._next = next_processor
         self.pipeline = GroundingPipeline.configure(**options)
         self._value_limit = configured_value_limit()

@@ -26,7 +26,9 @@ delivers every run before the assertions look.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
+import os
 import threading
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -41,6 +43,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from otel_grounding.config import ConfigError, check_threshold
+from otel_grounding.grade import GRADES
 from otel_grounding.processor import GroundingSpanProcessor
 from otel_grounding.scored import ScoredRun
 
@@ -59,6 +62,22 @@ def _scored(span: ReadableSpan) -> ScoredRun | None:
         span.attributes or {},
         ((event.name, event.attributes or {}) for event in span.events),
     )
+
+
+def check_grades(grades: Collection[str] | str | None) -> frozenset[str] | None:
+    """The grades asked for, each one of the seven (`ConfigError` naming one that is not,
+    with the closest); a single grade may be given as a string."""
+    if grades is None:
+        return None
+    asked = frozenset([grades] if isinstance(grades, str) else grades)
+    for grade in sorted(asked, key=str):
+        if grade not in GRADES:
+            match = difflib.get_close_matches(str(grade), GRADES, n=1, cutoff=0.6)
+            hint = f"; did you mean {match[0]!r}?" if match else ""
+            raise ConfigError(
+                f"grades: {grade!r} is not a grade (one of {', '.join(GRADES)}){hint}"
+            )
+    return asked
 
 
 class GroundingAssertionError(AssertionError):
@@ -80,7 +99,14 @@ def check_runs(
     must not pass by having nothing to check. A run without a rate fails `min_rate` (its
     grade says why it could not be scored). `use_threshold`: with no `min_rate`, each run
     is held to its own threshold (the project's, else the default).
+
+    Arguments that cannot be meant (a rate outside [0, 1], a grade that is none of the seven,
+    a negative count) raise `ConfigError`: refused, not reported as runs falling short.
     """
+    check_threshold("min_rate", min_rate)
+    grades = check_grades(grades)
+    if isinstance(at_least, bool) or not isinstance(at_least, int) or at_least < 0:
+        raise ConfigError(f"at_least: {at_least!r} is not an integer >= 0")
     if len(runs) < at_least:
         return (
             f"grounding{where}: expected at least {at_least} scored agent run(s), saw {len(runs)}. "
@@ -325,7 +351,23 @@ def pytest_configure(config: pytest.Config) -> None:
         f"{MARKER}(**options): GroundingSpanProcessor options for this test's grounding fixture "
         "(e.g. min_claim_grounding_rate=0.9)",
     )
+    _check_json_path(config.getoption("--grounding-json"))
     config.pluginmanager.register(SessionReport(config), "otel-grounding-report")
+
+
+def _check_json_path(path: str | None) -> None:
+    """`--grounding-json` is checked before any test runs: a report that cannot be written is
+    a usage error now, not a traceback after the whole session."""
+    if not path:
+        return
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        raise pytest.UsageError(f"--grounding-json: {path} is a directory")
+    if not folder.is_dir():
+        raise pytest.UsageError(f"--grounding-json: {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise pytest.UsageError(f"--grounding-json: {path}: not writable")
 
 
 _ACTIVE = pytest.StashKey[Grounding]()
@@ -341,7 +383,10 @@ def grounding(request: pytest.FixtureRequest) -> Iterator[Grounding]:
     for marker in reversed(list(request.node.iter_markers(MARKER))):
         options.update(marker.kwargs)
     use_global = bool(request.config.getini("grounding_global_provider"))
-    collector = Grounding(options, use_global=use_global)
+    try:
+        collector = Grounding(options, use_global=use_global)
+    except ConfigError as exc:  # a marker's option: the test's error, said in one line
+        pytest.fail(f"@pytest.mark.{MARKER}: {exc}", pytrace=False)
     request.node.stash[_ACTIVE] = collector
     try:
         yield collector
@@ -364,7 +409,8 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
             collector.runs, min_rate=min_rate, where=f" (--grounding-min-rate {min_rate:g})"
         )
         if message:
-            raise GroundingAssertionError(message)
+            # The test's own failure, reported at the test: no traceback into this hook.
+            pytest.fail(message, pytrace=False)
     return result
 
 
@@ -413,9 +459,17 @@ class SessionReport:
                 "runs": runs,
                 "min_rate": min(rates) if rates else None,
                 "grades": sorted({run["grade"] for run in runs}),
-                "flagged": sum(1 for run in runs if run["below_threshold"]),
+                "flagged": sum(1 for run in runs if self._flagged(run)),
             })
         return rows
+
+    def _flagged(self, run: Mapping[str, Any]) -> bool:
+        """Below its threshold, or below `--grounding-min-rate` (no rate: below it too), as
+        the gate that failed the test counts it."""
+        if run["below_threshold"]:
+            return True
+        gate = self.config.getoption("--grounding-min-rate")
+        return gate is not None and (run["rate"] is None or run["rate"] < gate)
 
     @property
     def _controller(self) -> bool:
@@ -440,4 +494,10 @@ class SessionReport:
                 "failed": sum(1 for row in rows if row["outcome"] == "failed"),
             },
         }
-        Path(path).write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+        try:
+            Path(path).write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+        except OSError as exc:  # checked at start; the folder went since: one line, no trace
+            reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+            line = f"otel-grounding: --grounding-json: cannot write {path}: {exc.strerror}"
+            if reporter is not None:
+                reporter.write_line(line, red=True)

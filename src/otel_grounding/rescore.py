@@ -14,10 +14,19 @@ A trace whose buffered state a budget evicted is remembered in the store's evict
 while spans of it were still to come (seen before, and no longer held: a fixed-size filter of
 the traces seen says so): its run gets no rate, grade `partial` (`evidence-evicted`), and is
 never flagged. A false positive of either filter can only make a run `partial`, never flag it.
+
+A span read twice (the same trace and span id: the relay and the Collector deliver at least
+once, so stored files do hold copies, and the same traces may be given twice) is one span: a
+second copy of a step adds nothing to its trace (the store knows its outputs by span id), and a
+second copy of a run span is not held, scored or reported again (`duplicate_runs` counts them;
+with `--format otlp` it is not written again) while the first is held or among the pipeline's
+recently graded runs (`pipeline.RUNS_REMEMBERED`); a copy read after both is graded `partial`
+(`evidence-evicted`), never flagged.
 """
 
 from __future__ import annotations
 
+import gzip
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -41,7 +50,13 @@ from otel_grounding.relay.telemetry import metrics_snapshot
 from otel_grounding.relay.unordered import UnorderedStore
 from otel_grounding.scored import ScoredRun
 from otel_grounding.spanview import SpanView
-from otel_grounding.stored import BadRecord, read_records
+from otel_grounding.stored import (
+    GZIP_MAGIC,
+    JSON_STARTS,
+    REQUEST_TAG,
+    BadRecord,
+    read_records,
+)
 
 
 class TraceIdFilter:
@@ -104,6 +119,8 @@ class Summary:
     runs_released_early: int = 0
     traces_evicted: int = 0
     runs_with_evicted_evidence: int = 0
+    #: Run spans read again (same trace and span id), scored and reported once.
+    duplicate_runs: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return dict(vars(self))
@@ -149,6 +166,7 @@ class StoredTraces:
         self.max_held_runs = max(settings.num_traces // 2, 1)
         self.max_held_bytes = max(settings.max_buffer_bytes // 2, 1)
         self._held: OrderedDict[int, _Held] = OrderedDict()
+        self._held_keys: set[tuple[int, int]] = set()  # (trace id, span id) of the held runs
         self._held_bytes = 0
         self._next = 0
         self.markers: frozenset[str] = frozenset().union(*(c.markers for c in pipeline.conventions))
@@ -173,11 +191,14 @@ class StoredTraces:
                         continue
                     reading = pipeline.read(view)
                     if reading is not None and reading.role == RUN:
+                        held.append(index)
+                        if self._duplicate(view):
+                            self.summary.duplicate_runs += 1
+                            continue
                         if owned is None:
                             owned = Resource()
                             owned.CopyFrom(resource_spans.resource)
                         self._hold(source, span, reading, owned, resource_spans, scope_spans)
-                        held.append(index)
                         continue
                     enrichment = pipeline.observe(view, reading)
                     self._seen.add(view.trace_id)
@@ -188,6 +209,12 @@ class StoredTraces:
                         del scope_spans.spans[index]
         if self._on_spans is not None:
             self._on_spans(request)
+
+    def _duplicate(self, view: SpanView) -> bool:
+        """Whether this run span was read already (held now, or recently graded)."""
+        return (view.trace_id, view.span_id) in self._held_keys or self.pipeline.graded_before(
+            view
+        )
 
     def _check_evicted(self, trace_id: int) -> bool:
         """Whether this trace's state was evicted (it went into the pipeline and is gone)."""
@@ -216,12 +243,14 @@ class StoredTraces:
             resource_spans.schema_url, scope, scope_spans.schema_url, own.ByteSize(),
         )
         self._held[self._next] = held
+        self._held_keys.add((view.trace_id, view.span_id))
         self._next += 1
         self._held_bytes += held.size
         while len(self._held) > self.max_held_runs or (
             self._held_bytes > self.max_held_bytes and len(self._held) > 1
         ):
             _, oldest = self._held.popitem(last=False)
+            self._held_keys.discard((oldest.view.trace_id, oldest.view.span_id))
             self._held_bytes -= oldest.size
             self.summary.runs_released_early += 1
             self._score(oldest, released_early=True)
@@ -230,6 +259,7 @@ class StoredTraces:
         """Score every held run (inner runs first), then count what the budgets evicted."""
         held = sorted(self._held.values(), key=lambda h: h.span.end_time_unix_nano)
         self._held.clear()
+        self._held_keys.clear()
         self._held_bytes = 0
         for item in held:
             self._score(item, released_early=False)
@@ -288,6 +318,73 @@ class StoredTraces:
         self._on_spans(request)
 
 
+#: How much of a file's beginning is read to tell what it is when its first record is bad.
+SNIFF_BYTES = 64 * 1024
+#: What the SDK's `ConsoleSpanExporter` prints for each span (indented JSON, ids as 0x hex):
+#: often taken for "the SDK's JSON", it is a debugging print, not OTLP.
+_CONSOLE_EXPORTER_MARKS = (b'"context": {', b'"trace_id": "0x', b'"span_id": "0x')
+READABLE_FORMATS = (
+    "OTLP/JSON lines (the Collector's file exporter), an OTLP/JSON document, Jaeger's "
+    "/api/v3 JSON, OTLP protobuf (one request, or length-prefixed), or gzip of any"
+)
+
+
+def not_a_trace_file(path: str) -> str | None:
+    """What a file whose first record cannot be read is, when it is plainly not a trace file
+    (said once, instead of one message per record), or None (report its records one by one).
+
+    The `ConsoleSpanExporter`'s output is named with what to use instead; a file that is not
+    JSON and whose first record is not OTLP protobuf is not a trace file (its bytes read as a
+    protobuf framing give nonsense, such as a message of billions of bytes).
+    """
+    try:
+        with open(path, "rb") as raw:
+            head = raw.read(SNIFF_BYTES)
+        if head[:2] == GZIP_MAGIC:
+            with gzip.open(path, "rb") as unzipped:
+                head = unzipped.read(SNIFF_BYTES)
+    except (OSError, EOFError):
+        return None
+    if all(mark in head for mark in _CONSOLE_EXPORTER_MARKS):
+        return (
+            "this is the SDK's ConsoleSpanExporter output (a debugging print, not OTLP): "
+            "store traces with an OTLP exporter instead, e.g. the Collector's file exporter "
+            "(OTLP/JSON lines) or OTLPSpanExporter's request bodies"
+        )
+    if head[:1] and head[:1] not in JSON_STARTS and head[:1] != bytes([REQUEST_TAG]):
+        return f"not a trace file: score-traces reads {READABLE_FORMATS}"
+    return None
+
+
+#: What a JSON file that is no OTLP holds, told by the keys it starts with.
+_JAEGER_V1_MARKS = (b'"traceID"', b'"operationName"')
+_RUN_FILE_MARKS = (b'"output"',)
+_OTLP_MARKS = (b'"resourceSpans"', b'"resource_spans"')
+
+
+def json_without_spans(path: str) -> str | None:
+    """What a file that was read as JSON without a single span is, when it is plainly not
+    OTLP (its records parse, but hold no `resourceSpans`), or None."""
+    try:
+        with open(path, "rb") as raw:
+            head = raw.read(SNIFF_BYTES)
+        if head[:2] == GZIP_MAGIC:
+            with gzip.open(path, "rb") as unzipped:
+                head = unzipped.read(SNIFF_BYTES)
+    except (OSError, EOFError):
+        return None
+    if any(mark in head for mark in _OTLP_MARKS):
+        return None
+    if all(mark in head for mark in _JAEGER_V1_MARKS):
+        return (
+            "Jaeger's /api/traces JSON (its own model, not OTLP): fetch the traces from "
+            "Jaeger's /api/v3/traces/{trace_id} instead, which answers OTLP/JSON"
+        )
+    if all(mark in head for mark in _RUN_FILE_MARKS):
+        return "JSON without resourceSpans (a run as `otel-grounding score` reads it?)"
+    return f"JSON without resourceSpans: not a trace file; score-traces reads {READABLE_FORMATS}"
+
+
 def _str(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
@@ -327,12 +424,23 @@ def rescore(
     try:
         for path in paths:
             traces.summary.files += 1
+            read_any = False
+            spans_before = traces.summary.spans
             for item in read_records(path, None if on_spans else traces.markers):
                 if isinstance(item, BadRecord):
                     traces.summary.bad_records += 1
-                    on_bad(item)
+                    diagnosis = None if read_any else not_a_trace_file(path)
+                    on_bad(item if diagnosis is None else BadRecord(path, diagnosis))
+                    if diagnosis is not None:
+                        break  # one line for the file, not one per record
                 else:
+                    read_any = True
                     traces.feed(*item)
+            if read_any and traces.summary.spans == spans_before:
+                spanless = json_without_spans(path)
+                if spanless is not None:
+                    traces.summary.bad_records += 1
+                    on_bad(BadRecord(path, spanless))
         summary = traces.finish()
         evicted = metrics_snapshot(reader).get(TRACES_EVICTED, {}).get("total", 0)
         summary.traces_evicted = int(evicted)

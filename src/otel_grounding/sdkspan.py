@@ -201,6 +201,7 @@ def hand_off(
 ) -> ReadableSpan | None:
     """Give a begun run to the worker; when it is full, the run to forward now (unscored).
     A run the judge tier settles later goes to `deliver_late` (default `deliver`)."""
+    pipeline.hand_over(view, reading)  # its evidence goes with it, out of its trace's budgets
     task = ScoringTask(
         pipeline, span, view, reading, deliver, pipeline.settings.open_step_wait, deliver_late
     )

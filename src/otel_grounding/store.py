@@ -6,10 +6,13 @@ answers what the pipeline asks; unlike it, it also decides which evidence a run 
 
 - `InProcessStore` (this module), for the SDK shells: spans of one process arrive mostly in
   order (children before parents), so a span of no interest is linked only into a trace that
-  already holds state, a graded run's outputs are released at once, and a local root ending
-  closes its trace's state. Out-of-order arrivals still happen (an async generator's agent span
-  ending after its local root; a run ending before its last steps start): open spans are
-  tracked, and a run ending after a run around it was graded is covered by that grade.
+  already holds state, a run takes its evidence when it goes to the scoring worker
+  (`hands_over`: the outputs it owns leave the trace with it, so that runs waiting for the
+  worker under one long-lived root, a chat session or a worker loop, never count against that
+  root's budgets), and a local root ending closes its trace's state. Out-of-order arrivals
+  still happen (an async generator's agent span ending after its local root; a run ending
+  before its last steps start): open spans are tracked, and a run ending after a run around it
+  was graded is covered by that grade.
 - `relay.unordered.UnorderedStore`, for the relay and `score-traces`: spans in any order.
 """
 
@@ -49,6 +52,7 @@ class TraceStore(Protocol):
     def start(self, span: SpanView, reading: SpanReading | None) -> None: ...
     def observe(self, span: SpanView, reading: SpanReading | None) -> None: ...
     def begin_run(self, span: SpanView, reading: SpanReading) -> None: ...
+    def hand_over(self, span: SpanView, reading: SpanReading) -> None: ...
     def open_children(self, span: SpanView) -> bool: ...
     def awaits_answer(self, span: SpanView, reading: SpanReading) -> bool: ...
     def claim_run(
@@ -66,6 +70,7 @@ class InProcessStore(TraceAssembly):
     """The SDK shells' store: spans of one process, mostly in order (see the module text)."""
 
     implicit_runs = True
+    hands_over = True
 
     @classmethod
     def from_settings(cls, settings: GroundingSettings) -> InProcessStore:
@@ -135,6 +140,7 @@ class InProcessStore(TraceAssembly):
         self, trace: TraceState, run_span: int, owned: list[Output], opened: dict[int, OpenSpan]
     ) -> None:
         ids = {id(o) for o in owned}
+        trace.output_ids.difference_update(o.span_id for o in owned)
         trace.tools = [t for t in trace.tools if id(t) not in ids]
         trace.llms = [t for t in trace.llms if id(t) not in ids]
         freed = sum(o.size for o in owned)

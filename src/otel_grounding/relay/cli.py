@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from otel_grounding.config import (
     MAX_SECONDS,
@@ -29,10 +29,15 @@ from otel_grounding.config import (
 )
 from otel_grounding.relay.memory import DEFAULT_INTAKE_BYTES, SPIKE_FRACTION, IntakeBudget
 
+#: The health port's default: not the shipped Collector's `health_check` (13133) nor the
+#: shipped Jaeger's (13134), so that the relay runs beside the shipped stack.
+DEFAULT_HEALTH_PORT = 13135
+
 if TYPE_CHECKING:
     from otel_grounding.judge import Judge
 
 logger = logging.getLogger("otel_grounding.relay")
+_Server = TypeVar("_Server")
 
 TOKEN_ENV = "OTEL_GROUNDING_RELAY_TOKEN"
 MiB = 1024 * 1024
@@ -106,7 +111,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
                       help="OTLP/gRPC listen address, HOST:PORT or 'none' (default %(default)s)")
     recv.add_argument("--http-endpoint", default="127.0.0.1:4318",
                       help="OTLP/HTTP listen address, HOST:PORT or 'none' (default %(default)s)")
-    recv.add_argument("--health-endpoint", default="127.0.0.1:13133",
+    recv.add_argument("--health-endpoint", default=f"127.0.0.1:{DEFAULT_HEALTH_PORT}",
                       help="/healthz, /readyz and /debug/metrics, HOST:PORT or 'none' "
                       "(default %(default)s)")
     recv.add_argument("--auth-token-file", default=None,
@@ -275,6 +280,34 @@ def _same_address(a: tuple[str, int], b: tuple[str, int]) -> bool:
     return bool(left & right) or bool(left & wildcard) or bool(right & wildcard)
 
 
+def _check_tls_pair(cert: str, key: str) -> None:
+    """The receivers' certificate and key are loaded once before anything listens: a file that
+    is not PEM, or a key that is not the certificate's, is named here (a receiver failing on it
+    would seem to fail on its address)."""
+    import ssl
+
+    try:
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(cert, key)
+    except (ssl.SSLError, OSError) as exc:
+        reason = getattr(exc, "reason", None) or exc.strerror or str(exc)
+        raise ConfigError(
+            f"--tls-cert {cert} / --tls-key {key}: not a PEM certificate and its private key "
+            f"({reason})"
+        ) from None
+
+
+def _listen(flag: str, endpoint: str | None, build: Callable[[], _Server]) -> _Server | None:
+    """A listening server for an enabled endpoint (None: disabled); ConfigError naming the
+    flag and the address when it cannot listen (a port in use, an address not on this host)."""
+    if not _enabled(endpoint):
+        return None
+    try:
+        return build()
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise ConfigError(f"{flag} {endpoint}: cannot listen there: {reason}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Start the relay and serve until SIGTERM/SIGINT; then drain and return the exit status."""
     from opentelemetry.sdk.metrics import MeterProvider
@@ -317,14 +350,16 @@ def run(args: argparse.Namespace) -> int:
     for flag, path in (("--tls-cert", args.tls_cert), ("--tls-key", args.tls_key)):
         if path and not os.access(path, os.R_OK):
             raise ConfigError(f"{flag}: cannot read {path!r}")
-    for name in ("grpc_endpoint", "http_endpoint"):
+    if args.tls_cert:
+        _check_tls_pair(args.tls_cert, args.tls_key)
+    for name in ("grpc_endpoint", "http_endpoint", "health_endpoint"):
         endpoint = getattr(args, name)
         if _enabled(endpoint):
             try:
                 own = split_endpoint(endpoint, 0)
             except ValueError as exc:
                 raise ConfigError(f"--{name.replace('_', '-')}: {exc}") from None
-            if own[1] and _same_address(own, hop_address(hop)):
+            if name != "health_endpoint" and own[1] and _same_address(own, hop_address(hop)):
                 raise ConfigError(
                     f"the next hop {hop.endpoint} is this relay's own --{name.replace('_', '-')} "
                     f"({endpoint}); set OTEL_EXPORTER_OTLP_ENDPOINT or --exporter-endpoint"
@@ -349,7 +384,13 @@ def run(args: argparse.Namespace) -> int:
             from prometheus_client import start_http_server
         except ImportError:
             raise ConfigError("--prometheus-port needs otel-grounding[prometheus]") from None
-        start_http_server(args.prometheus_port, addr="127.0.0.1")
+        try:
+            start_http_server(args.prometheus_port, addr="127.0.0.1")
+        except OSError as exc:
+            raise ConfigError(
+                f"--prometheus-port {args.prometheus_port}: cannot listen on "
+                f"127.0.0.1:{args.prometheus_port}: {exc.strerror or exc}"
+            ) from None
         readers.append(PrometheusMetricReader())
     resource = Resource.create({"service.name": "otel-grounding-relay"})
     meter_provider = MeterProvider(resource=resource, metric_readers=readers)
@@ -413,17 +454,14 @@ def run(args: argparse.Namespace) -> int:
         request_timeout=args.request_timeout,
     )
     budget = _budget(args)
-    try:
-        grpc_receiver = (
-            GrpcReceiver(relay, args.grpc_endpoint, options, budget)
-            if _enabled(args.grpc_endpoint) else None
-        )
-        http_receiver = (
-            HttpReceiver(relay, args.http_endpoint, options, budget)
-            if _enabled(args.http_endpoint) else None
-        )
-    except OSError as exc:
-        raise ConfigError(f"cannot listen: {exc}") from None
+    grpc_receiver = _listen(
+        "--grpc-endpoint", args.grpc_endpoint,
+        lambda: GrpcReceiver(relay, args.grpc_endpoint, options, budget),
+    )
+    http_receiver = _listen(
+        "--http-endpoint", args.http_endpoint,
+        lambda: HttpReceiver(relay, args.http_endpoint, options, budget),
+    )
 
     started = threading.Event()
     stop = threading.Event()
@@ -446,9 +484,9 @@ def run(args: argparse.Namespace) -> int:
             "dropped": forwarder.stats.dropped,
         }
 
-    health = (
-        HealthServer(args.health_endpoint, status, lambda: metrics_snapshot(memory))
-        if _enabled(args.health_endpoint) else None
+    health = _listen(
+        "--health-endpoint", args.health_endpoint,
+        lambda: HealthServer(args.health_endpoint, status, lambda: metrics_snapshot(memory)),
     )
 
     def on_signal(signum: int, frame: Any) -> None:

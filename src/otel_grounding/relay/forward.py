@@ -81,6 +81,14 @@ class NextHop:
         return f"{self.protocol} {self.endpoint}"
 
 
+def _source(environ: Mapping[str, str], name: str, flag: str, given: object) -> str:
+    """Where a next-hop value came from, for a message: the flag, or the variable set."""
+    if given is not None:
+        return flag
+    specific = f"OTEL_EXPORTER_OTLP_TRACES_{name}"
+    return specific if (environ.get(specific) or "").strip() else f"OTEL_EXPORTER_OTLP_{name}"
+
+
 def _env(environ: Mapping[str, str], name: str) -> str | None:
     """`OTEL_EXPORTER_OTLP_TRACES_<NAME>`, else `OTEL_EXPORTER_OTLP_<NAME>`."""
     for key in (f"OTEL_EXPORTER_OTLP_TRACES_{name}", f"OTEL_EXPORTER_OTLP_{name}"):
@@ -119,15 +127,17 @@ def next_hop_from_env(
     env = os.environ if environ is None else environ
     protocol = str(overrides.get("protocol") or _env(env, "PROTOCOL") or "grpc")
     if protocol not in PROTOCOLS:
-        raise ConfigError(f"exporter protocol: {protocol!r} is not one of {', '.join(PROTOCOLS)}")
+        where = _source(env, "PROTOCOL", "--exporter-protocol", overrides.get("protocol"))
+        raise ConfigError(f"{where}: {protocol!r} is not one of {', '.join(PROTOCOLS)}")
     endpoint = overrides.get("endpoint")
+    source = "--exporter-endpoint"
     if endpoint is None:
         specific = env.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "").strip()
         general = env.get("OTEL_EXPORTER_OTLP_ENDPOINT", "").strip()
         if specific:
-            endpoint = specific
+            endpoint, source = specific, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"
         elif general:
-            endpoint = general
+            endpoint, source = general, "OTEL_EXPORTER_OTLP_ENDPOINT"
             if protocol != "grpc":  # the general endpoint is a base URL for OTLP/HTTP
                 endpoint = general.rstrip("/") + "/v1/traces"
         else:
@@ -135,10 +145,26 @@ def next_hop_from_env(
                 "http://localhost:4318/v1/traces"
             )
     endpoint = str(endpoint)
-    if protocol != "grpc":
+    if protocol != "grpc" or "://" in endpoint:
         parsed = urllib.parse.urlsplit(endpoint)
         if parsed.scheme not in ("http", "https") or not parsed.hostname:
-            raise ConfigError(f"exporter endpoint: {endpoint!r} is not an http(s) URL")
+            shape = "an http(s) URL" if protocol != "grpc" else "an http(s) URL or HOST:PORT"
+            raise ConfigError(f"{source}: {endpoint!r} is not {shape}")
+    _check_port(endpoint, source)
+    if protocol == "grpc" and "://" in endpoint and urllib.parse.urlsplit(endpoint).path.rstrip(
+        "/"
+    ):
+        logger.warning(
+            "relay: the next hop's URL has a path, which gRPC ignores: is OTLP/HTTP meant "
+            "(--exporter-protocol http/protobuf)?", extra={"setting": source, "endpoint": endpoint},
+        )
+    if protocol != "grpc" and urllib.parse.urlsplit(endpoint).path in ("", "/"):
+        # Used as given (as the OTLP exporters use a signal's own endpoint), but a receiver
+        # takes traces at /v1/traces: a base URL here is most often a mistake, said once.
+        logger.warning(
+            "relay: the next hop's URL has no path; OTLP/HTTP receivers take traces at "
+            "/v1/traces", extra={"setting": source, "endpoint": endpoint},
+        )
     headers_text = overrides.get("headers")
     headers = (
         parse_headers(str(headers_text), "exporter headers")
@@ -150,7 +176,8 @@ def next_hop_from_env(
         insecure = _bool(_env(env, "INSECURE") or "false", "OTEL_EXPORTER_OTLP_INSECURE")
     compression = overrides.get("compression") or _env(env, "COMPRESSION") or "none"
     if compression not in ("gzip", "none"):
-        raise ConfigError(f"exporter compression: {compression!r} is not gzip or none")
+        where = _source(env, "COMPRESSION", "--exporter-compression", overrides.get("compression"))
+        raise ConfigError(f"{where}: {compression!r} is not gzip or none")
     timeout_raw = overrides.get("timeout")
     where = "--exporter-timeout"
     if timeout_raw is None:
@@ -166,6 +193,13 @@ def next_hop_from_env(
         raise ConfigError(
             f"{where}: {timeout:g} s is not a timeout between 0 and {MAX_TIMEOUT_S:g} s"
         )
+    for name, flag in (("CERTIFICATE", "--exporter-certificate"), ("CLIENT_KEY", None),
+                       ("CLIENT_CERTIFICATE", None)):
+        given = overrides.get("certificate") if flag else None
+        path = str(given or _env(env, name) or "")
+        if path and not os.access(path, os.R_OK):
+            where = _source(env, name, flag or "", given)
+            raise ConfigError(f"{where}: cannot read {path!r}")
     return NextHop(
         endpoint=endpoint,
         protocol=protocol,
@@ -177,6 +211,24 @@ def next_hop_from_env(
         compression=None if compression == "none" else str(compression),
         timeout=timeout,
     )
+
+
+def _check_port(endpoint: str, source: str) -> None:
+    """ConfigError naming where the endpoint came from when its port is not a TCP port."""
+    if not _port_ok(endpoint):
+        raise ConfigError(f"{source}: {endpoint!r} has no valid port (a number from 1 to 65535)")
+
+
+def _port_ok(endpoint: str) -> bool:
+    """Whether an endpoint (a URL, or HOST:PORT for gRPC) has no port or a valid one."""
+    if "://" in endpoint:
+        try:
+            urllib.parse.urlsplit(endpoint).port  # noqa: B018 - raises for a bad port
+        except ValueError:
+            return False
+        return True
+    _, sep, port = endpoint.rpartition(":")
+    return not sep or endpoint.endswith("]") or (port.isdigit() and 0 < int(port) <= 65535)
 
 
 def hop_address(hop: NextHop) -> tuple[str, int]:

@@ -42,6 +42,7 @@ from google.protobuf import duration_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
 
+from otel_grounding.relay.cli import DEFAULT_HEALTH_PORT
 from otel_grounding.relay.core import GroundingRelay, Verdict
 from otel_grounding.relay.memory import IntakeBudget, Refusal, Reservation
 from otel_grounding.relay.otlp import InvalidRequest, decode_json, decode_protobuf, response_json
@@ -82,13 +83,20 @@ class ReceiverOptions:
     request_timeout: float = 30.0  # one whole request: HTTP (or the idle wait before it), gRPC
 
 
+#: The largest TCP port number.
+MAX_PORT = 65535
+
+
 def split_endpoint(endpoint: str, default_port: int) -> tuple[str, int]:
-    """`host:port` (IPv6 in brackets) to (host, port)."""
+    """`host:port` (IPv6 in brackets) to (host, port); ValueError for a port that is not a
+    number from 0 to 65535 (0: any free port)."""
     host, sep, port = endpoint.rpartition(":")
     if not sep:
         return endpoint, default_port
     if not port.isdigit():
-        raise ValueError(f"{endpoint!r} is not host:port")
+        raise ValueError(f"{endpoint!r} is not HOST:PORT (the port {port!r} is not a number)")
+    if int(port) > MAX_PORT:
+        raise ValueError(f"{endpoint!r}: the port {int(port)} is not a TCP port (0-{MAX_PORT})")
     return host.strip("[]") or "127.0.0.1", int(port)
 
 
@@ -781,7 +789,7 @@ class HealthServer:
         status: Callable[[], dict[str, Any]],
         metrics: Callable[[], dict[str, Any]] | None = None,
     ) -> None:
-        host, port = split_endpoint(endpoint, 13133)
+        host, port = split_endpoint(endpoint, DEFAULT_HEALTH_PORT)
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
