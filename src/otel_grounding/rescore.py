@@ -34,6 +34,7 @@ from otel_grounding import attributes as attr
 from otel_grounding.config import GroundingSettings
 from otel_grounding.conventions import RUN, SpanReading
 from otel_grounding.enrichment import Enrichment
+from otel_grounding.jsonspans import JsonRequest, JsonSpan
 from otel_grounding.metrics import TRACES_EVICTED
 from otel_grounding.pipeline import SERVICE_NAME, GroundingPipeline
 from otel_grounding.relay.otlp import AttributeMap, apply_enrichment, span_view
@@ -123,6 +124,10 @@ class _Held:
 
 
 SpanSink = Callable[[ExportTraceServiceRequest], None]
+_NO_ATTRIBUTES: dict[str, Any] = {}
+#: The resource and scope of a run read from OTLP/JSON (`--format otlp` reads protobuf).
+_UNWRITTEN_RESOURCE = Resource()
+_UNWRITTEN_SCOPE = InstrumentationScope()
 
 
 class StoredTraces:
@@ -154,8 +159,11 @@ class StoredTraces:
         self.markers: frozenset[str] = frozenset().union(*(c.markers for c in pipeline.conventions))
         self._seen = TraceIdFilter()  # traces with a span in the pipeline
 
-    def feed(self, source: str, request: ExportTraceServiceRequest) -> None:
+    def feed(self, source: str, request: ExportTraceServiceRequest | JsonRequest) -> None:
         """Read one stored request: evidence into the pipeline now, run spans held."""
+        if isinstance(request, JsonRequest):
+            self._feed_json(source, request)
+            return
         self.summary.records += 1
         pipeline = self.pipeline
         for resource_spans in request.resource_spans:
@@ -189,6 +197,47 @@ class StoredTraces:
         if self._on_spans is not None:
             self._on_spans(request)
 
+    def _feed_json(self, source: str, request: JsonRequest) -> None:
+        """`feed` for a request read from OTLP/JSON (`jsonspans`): the same calls, in the same
+        order, on its links and span views. A trace's eviction check (and its mark as seen)
+        is not repeated for the next spans of the same trace: nothing between them can change
+        its answer, unless a run was held (an early release may score a run and free state)."""
+        self.summary.records += 1
+        self.summary.spans += request.spans
+        pipeline = self.pipeline
+        last = None  # the trace of the previous span, checked and seen
+        for item in request.items:
+            if type(item) is tuple:
+                trace_id, span_id, parent_id = item
+                if trace_id != last:
+                    self._check_evicted(trace_id)
+                pipeline.observe(
+                    SpanView(trace_id, span_id, parent_id, "", _NO_ATTRIBUTES, (), _NO_ATTRIBUTES),
+                    None,
+                )
+                if trace_id != last:
+                    self._seen.add(trace_id)
+                    last = trace_id
+                continue
+            assert isinstance(item, JsonSpan)
+            view = item.view
+            if view.trace_id != last:
+                self._check_evicted(view.trace_id)
+            reading = pipeline.read(view)
+            if reading is not None and reading.role == RUN:
+                own = item.message()
+                view = view._replace(local_root=view.parent_id is None)
+                self._keep(_Held(
+                    source, own, view, reading, _UNWRITTEN_RESOURCE, "", _UNWRITTEN_SCOPE, "",
+                    own.ByteSize(),
+                ))
+                last = None
+                continue
+            pipeline.observe(view, reading)
+            if view.trace_id != last:
+                self._seen.add(view.trace_id)
+                last = view.trace_id
+
     def _check_evicted(self, trace_id: int) -> bool:
         """Whether this trace's state was evicted (it went into the pipeline and is gone)."""
         store = self._store
@@ -215,6 +264,10 @@ class StoredTraces:
             source, own, view, reading, resource,
             resource_spans.schema_url, scope, scope_spans.schema_url, own.ByteSize(),
         )
+        self._keep(held)
+
+    def _keep(self, held: _Held) -> None:
+        """Hold a run until the end; over the hold's budget, score the one held longest."""
         self._held[self._next] = held
         self._next += 1
         self._held_bytes += held.size
@@ -317,8 +370,13 @@ def rescore(
     on_run: Callable[[RescoredRun], None],
     on_bad: Callable[[BadRecord], None],
     on_spans: SpanSink | None = None,
+    *,
+    json_views: bool = True,
 ) -> Summary:
-    """Re-score every trace in these files (any order) with these settings; the summary."""
+    """Re-score every trace in these files (any order) with these settings; the summary.
+
+    `json_views=False` reads OTLP/JSON through protobuf, as before `jsonspans` (the reference
+    the parity test and the benchmark compare against)."""
     reader = InMemoryMetricReader()
     meter_provider = MeterProvider(metric_readers=[reader])
     store = UnorderedStore.from_settings(settings, NO_RETENTION_LIMIT_S)
@@ -327,7 +385,8 @@ def rescore(
     try:
         for path in paths:
             traces.summary.files += 1
-            for item in read_records(path, None if on_spans else traces.markers):
+            markers = None if on_spans else traces.markers
+            for item in read_records(path, markers, json_views=json_views):
                 if isinstance(item, BadRecord):
                     traces.summary.bad_records += 1
                     on_bad(item)
