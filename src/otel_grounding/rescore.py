@@ -199,44 +199,46 @@ class StoredTraces:
 
     def _feed_json(self, source: str, request: JsonRequest) -> None:
         """`feed` for a request read from OTLP/JSON (`jsonspans`): the same calls, in the same
-        order, on its links and span views. A trace's eviction check (and its mark as seen)
-        is not repeated for the next spans of the same trace: nothing between them can change
-        its answer, unless a run was held (an early release may score a run and free state)."""
+        order, on its links and span views. A trace's eviction check and its mark as seen are
+        not repeated for the next spans of the same trace: nothing between them can change the
+        answer (the trace just observed is the store's newest, never the one evicted), unless
+        a run held released another one early (scoring it may free state)."""
         self.summary.records += 1
         self.summary.spans += request.spans
         pipeline = self.pipeline
-        last = None  # the trace of the previous span, checked and seen
+        checked = seen = None  # the trace checked for eviction, the trace marked as seen
         for item in request.items:
             if type(item) is tuple:
                 trace_id, span_id, parent_id = item
-                if trace_id != last:
+                if trace_id != checked:
                     self._check_evicted(trace_id)
+                    checked = trace_id
                 pipeline.observe(
                     SpanView(trace_id, span_id, parent_id, "", _NO_ATTRIBUTES, (), _NO_ATTRIBUTES),
                     None,
                 )
-                if trace_id != last:
-                    self._seen.add(trace_id)
-                    last = trace_id
-                continue
-            assert isinstance(item, JsonSpan)
-            view = item.view
-            if view.trace_id != last:
-                self._check_evicted(view.trace_id)
-            reading = pipeline.read(view)
-            if reading is not None and reading.role == RUN:
-                own = item.message()
-                view = view._replace(local_root=view.parent_id is None)
-                self._keep(_Held(
-                    source, own, view, reading, _UNWRITTEN_RESOURCE, "", _UNWRITTEN_SCOPE, "",
-                    own.ByteSize(),
-                ))
-                last = None
-                continue
-            pipeline.observe(view, reading)
-            if view.trace_id != last:
-                self._seen.add(view.trace_id)
-                last = view.trace_id
+            else:
+                assert isinstance(item, JsonSpan)
+                view = item.view
+                trace_id = view.trace_id
+                if trace_id != checked:
+                    self._check_evicted(trace_id)
+                    checked = trace_id
+                reading = pipeline.read(view)
+                if reading is not None and reading.role == RUN:
+                    released = self.summary.runs_released_early
+                    own = item.message()
+                    self._keep(_Held(
+                        source, own, view._replace(local_root=view.parent_id is None), reading,
+                        _UNWRITTEN_RESOURCE, "", _UNWRITTEN_SCOPE, "", own.ByteSize(),
+                    ))
+                    if self.summary.runs_released_early != released:
+                        checked = seen = None
+                    continue
+                pipeline.observe(view, reading)
+            if trace_id != seen:
+                self._seen.add(trace_id)
+                seen = trace_id
 
     def _check_evicted(self, trace_id: int) -> bool:
         """Whether this trace's state was evicted (it went into the pipeline and is gone)."""
