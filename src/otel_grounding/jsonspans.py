@@ -77,9 +77,9 @@ class JsonEvent(NamedTuple):
 Link = tuple[int, int, int | None]
 
 
-@dataclass(frozen=True)
-class JsonSpan:
-    """A span holding a marker key: its view, and what it came from (for its protobuf form)."""
+class JsonSpan(NamedTuple):
+    """A span holding a marker key: its view, and what it came from (for its protobuf form).
+    A named tuple (immutable, and built for thousands of spans a second)."""
 
     view: SpanView
     source: dict[str, Any]
@@ -230,7 +230,8 @@ def _view(span: dict[str, Any], resource: Mapping[str, Any]) -> SpanView:
             if not (value in _SPAN_KINDS if type(value) is str else _enum(value, 5)):
                 raise _Unusual
         elif key == "status":
-            _status(value)
+            if type(value) is not dict or value:  # `{}` is the usual one
+                _status(value)
         elif key == "events":
             events = [_event(event) for event in _objects(value)]
         elif key == "links":

@@ -208,7 +208,7 @@ class StoredTraces:
         pipeline = self.pipeline
         checked = seen = None  # the trace checked for eviction, the trace marked as seen
         for item in request.items:
-            if type(item) is tuple:
+            if not isinstance(item, JsonSpan):  # a span of no interest: its parent link
                 trace_id, span_id, parent_id = item
                 if trace_id != checked:
                     self._check_evicted(trace_id)
@@ -218,7 +218,6 @@ class StoredTraces:
                     None,
                 )
             else:
-                assert isinstance(item, JsonSpan)
                 view = item.view
                 trace_id = view.trace_id
                 if trace_id != checked:
