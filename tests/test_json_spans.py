@@ -455,3 +455,21 @@ def test_generated_odd_spans_are_refused_or_read_alike(
     span: dict[str, Any], resource: list[Any]
 ) -> None:
     assert_read_alike(span, resource)
+
+
+@settings(max_examples=200, deadline=None)
+@given(trace=_json_id(16), span_id=_json_id(8), parent=st.one_of(
+    _json_id(8), st.sampled_from([" ", "00", "0a 0b", [], 0, False])))
+def test_spans_of_no_interest_become_the_same_parent_links(
+    trace: Any, span_id: Any, parent: Any
+) -> None:
+    span = {"traceId": trace, "spanId": span_id, "parentSpanId": parent, "name": "GET /",
+            "attributes": [{"key": "http.method", "value": {"stringValue": "GET"}}]}
+    line = json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}).encode()
+    old = _old_read(line)
+    try:
+        (link,) = read_request(line, MARKERS).items
+    except InvalidRequest as exc:
+        assert old is None and "is not a hex id" in str(exc)
+        return
+    assert old is not None and link == (old.trace_id, old.span_id, old.parent_id)

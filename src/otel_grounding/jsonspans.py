@@ -116,26 +116,25 @@ def read_request(line: bytes, markers: frozenset[str]) -> JsonRequest:
         if resource_json is not None:
             resource = _resource(resource_json)
         for ss in _listed(rs, "scopeSpans", "resourceSpans[]"):
-            for span in _listed(ss, "spans", "scopeSpans[]"):
-                count += 1
-                if _marked(span.get("attributes"), markers):
-                    items.append(_marker_span(span, resource))
-                else:
-                    items.append(_link(span))
+            spans = ss.get("spans", [])
+            if type(spans) is not list:
+                raise InvalidRequest("scopeSpans[].spans: expected a JSON array of objects")
+            count += len(spans)
+            for span in spans:
+                if type(span) is not dict:
+                    raise InvalidRequest("scopeSpans[].spans: expected a JSON array of objects")
+                keys = span.get("attributes")
+                marked = False
+                if type(keys) is list:
+                    try:  # the keys of the attributes, against the markers, in one C call
+                        marked = not markers.isdisjoint([kv.get("key") for kv in keys])
+                    except (AttributeError, TypeError):  # an item not an object, a key a list
+                        marked = any(
+                            type(kv) is dict and type(kv.get("key")) is str and kv["key"] in markers
+                            for kv in keys
+                        )
+                items.append(_marker_span(span, resource) if marked else _link(span))
     return JsonRequest(items, count)
-
-
-def _marked(attributes: Any, markers: frozenset[str]) -> bool:
-    """Whether a span's attributes hold a marker key (what the conventions read)."""
-    if type(attributes) is not list:
-        return False
-    try:
-        return not markers.isdisjoint([kv.get("key") for kv in attributes])
-    except (AttributeError, TypeError):  # an item not an object, or a key not hashable
-        return any(
-            type(kv) is dict and type(kv.get("key")) is str and kv["key"] in markers
-            for kv in attributes
-        )
 
 
 def _listed(node: Any, key: str, where: str) -> list[dict[str, Any]]:
@@ -149,22 +148,23 @@ def _listed(node: Any, key: str, where: str) -> list[dict[str, Any]]:
 
 def _link(span: dict[str, Any]) -> Link:
     """A span of no interest: its ids (hex), all the pipeline reads of it."""
-    ids = []
-    for key in ("traceId", "spanId", "parentSpanId"):
-        value = span.get(key)
-        if not value:
-            ids.append(b"")
-            continue
-        try:
-            ids.append(bytes.fromhex(value))
-        except (TypeError, ValueError):
-            raise InvalidRequest(f"span.{key}: {value!r:.40} is not a hex id") from None
-    parent = ids[2]
-    return (
-        int.from_bytes(ids[0], "big"),
-        int.from_bytes(ids[1], "big"),
-        int.from_bytes(parent, "big") if parent else None,
-    )
+    get = span.get
+    trace, own, parent = get("traceId"), get("spanId"), get("parentSpanId")
+    try:
+        parent_bytes = bytes.fromhex(parent) if parent else b""  # " " reads as no parent
+        return (
+            int.from_bytes(bytes.fromhex(trace), "big") if trace else 0,
+            int.from_bytes(bytes.fromhex(own), "big") if own else 0,
+            int.from_bytes(parent_bytes, "big") if parent_bytes else None,
+        )
+    except (TypeError, ValueError):
+        for key, value in (("traceId", trace), ("spanId", own), ("parentSpanId", parent)):
+            try:
+                if value:
+                    bytes.fromhex(value)
+            except (TypeError, ValueError):
+                raise InvalidRequest(f"span.{key}: {value!r:.40} is not a hex id") from None
+        raise
 
 
 def _resource(value: Any) -> Mapping[str, Any]:
