@@ -9,7 +9,8 @@ over two requests (the tools in one line, the run and the rest in a later one, 5
 between). Then, in interleaved rounds, each in a fresh child process timing its own CPU (imports
 excluded) and reporting its own peak RSS:
 
-- `json.loads` of every line: the least any re-scoring tool pays (the baseline);
+- `json.loads` of every line, best of three passes: the least any re-scoring tool pays (the
+  baseline);
 - `score-traces`' reader and pipeline (`rescore`, every run written as a JSON line, as
   `--format jsonl` does);
 - the reader it replaced (`json_views=False`: `json_format` into protobuf), on the smaller
@@ -44,10 +45,15 @@ if mode != "json.loads":
     from otel_grounding.rescore import rescore
 started = time.process_time()
 result = {}
-if mode == "json.loads":
-    with open(path, "rb") as handle:
-        for line in handle:
-            json.loads(line)
+if mode == "json.loads":  # the best of three passes: the baseline at its cheapest
+    best = float("inf")
+    for _ in range(3):
+        started = time.process_time()
+        with open(path, "rb") as handle:
+            for line in handle:
+                json.loads(line)
+        best = min(best, time.process_time() - started)
+    started = time.process_time() - best
 else:
     digest = hashlib.sha256()
     def on_run(run):
