@@ -3,10 +3,11 @@
 Two readers of the same files, compared run by run: `score-traces`' reader (`json.loads`,
 span views, parent links) and the reader it replaced (`json_format` into protobuf,
 `rescore(json_views=False)`). The corpus: every captured framework trace of the test suite
-(all the conventions) and hand-made native agents, written as OTLP/JSON lines with traces split
-across lines in any order; then the same lines with upper-case ids, with the forms OTLP/JSON
-allows besides the canonical one (enums by name, 64-bit integers as numbers, snake_case keys),
-gzip, and bad lines. Then span by span, generated spans: both readers accept the same lines,
+(all the conventions), hand-made native agents and agents recorded by a real SDK and encoded
+by its OTLP exporter, written as OTLP/JSON lines with traces split across lines in any order;
+then the same lines with upper-case ids, with the forms OTLP/JSON allows besides the canonical
+one (enums by name, 64-bit integers as numbers, snake_case keys), gzip, bad lines, Jaeger's
+answers with base64 ids, and tight budgets. Then span by span, generated spans: both readers accept the same lines,
 read the same values, and a held run's protobuf form is the one `json_format` decodes.
 """
 
@@ -24,7 +25,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from opentelemetry import trace
+from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from otel_grounding.config import load_settings
 from otel_grounding.conventions import DEFAULT_CONVENTIONS
@@ -76,6 +83,32 @@ def native_traces(count: int) -> Iterator[list[dict[str, Any]]]:
         ]
 
 
+def sdk_requests() -> list[ExportTraceServiceRequest]:
+    """Native agents recorded by a real SDK (run -> ordinary step -> tool, an error status, an
+    exception event), encoded as its OTLP exporter sends them: tools first, runs later."""
+    provider = TracerProvider(resource=Resource.create({"service.name": "sdk-svc"}))
+    memory = InMemorySpanExporter()
+    provider.add_span_processor(SimpleSpanProcessor(memory))
+    tracer = provider.get_tracer("agent", "1.0")
+    runs = [tracer.start_span(f"invoke_agent sdk-{n}") for n in range(4)]
+    for n, run in enumerate(runs):
+        with trace.use_span(run, end_on_exit=False):
+            with tracer.start_as_current_span("agent step", attributes={"step.number": n}):
+                with tracer.start_as_current_span("execute_tool get_weather", attributes={
+                    "ferrumdeck.step.type": "tool", "ferrumdeck.step.output": WEATHER,
+                }) as tool:
+                    tool.add_event("called", {"attempt": n, "ok": True, "ratio": 0.5})
+    tools = list(memory.get_finished_spans())
+    memory.clear()
+    for n, run in enumerate(runs):
+        run.set_attribute("ferrumdeck.run.output", HALLUCINATED if n % 2 else GROUNDED)
+        if n == 3:
+            run.record_exception(ValueError("boom"))
+            run.set_status(trace.StatusCode.ERROR, "boom")
+        run.end()
+    return [encode_spans(tools), encode_spans(list(memory.get_finished_spans()))]
+
+
 def request_of(spans: list[dict[str, Any]]) -> ExportTraceServiceRequest:
     """Span dumps as one OTLP request (one ResourceSpans per resource, in order)."""
     request = ExportTraceServiceRequest()
@@ -116,7 +149,8 @@ def corpus_lines() -> list[bytes]:
         if n:
             lines.append(firsts[n - 1])
     lines.append(firsts[-1])
-    return lines
+    tools, runs = (encode_json(request) for request in sdk_requests())
+    return [runs, *lines, tools]  # the SDK's runs first, their tools last
 
 
 def walk_spans(line: bytes, change: Callable[[dict[str, Any]], None]) -> bytes:
@@ -209,6 +243,8 @@ def test_the_corpus_scores_the_same_through_both_readers(
     assert len(spans) > 100 and all(span.decoded is None for span in spans)  # no json_format
     native = [run for run in result["runs"] if run["name"].startswith("invoke_agent run-")]
     assert len(native) == 12 and {run["grade"] for run in native} == {"full"}
+    sdk = [run for run in result["runs"] if run["name"].startswith("invoke_agent sdk-")]
+    assert len(sdk) == 4 and sum(run["below_threshold"] for run in sdk) == 2
 
 
 def test_other_valid_forms_upper_case_ids_gzip_and_files_in_reverse(
@@ -235,6 +271,24 @@ def test_bad_lines_are_reported_alike_by_line_number(lines: list[bytes], tmp_pat
     result = assert_same_results([path])
     assert len(result["bad"]) == len(BAD_LINES) and all(
         where.startswith(f"{path}:") for where in result["bad"])
+
+
+def test_jaeger_answers_with_base64_ids_alike(lines: list[bytes], tmp_path: Path) -> None:
+    """Jaeger's `/api/v3` answers: one document, or one answer per line."""
+    def base64_ids(span: dict[str, Any]) -> None:
+        for key in ("traceId", "spanId", "parentSpanId"):
+            if span.get(key):
+                span[key] = base64.b64encode(bytes.fromhex(span[key])).decode()
+
+    answers = [json.loads(walk_spans(line, base64_ids)) for line in lines[:30]]
+    document = tmp_path / "jaeger.json"
+    document.write_text(json.dumps({"result": {"resourceSpans": [
+        rs for answer in answers for rs in answer["resourceSpans"]]}}, indent=1))
+    per_line = tmp_path / "jaeger-answers.jsonl"
+    per_line.write_text("".join(json.dumps({"result": answer}) + "\n" for answer in answers))
+    for path in (document, per_line):
+        result = assert_same_results([path], min_claim_grounding_rate=0.7)
+        assert result["summary"]["runs"] >= 10 and result["bad"] == []
 
 
 def test_tight_budgets_release_and_evict_alike(lines: list[bytes], tmp_path: Path) -> None:
