@@ -1,32 +1,70 @@
-"""`score-traces` over large stored inputs: throughput and peak memory at growing input sizes.
+"""`score-traces` over stored OTLP/JSON: CPU time against `json.loads` alone, and peak memory.
 
-    .venv/bin/python benchmarks/bench_score_traces.py [MB ...]   (default: 25 100)
+    .venv/bin/python benchmarks/bench_score_traces.py [--rounds N] [--old-max-mb M] [MB ...]
+    (default: 22 MB, 3 rounds; the reader before `jsonspans` measured up to 30 MB)
 
 Writes OTLP/JSON lines as the Collector's file exporter lays them out (one request per line,
 hex ids): agent traces of a run span, three tool spans and six ordinary spans, each trace split
-over two requests (the tools in one line, the run and the rest in a later one, other traces
-between). Then runs `otel-grounding score-traces --format jsonl` on it in a subprocess and
-reports MB/s and the child's peak RSS. Memory should not grow with the input: the traces are
-held within the budgets, whatever the file's size. The baseline is the cost of reading the
-same file with `json.loads` per line (what any re-scoring tool pays at the least).
+over two requests (the tools in one line, the run and the rest in a later one, 50 other traces
+between). Then, in interleaved rounds, each in a fresh child process timing its own CPU (imports
+excluded) and reporting its own peak RSS:
+
+- `json.loads` of every line, best of three passes: the least any re-scoring tool pays (the
+  baseline);
+- `score-traces`' reader and pipeline (`rescore`, every run written as a JSON line, as
+  `--format jsonl` does);
+- the reader it replaced (`json_views=False`: `json_format` into protobuf), on the smaller
+  inputs only (it reads a few MB/s), with the same runs asserted.
+
+The ratio is score-traces' CPU time over `json.loads`' in the same round. Memory should not grow
+with the input: the traces are held within the budgets, whatever the file's size.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
-import resource
+import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-CLI = Path(sys.executable).parent / "otel-grounding"
 TOOL = "Paris: 18 degrees Celsius, light rain, wind 12 km/h from the west, humidity 81 percent"
 ANSWER = "The weather in Paris is 18 degrees Celsius with light rain. Humidity is 81 percent."
 #: Traces between a trace's first and second request.
 INTERLEAVE = 50
+
+#: The child: one measurement, its CPU time (imports excluded) and peak RSS as a JSON line.
+CHILD = r"""
+import hashlib, json, resource, sys, time
+mode, path = sys.argv[1], sys.argv[2]
+if mode != "json.loads":
+    from otel_grounding.config import load_settings
+    from otel_grounding.rescore import rescore
+started = time.process_time()
+result = {}
+if mode == "json.loads":  # the best of three passes: the baseline at its cheapest
+    best = float("inf")
+    for _ in range(3):
+        started = time.process_time()
+        with open(path, "rb") as handle:
+            for line in handle:
+                json.loads(line)
+        best = min(best, time.process_time() - started)
+    started = time.process_time() - best
+else:
+    digest = hashlib.sha256()
+    def on_run(run):
+        digest.update(json.dumps(run.to_dict()).encode() + b"\n")
+    summary = rescore([path], load_settings({}), on_run, lambda bad: None,
+                      json_views=(mode == "score-traces"))
+    result = {"summary": summary.to_dict(), "runs_sha256": digest.hexdigest()}
+result["cpu"] = time.process_time() - started
+result["peak_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps(result))
+"""
 
 
 def _kv(key: str, value: str) -> dict[str, object]:
@@ -87,43 +125,58 @@ def write_input(path: Path, megabytes: int) -> int:
     return traces
 
 
-def baseline(path: Path) -> float:
-    started = time.perf_counter()
-    with open(path, "rb") as handle:
-        for line in handle:
-            json.loads(line)
-    return time.perf_counter() - started
+def measure(mode: str, path: Path) -> dict:
+    done = subprocess.run([sys.executable, "-c", CHILD, mode, str(path)],
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.splitlines()[-1])
 
 
-def measure(path: Path) -> tuple[float, int, dict]:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    started = time.perf_counter()
-    done = subprocess.run([str(CLI), "score-traces", "--format", "jsonl", str(path)],
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    elapsed = time.perf_counter() - started
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    summary = json.loads(done.stdout.splitlines()[-1])["summary"]
-    return elapsed, max(peak, before), summary
-
-
-def main(sizes: list[int]) -> None:
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("sizes", nargs="*", type=int, default=[22], metavar="MB")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--old-max-mb", type=int, default=30,
+                        help="measure the former reader on inputs up to this size")
+    args = parser.parse_args()
+    print(f"load average {os.getloadavg()[0]:.1f} {os.getloadavg()[1]:.1f} at the start")
     with tempfile.TemporaryDirectory() as tmp:
-        for megabytes in sizes:
+        for megabytes in args.sizes:
             path = Path(tmp) / f"traces-{megabytes}.jsonl"
             traces = write_input(path, megabytes)
-            size = os.path.getsize(path) / 1024 / 1024
-            floor = baseline(path)
-            elapsed, peak_kib, summary = measure(path)
+            size = os.path.getsize(path) / 1e6
+            with_old = megabytes <= args.old_max_mb
+            ratios, old_ratios, rates, peaks = [], [], [], []
+            for _ in range(args.rounds):
+                base = measure("json.loads", path)
+                new = measure("score-traces", path)
+                ratios.append(new["cpu"] / base["cpu"])
+                rates.append(size / new["cpu"])
+                peaks.append(new["peak_mib"])
+                line = (f"  json.loads {base['cpu']:6.2f} s ({size / base['cpu']:5.0f} MB/s) | "
+                        f"score-traces {new['cpu']:6.2f} s ({size / new['cpu']:5.1f} MB/s, "
+                        f"{ratios[-1]:4.1f}x, peak {new['peak_mib']:5.1f} MiB)")
+                if with_old:
+                    old = measure("former reader", path)
+                    assert old["summary"] == new["summary"], (old["summary"], new["summary"])
+                    assert old["runs_sha256"] == new["runs_sha256"], "the runs differ"
+                    old_ratios.append(old["cpu"] / base["cpu"])
+                    line += (f" | former reader {old['cpu']:6.2f} s "
+                             f"({size / old['cpu']:4.1f} MB/s, {old_ratios[-1]:4.1f}x; same runs)")
+                print(line, flush=True)
+            summary = new["summary"]
             print(
-                f"{size:7.1f} MB, {traces} traces: score-traces {elapsed:6.1f} s "
-                f"({size / elapsed:5.2f} MB/s), json.loads alone {floor:5.1f} s "
-                f"({size / floor:5.1f} MB/s), ratio {elapsed / floor:4.1f}x; "
-                f"peak RSS {peak_kib / 1024:6.1f} MiB; runs {summary['runs']}, "
-                f"grades {summary['grades']}, evicted {summary['traces_evicted']}, "
-                f"released early {summary['runs_released_early']}"
+                f"{size:7.1f} MB, {traces} traces ({summary['runs']} runs, grades "
+                f"{summary['grades']}, evicted {summary['traces_evicted']}, released early "
+                f"{summary['runs_released_early']}): score-traces {min(rates):.1f}-"
+                f"{max(rates):.1f} MB/s, {min(ratios):.1f}-{max(ratios):.1f}x json.loads "
+                f"(median {statistics.median(ratios):.1f}x)"
+                + (f", former reader {min(old_ratios):.1f}-{max(old_ratios):.1f}x"
+                   if old_ratios else "")
+                + f"; peak RSS {max(peaks):.1f} MiB; load average {os.getloadavg()[0]:.1f}",
+                flush=True,
             )
             path.unlink()
 
 
 if __name__ == "__main__":
-    main([int(arg) for arg in sys.argv[1:]] or [25, 100])
+    main()

@@ -125,8 +125,11 @@ def _deeply_nested(depth: int) -> bytes:
         b'{"resourceSpans": [{"scopeSpans": [{"spans": [{"name": 5, "kind": "x"}]}]}]}',
         b'{"resourceSpans": [{"scopeSpans": [{"spans": [{"name": "\\ud800"}]}]}]}',
         b"[" * 100_000 + b"]" * 100_000,
+        b'{"resourceSpans": [{"scopeSpans": [{"spans": [{"attributes": [{"key": "k", '
+        b'"value": {"doubleValue": 1' + b"0" * 400 + b"}}]}]}]}]}",
     ],
-    ids=["syntax", "array", "wrong-type", "bad-hex-id", "bad-field", "lone-surrogate", "deep"],
+    ids=["syntax", "array", "wrong-type", "bad-hex-id", "bad-field", "lone-surrogate", "deep",
+         "double-overflow"],
 )
 def test_malformed_json_is_400_with_a_message(relay, sink, body):
     status, headers, reply = post(relay.http_url, body, "application/json")

@@ -43,6 +43,7 @@ from otel_grounding import attributes as attr
 from otel_grounding.config import GroundingSettings
 from otel_grounding.conventions import RUN, SpanReading
 from otel_grounding.enrichment import Enrichment
+from otel_grounding.jsonspans import JsonRequest, JsonSpan
 from otel_grounding.metrics import TRACES_EVICTED
 from otel_grounding.pipeline import SERVICE_NAME, GroundingPipeline
 from otel_grounding.relay.otlp import AttributeMap, apply_enrichment, span_view
@@ -140,6 +141,10 @@ class _Held:
 
 
 SpanSink = Callable[[ExportTraceServiceRequest], None]
+_NO_ATTRIBUTES: dict[str, Any] = {}
+#: The resource and scope of a run read from OTLP/JSON (`--format otlp` reads protobuf).
+_UNWRITTEN_RESOURCE = Resource()
+_UNWRITTEN_SCOPE = InstrumentationScope()
 
 
 class StoredTraces:
@@ -172,8 +177,11 @@ class StoredTraces:
         self.markers: frozenset[str] = frozenset().union(*(c.markers for c in pipeline.conventions))
         self._seen = TraceIdFilter()  # traces with a span in the pipeline
 
-    def feed(self, source: str, request: ExportTraceServiceRequest) -> None:
+    def feed(self, source: str, request: ExportTraceServiceRequest | JsonRequest) -> None:
         """Read one stored request: evidence into the pipeline now, run spans held."""
+        if isinstance(request, JsonRequest):
+            self._feed_json(source, request)
+            return
         self.summary.records += 1
         pipeline = self.pipeline
         for resource_spans in request.resource_spans:
@@ -216,6 +224,51 @@ class StoredTraces:
             view
         )
 
+    def _feed_json(self, source: str, request: JsonRequest) -> None:
+        """`feed` for a request read from OTLP/JSON (`jsonspans`): the same calls, in the same
+        order, on its links and span views. A trace's eviction check and its mark as seen are
+        not repeated for the next spans of the same trace: nothing between them can change the
+        answer (the trace just observed is the store's newest, never the one evicted), unless
+        a run held released another one early (scoring it may free state)."""
+        self.summary.records += 1
+        self.summary.spans += request.spans
+        pipeline = self.pipeline
+        checked = seen = None  # the trace checked for eviction, the trace marked as seen
+        for item in request.items:
+            if not isinstance(item, JsonSpan):  # a span of no interest: its parent link
+                trace_id, span_id, parent_id = item
+                if trace_id != checked:
+                    self._check_evicted(trace_id)
+                    checked = trace_id
+                pipeline.observe(
+                    SpanView(trace_id, span_id, parent_id, "", _NO_ATTRIBUTES, (), _NO_ATTRIBUTES),
+                    None,
+                )
+            else:
+                view = item.view
+                trace_id = view.trace_id
+                if trace_id != checked:
+                    self._check_evicted(trace_id)
+                    checked = trace_id
+                reading = pipeline.read(view)
+                if reading is not None and reading.role == RUN:
+                    if self._duplicate(view):
+                        self.summary.duplicate_runs += 1
+                        continue
+                    released = self.summary.runs_released_early
+                    own = item.message()
+                    self._keep(_Held(
+                        source, own, view._replace(local_root=view.parent_id is None), reading,
+                        _UNWRITTEN_RESOURCE, "", _UNWRITTEN_SCOPE, "", own.ByteSize(),
+                    ))
+                    if self.summary.runs_released_early != released:
+                        checked = seen = None
+                    continue
+                pipeline.observe(view, reading)
+            if trace_id != seen:
+                self._seen.add(trace_id)
+                seen = trace_id
+
     def _check_evicted(self, trace_id: int) -> bool:
         """Whether this trace's state was evicted (it went into the pipeline and is gone)."""
         store = self._store
@@ -242,8 +295,12 @@ class StoredTraces:
             source, own, view, reading, resource,
             resource_spans.schema_url, scope, scope_spans.schema_url, own.ByteSize(),
         )
+        self._keep(held)
+
+    def _keep(self, held: _Held) -> None:
+        """Hold a run until the end; over the hold's budget, score the one held longest."""
         self._held[self._next] = held
-        self._held_keys.add((view.trace_id, view.span_id))
+        self._held_keys.add((held.view.trace_id, held.view.span_id))
         self._next += 1
         self._held_bytes += held.size
         while len(self._held) > self.max_held_runs or (
@@ -414,8 +471,13 @@ def rescore(
     on_run: Callable[[RescoredRun], None],
     on_bad: Callable[[BadRecord], None],
     on_spans: SpanSink | None = None,
+    *,
+    json_views: bool = True,
 ) -> Summary:
-    """Re-score every trace in these files (any order) with these settings; the summary."""
+    """Re-score every trace in these files (any order) with these settings; the summary.
+
+    `json_views=False` reads OTLP/JSON through protobuf, as before `jsonspans` (the reference
+    the parity test and the benchmark compare against)."""
     reader = InMemoryMetricReader()
     meter_provider = MeterProvider(metric_readers=[reader])
     store = UnorderedStore.from_settings(settings, NO_RETENTION_LIMIT_S)
@@ -426,7 +488,8 @@ def rescore(
             traces.summary.files += 1
             read_any = False
             spans_before = traces.summary.spans
-            for item in read_records(path, None if on_spans else traces.markers):
+            markers = None if on_spans else traces.markers
+            for item in read_records(path, markers, json_views=json_views):
                 if isinstance(item, BadRecord):
                     traces.summary.bad_records += 1
                     diagnosis = None if read_any else not_a_trace_file(path)

@@ -31,6 +31,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from opentelemetry.proto.resource.v1.resource_pb2 import Resource
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans
 
+from otel_grounding.jsonspans import JsonRequest, read_request
 from otel_grounding.relay.otlp import InvalidRequest, decode_json, decode_protobuf
 
 #: The largest single record (JSON line, protobuf message, ResourceSpans, JSON document).
@@ -52,18 +53,23 @@ class BadRecord(Exception):
         self.message = message
 
 
-Record = tuple[str, ExportTraceServiceRequest]
+Record = tuple[str, ExportTraceServiceRequest | JsonRequest]
 
 
 # -- reading files --------------------------------------------------------------------------------
 def read_records(
-    path: str, markers: frozenset[str] | None = None
+    path: str, markers: frozenset[str] | None = None, *, json_views: bool = True
 ) -> Iterator[Record | BadRecord]:
     """Every request in a stored trace file, in file order; bad records as `BadRecord`.
 
-    With `markers` (the conventions' marker keys), a JSON span holding none of them is decoded
-    thin: ids and name only, all a span of no interest gives the pipeline (its parent link);
-    the protobuf decoding of JSON is most of the cost, and most spans are of no interest.
+    Without `markers`, every request is an `ExportTraceServiceRequest`, every span decoded
+    (what `--format otlp` writes back). With `markers` (the conventions' marker keys), an
+    OTLP/JSON line is read by `jsonspans.read_request` into a `JsonRequest`: a span holding
+    none of them is its parent link only, the others span views, no protobuf decoding (most
+    of the cost, for spans mostly of no interest). `json_views=False` reads those lines as
+    the reader before it did, into thin protobuf requests (ids and name only for a span of no
+    interest, `json_format` for the others): the reference the parity test and the benchmark
+    compare against. Other formats are protobuf requests either way.
     """
     try:
         raw: IO[bytes] = open(path, "rb")  # noqa: SIM115 - closed below, after the stream
@@ -83,7 +89,7 @@ def read_records(
             if first[0] == REQUEST_TAG:
                 yield from _protobuf_request(path, stream)
             elif first in JSON_STARTS:
-                yield from _json(path, stream, markers)
+                yield from _json(path, stream, markers, json_views)
             else:
                 yield from _length_prefixed(path, stream)
         except (OSError, EOFError, gzip.BadGzipFile) as exc:
@@ -171,7 +177,7 @@ def _length_prefixed(path: str, stream: IO[bytes]) -> Iterator[Record | BadRecor
 
 
 def _json(
-    path: str, stream: IO[bytes], markers: frozenset[str] | None
+    path: str, stream: IO[bytes], markers: frozenset[str] | None, json_views: bool
 ) -> Iterator[Record | BadRecord]:
     """JSON lines; or, when the first line is not a JSON value on its own, one document."""
     first = stream.readline(MAX_RECORD_BYTES + 1)
@@ -212,7 +218,13 @@ def _json(
                 yield BadRecord(where, f"not valid JSON: {exc}")
             continue
         try:
-            request = decode_json(line) if markers is None else _thin_json(line, markers)
+            request: ExportTraceServiceRequest | JsonRequest
+            if markers is None:
+                request = decode_json(line)
+            elif json_views:
+                request = read_request(line, markers)
+            else:
+                request = _thin_json(line, markers)
         except InvalidRequest as exc:
             yield BadRecord(where, str(exc))
             continue
@@ -221,7 +233,8 @@ def _json(
 
 def _thin_json(line: bytes, markers: frozenset[str]) -> ExportTraceServiceRequest:
     """A JSON request whose spans without a marker key keep only their ids and name; the
-    others (and resources) are decoded in full by `decode_json`, one span at a time."""
+    others (and resources) are decoded in full by `decode_json`, one span at a time (the
+    reference reader: see `read_records`)."""
     try:
         data = json.loads(line)
     except (ValueError, RecursionError) as exc:

@@ -306,7 +306,7 @@ def decode_json(body: bytes) -> ExportTraceServiceRequest:
     request = ExportTraceServiceRequest()
     try:
         json_format.ParseDict(data, request, ignore_unknown_fields=True)
-    except (json_format.ParseError, ValueError, TypeError, RecursionError) as exc:
+    except (json_format.ParseError, ValueError, TypeError, OverflowError, RecursionError) as exc:
         raise InvalidRequest(f"not an OTLP/JSON trace export request: {exc}") from None
     return request
 
