@@ -1,0 +1,227 @@
+"""Tool traffic an LLM step shows: the tool results it received in its input messages (result
+parts and tool-role messages only: nothing else of a prompt) and the tool calls its output asks
+for, with their call ids (docs/conventions.md, "Evidence the model saw")."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
+
+from otel_grounding.conventions.attribute_values import parsed_payload
+from otel_grounding.conventions.messages import (
+    MAX_DEPTH,
+    TOOL_ROLE,
+    as_message,
+    content_text,
+    is_blocks,
+    message_content,
+)
+from otel_grounding.conventions.tool_outputs import tool_text
+from otel_grounding.scoring import as_text
+
+
+class ToolResult(NamedTuple):
+    """A tool's result as an LLM step received it in its input: the call it answers (None when
+    the message names none) and its text (None when the content was not captured)."""
+
+    call_id: str | None
+    text: str | None
+
+
+#: How many nodes of a payload the tool-traffic walkers visit at most (keeps them linear).
+_MAX_NODES = 10_000
+
+
+def call_id_of(value: Any) -> str | None:
+    return value if isinstance(value, str) and value and value != "<not specified>" else None
+
+
+def result_text(value: Any) -> str | None:
+    """A tool result's content: a string (unwrapped), content blocks' text, else sorted JSON."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return tool_text(value)
+    if is_blocks(value):
+        return content_text(value) or ""
+    return as_text(value)
+
+
+def tool_results(value: Any) -> list[ToolResult]:
+    """Tool results inside an LLM step's input messages, in order: GenAI `tool_call_response`
+    parts, google-genai `function_response` parts, tool-role messages (OpenAI, LangChain),
+    `toolResult` / `tool_result` content blocks (Strands, Anthropic), Responses
+    `function_call_output` items. Nothing else of a prompt is read."""
+    found: list[ToolResult] = []
+
+    def visit(obj: Mapping[str, Any]) -> list[Any]:
+        kind = obj.get("type")
+        if kind == "tool_call_response":  # GenAI part
+            found.append(ToolResult(call_id_of(obj.get("id")), result_text(obj.get("response"))))
+        elif kind == "tool_result":  # Anthropic block
+            found.append(
+                ToolResult(call_id_of(obj.get("tool_use_id")), result_text(obj.get("content")))
+            )
+        elif kind == "function_call_output":  # OpenAI Responses item
+            found.append(ToolResult(call_id_of(obj.get("call_id")), result_text(obj.get("output"))))
+        elif isinstance(inner := _first_mapping(obj, _FUNCTION_RESPONSE_KEYS), Mapping):
+            found.append(
+                ToolResult(call_id_of(inner.get("id")), result_text(inner.get("response")))
+            )
+        elif isinstance(inner := obj.get("toolResult"), Mapping):  # Strands / Bedrock block
+            found.append(
+                ToolResult(call_id_of(inner.get("toolUseId")), result_text(inner.get("content")))
+            )
+        elif (message := as_message(obj)) is not None:
+            parts, content = obj.get("parts"), message_content(obj)
+            if message.role != TOOL_ROLE:
+                # Another role's message is never evidence itself: only the result parts some
+                # frameworks put in it (google-genai sends function responses as role `user`).
+                return [inner for inner in (parts, content) if isinstance(inner, list)]
+            if isinstance(parts, list):
+                return parts
+            if isinstance(content, list) and any(map(_is_result_block, content)):
+                return content
+            holder = obj.get("kwargs") or obj.get("data") or obj
+            call = call_id_of(holder.get("tool_call_id")) if isinstance(holder, Mapping) else None
+            text = message.text if message.text is not None else result_text(content)
+            found.append(ToolResult(call, text))
+        else:
+            return _containers(obj)
+        return []
+
+    _scan(value, _RESULT_MARKERS, _NOT_RESULT_PARTS, visit)
+    return found
+
+
+def _scan(
+    value: Any,
+    markers: tuple[str, ...],
+    skip: frozenset[str],
+    visit: Callable[[Mapping[str, Any]], list[Any]],
+) -> None:
+    """Walk a payload with `visit`: JSON text holding none of `markers` is not even parsed
+    (most LLM inputs carry no tool result), and the common GenAI shape is read part by part
+    (parts of a type in `skip` are passed over)."""
+    if value is None:
+        return
+    if isinstance(value, str) and not any(marker in value for marker in markers):
+        return
+    root = parsed_payload(value)
+    parts = _genai_parts(root)
+    if parts is not None:
+        for part in parts:
+            if part.get("type") not in skip:
+                visit(part)
+    elif root is not None:
+        _walk(root, visit)
+
+
+_NOT_RESULT_PARTS = frozenset({"text", "tool_call", "reasoning", "blob", "uri", "file"})
+_NOT_CALL_PARTS = frozenset({"text", "tool_call_response", "reasoning", "blob", "uri", "file"})
+
+
+def _genai_parts(root: Any) -> list[dict[str, Any]] | None:
+    """The parts of a GenAI messages list (`[{"role": R, "parts": [...]}, ...]`), in order;
+    None when the payload has another shape."""
+    if type(root) is not list:
+        return None
+    parts: list[dict[str, Any]] = []
+    for message in root:
+        if type(message) is not dict or type(message.get("parts")) is not list:
+            return None
+        for part in message["parts"]:
+            if type(part) is not dict:
+                return None
+            parts.append(part)
+    return parts
+
+
+def tool_calls(value: Any) -> list[str | None]:
+    """The tool calls an LLM step's output asks for (their call ids, None when unnamed): GenAI
+    `tool_call` parts, google-genai `function_call` parts, OpenAI `tool_calls`, LangChain
+    `tool_calls`, `toolUse` / `tool_use` blocks, Responses `function_call` items."""
+    found: list[str | None] = []
+
+    def visit(obj: Mapping[str, Any]) -> list[Any]:
+        kind = obj.get("type")
+        if kind == "tool_call" or kind == "tool_use":  # GenAI part, Anthropic block
+            found.append(call_id_of(obj.get("id")))
+        elif kind == "function_call":  # OpenAI Responses item
+            found.append(call_id_of(obj.get("call_id") or obj.get("id")))
+        elif isinstance(inner := _first_mapping(obj, _FUNCTION_CALL_KEYS), Mapping):
+            found.append(call_id_of(inner.get("id")))
+        elif isinstance(inner := obj.get("toolUse"), Mapping):  # Strands / Bedrock block
+            found.append(call_id_of(inner.get("toolUseId")))
+        else:
+            calls = obj.get("tool_calls")  # OpenAI / LangChain message
+            if isinstance(calls, list):
+                found.extend(
+                    call_id_of(c.get("id")) if isinstance(c, Mapping) else None for c in calls
+                )
+            return [v for k, v in obj.items() if k != "tool_calls" and isinstance(v, (list, dict))]
+        return []
+
+    _scan(value, _CALL_MARKERS, _NOT_CALL_PARTS, visit)
+    return found
+
+
+#: Substrings without which a JSON payload holds no tool result / no tool call (a cheap test
+#: before parsing: a role `tool` or `function`, LangChain's ToolMessage, or a result part).
+_RESULT_MARKERS = (
+    '"tool"',
+    '"function"',
+    "ToolMessage",
+    "tool_call_response",
+    "function_response",
+    "functionResponse",
+    "toolResult",
+    "tool_result",
+    "function_call_output",
+)
+_CALL_MARKERS = (
+    '"tool_call"',
+    '"tool_calls":',
+    "function_call",
+    "functionCall",
+    "toolUse",
+    "tool_use",
+)
+_FUNCTION_RESPONSE_KEYS = ("function_response", "functionResponse")  # google-genai Part
+_FUNCTION_CALL_KEYS = ("function_call", "functionCall")
+
+
+def _is_result_block(block: Any) -> bool:
+    return isinstance(block, Mapping) and (
+        "toolResult" in block or block.get("type") == "tool_result"
+    )
+
+
+def _first_mapping(obj: Mapping[str, Any], keys: tuple[str, ...]) -> Any:
+    for key in keys:
+        value = obj.get(key)
+        if value is not None and isinstance(value, Mapping):
+            return value
+    return None
+
+
+def _containers(obj: Mapping[str, Any]) -> list[Any]:
+    return [item for item in obj.values() if isinstance(item, (list, Mapping))]
+
+
+def _walk(root: Any, visit: Callable[[Mapping[str, Any]], list[Any]]) -> None:
+    """Visit the mappings of a parsed payload depth-first, in order, at most `_MAX_NODES`
+    nodes deep to `MAX_DEPTH * 2`; `visit` returns the values to descend into."""
+    budget = [_MAX_NODES]
+    _descend(root, visit, budget, 0)
+
+
+def _descend(
+    node: Any, visit: Callable[[Mapping[str, Any]], list[Any]], budget: list[int], depth: int
+) -> None:
+    for child in node if isinstance(node, list) else visit(node):
+        if budget[0] <= 0 or depth >= MAX_DEPTH * 2:
+            return
+        budget[0] -= 1
+        if isinstance(child, (list, dict, Mapping)):
+            _descend(child, visit, budget, depth + 1)
