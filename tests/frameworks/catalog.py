@@ -43,6 +43,7 @@ SWITCHES = (
     "OPENINFERENCE_HIDE_OUTPUT_MESSAGES",
     "OPENINFERENCE_HIDE_INPUT_MESSAGES",
     "OPENINFERENCE_HIDE_OUTPUT_TEXT",
+    "USE_OTEL_LITELLM_REQUEST_SPAN",
 )
 
 
@@ -73,6 +74,14 @@ OI_ADK = "openinference.instrumentation.google_adk:GoogleADKInstrumentor"
 OI_CREWAI = "openinference.instrumentation.crewai:CrewAIInstrumentor"
 OLLM_CREWAI = "opentelemetry.instrumentation.crewai:CrewAIInstrumentor"
 BUILT_IN = None
+#: LiteLLM's own OpenTelemetry callback (`litellm.callbacks = ["otel"]`), set by the scenario.
+LITELLM_OTEL = None
+#: LiteLLM's switch for a `litellm_request` child span per call (default: it writes the call
+#: onto the span that is current).
+LITELLM_REQUEST_SPAN = {"USE_OTEL_LITELLM_REQUEST_SPAN": "true"}
+LITELLM_LATEST = {**LITELLM_REQUEST_SPAN, "OTEL_SEMCONV_STABILITY_OPT_IN": "gen_ai_latest_experimental"}
+ASYNC = {"async_calls": True}
+STREAM = {"stream": True}
 #: The hand-rolled loop's app also opens an `execute_tool` span per call.
 TOOL_SPANS = {"tool_spans": True}
 LOOP = "hand-rolled `openai` loop"
@@ -101,6 +110,35 @@ SCENARIOS: dict[str, Scenario] = {
         "openai", "openai_loop", OI_OPENAI,
         f"{LOOP}, openinference-instrumentation-openai; app + execute_tool spans",
         options=TOOL_SPANS,
+    ),
+    # ------------------------------------------------------------- LiteLLM's otel callback
+    "litellm-default": Scenario(
+        "litellm", "litellm_loop", LITELLM_OTEL,
+        "LiteLLM loop, otel callback, defaults (the call written onto the app's run span)",
+    ),
+    "litellm-default-async": Scenario(
+        "litellm", "litellm_loop", LITELLM_OTEL,
+        "LiteLLM loop, otel callback, defaults, acompletion", options=ASYNC,
+    ),
+    "litellm-request-span": Scenario(
+        "litellm", "litellm_loop", LITELLM_OTEL,
+        "LiteLLM loop, otel callback, USE_OTEL_LITELLM_REQUEST_SPAN=true", LITELLM_REQUEST_SPAN,
+    ),
+    "litellm-request-span-latest": Scenario(
+        "litellm", "litellm_loop", LITELLM_OTEL,
+        "LiteLLM loop, otel callback, request spans, gen_ai_latest_experimental", LITELLM_LATEST,
+    ),
+    "litellm-request-span-async": Scenario(
+        "litellm", "litellm_loop", LITELLM_OTEL,
+        "LiteLLM loop, otel callback, request spans, acompletion", LITELLM_REQUEST_SPAN, ASYNC,
+    ),
+    "litellm-stream": Scenario(
+        "litellm", "litellm_loop", LITELLM_OTEL,
+        "LiteLLM loop, otel callback, streamed calls", options=STREAM,
+    ),
+    "litellm-request-span-stream": Scenario(
+        "litellm", "litellm_loop", LITELLM_OTEL,
+        "LiteLLM loop, otel callback, request spans, streamed calls", LITELLM_REQUEST_SPAN, STREAM,
     ),
     # ------------------------------------------------------------- AutoGen AgentChat 0.7
     "autogen-builtin": Scenario(

@@ -64,7 +64,8 @@ def indexed_tool_traffic(
     Results: messages whose role is `tool` (OpenInference `llm.input_messages.{i}.message.role`
     with `.message.content` and `.message.tool_call_id`; legacy GenAI `gen_ai.prompt.{i}.role`
     with `.content` and `.tool_call_id`). Calls: `{i}.message.tool_calls.{j}.tool_call.id`
-    (OpenInference) and `{i}.tool_calls.{j}.id` / `.name` (legacy GenAI).
+    (OpenInference), `{i}.tool_calls.{j}.id` / `.name` (legacy GenAI) and the legacy single
+    `{i}.function_call.name` / `.arguments` (LiteLLM; no call id).
     """
     roles: dict[int, Any] = {}
     contents: dict[int, Any] = {}
@@ -92,6 +93,10 @@ def indexed_tool_traffic(
                 calls.setdefault(slot, None)
                 if field in ("tool_call.id", "id"):
                     calls[slot] = call_id_of(value)
+        elif rest in ("function_call.name", "function_call.arguments"):
+            # The legacy single function call (LiteLLM: `gen_ai.completion.{i}.function_call.*`):
+            # a call with no id, one per message.
+            calls.setdefault((index, -1), None)
     by_index: dict[int, list[ToolResult]] = {}
     for index, _, result in sorted(functions, key=lambda f: f[:2]):
         call = call_id_of(result.get("call_id")) or call_id_of(result.get("tool_call_id"))

@@ -49,7 +49,12 @@ from otel_grounding.conventions.pseudo_tools import ANSWER_TOOLS, HANDOFF_PREFIX
 from otel_grounding.conventions.python_repr import python_repr
 from otel_grounding.conventions.tool_counters import TOOL_CALL_COUNTERS, tool_call_count
 from otel_grounding.conventions.tool_outputs import is_tool_output, tool_text
-from otel_grounding.conventions.tool_traffic import ToolResult, tool_calls, tool_results
+from otel_grounding.conventions.tool_traffic import (
+    TOOL_FINISH_REASONS,
+    ToolResult,
+    tool_calls,
+    tool_results,
+)
 
 __all__ = [
     "ANSWER_TOOLS",
@@ -58,6 +63,7 @@ __all__ = [
     "REDACTED",
     "SYSTEM",
     "TOOL_CALL_COUNTERS",
+    "TOOL_FINISH_REASONS",
     "TOOL_ROLE",
     "USER",
     "Message",

@@ -15,6 +15,7 @@ from otel_grounding.conventions.messages import (
     content_text,
     is_blocks,
     message_content,
+    role_of,
 )
 from otel_grounding.conventions.tool_outputs import tool_text
 from otel_grounding.scoring import as_text
@@ -56,8 +57,8 @@ def tool_results(value: Any) -> list[ToolResult]:
 
     def visit(obj: Mapping[str, Any]) -> list[Any]:
         kind = obj.get("type")
-        if kind == "tool_call_response":  # GenAI part
-            found.append(ToolResult(call_id_of(obj.get("id")), result_text(obj.get("response"))))
+        if kind == "tool_call_response":  # GenAI part: `result` (the schema), `response`
+            found.append(ToolResult(call_id_of(obj.get("id")), result_text(_response_of(obj))))
         elif kind == "tool_result":  # Anthropic block
             found.append(
                 ToolResult(call_id_of(obj.get("tool_use_id")), result_text(obj.get("content")))
@@ -79,7 +80,8 @@ def tool_results(value: Any) -> list[ToolResult]:
                 # frameworks put in it (google-genai sends function responses as role `user`).
                 return [inner for inner in (parts, content) if isinstance(inner, list)]
             if isinstance(parts, list):
-                return parts
+                found.extend(_tool_message_results(obj, parts, visit))
+                return []
             if isinstance(content, list) and any(map(_is_result_block, content)):
                 return content
             holder = obj.get("kwargs") or obj.get("data") or obj
@@ -90,51 +92,90 @@ def tool_results(value: Any) -> list[ToolResult]:
             return _containers(obj)
         return []
 
-    _scan(value, _RESULT_MARKERS, _NOT_RESULT_PARTS, visit)
+    messages = _scan(value, _RESULT_MARKERS, visit)
+    for message in messages:
+        if role_of(message.get("role")) == TOOL_ROLE:
+            found.extend(_tool_message_results(message, message["parts"], visit))
+            continue
+        for part in message["parts"]:
+            if part.get("type") not in _NOT_RESULT_PARTS:
+                visit(part)
     return found
+
+
+def _response_of(part: Mapping[str, Any]) -> Any:
+    """A `tool_call_response` part's result: `response` (older instrumentations) or `result`
+    (the GenAI semantic conventions' schema)."""
+    response = part.get("response")
+    return part.get("result") if response is None else response
+
+
+def _tool_message_results(
+    message: Mapping[str, Any],
+    parts: list[Any],
+    visit: Callable[[Mapping[str, Any]], list[Any]],
+) -> list[ToolResult]:
+    """A tool-role message in the GenAI parts shape: its result parts as they are, and its
+    text parts together as one result (LiteLLM sends the tool's output as a `text` part of a
+    `tool` message, the call id on the message): a tool message is a tool result whatever
+    its parts' types."""
+    texts: list[str] = []
+    text_parts = 0
+    for part in parts:
+        if not isinstance(part, Mapping):
+            continue
+        kind = part.get("type")
+        if kind == "text" or (kind is None and "content" in part):
+            text_parts += 1
+            content = part.get("content")
+            if isinstance(content, str):
+                texts.append(content)
+            elif content is not None:
+                texts.append(as_text(content))
+        elif kind not in _NOT_RESULT_PARTS:
+            visit(part)
+    if text_parts or not parts:
+        call = call_id_of(message.get("tool_call_id")) or call_id_of(message.get("id"))
+        return [ToolResult(call, tool_text("\n".join(texts)) if texts else None)]
+    return []
 
 
 def _scan(
     value: Any,
     markers: tuple[str, ...],
-    skip: frozenset[str],
     visit: Callable[[Mapping[str, Any]], list[Any]],
-) -> None:
+) -> list[dict[str, Any]]:
     """Walk a payload with `visit`: JSON text holding none of `markers` is not even parsed
-    (most LLM inputs carry no tool result), and the common GenAI shape is read part by part
-    (parts of a type in `skip` are passed over)."""
+    (most LLM inputs carry no tool result). The common GenAI shape is not walked: its
+    messages are returned, for the caller to read message by message and part by part."""
     if value is None:
-        return
+        return []
     if isinstance(value, str) and not any(marker in value for marker in markers):
-        return
+        return []
     root = parsed_payload(value)
-    parts = _genai_parts(root)
-    if parts is not None:
-        for part in parts:
-            if part.get("type") not in skip:
-                visit(part)
-    elif root is not None:
+    messages = _genai_messages(root)
+    if messages is not None:
+        return messages
+    if root is not None:
         _walk(root, visit)
+    return []
 
 
 _NOT_RESULT_PARTS = frozenset({"text", "tool_call", "reasoning", "blob", "uri", "file"})
 _NOT_CALL_PARTS = frozenset({"text", "tool_call_response", "reasoning", "blob", "uri", "file"})
 
 
-def _genai_parts(root: Any) -> list[dict[str, Any]] | None:
-    """The parts of a GenAI messages list (`[{"role": R, "parts": [...]}, ...]`), in order;
-    None when the payload has another shape."""
+def _genai_messages(root: Any) -> list[dict[str, Any]] | None:
+    """A GenAI messages list (`[{"role": R, "parts": [{...}, ...]}, ...]`) as it is; None when
+    the payload has another shape."""
     if type(root) is not list:
         return None
-    parts: list[dict[str, Any]] = []
     for message in root:
         if type(message) is not dict or type(message.get("parts")) is not list:
             return None
-        for part in message["parts"]:
-            if type(part) is not dict:
-                return None
-            parts.append(part)
-    return parts
+        if any(type(part) is not dict for part in message["parts"]):
+            return None
+    return root
 
 
 def tool_calls(value: Any) -> list[str | None]:
@@ -162,8 +203,24 @@ def tool_calls(value: Any) -> list[str | None]:
             return [v for k, v in obj.items() if k != "tool_calls" and isinstance(v, (list, dict))]
         return []
 
-    _scan(value, _CALL_MARKERS, _NOT_CALL_PARTS, visit)
+    for message in _scan(value, _CALL_MARKERS + _FINISH_MARKERS, visit):
+        before = len(found)
+        for part in message["parts"]:
+            if part.get("type") not in _NOT_CALL_PARTS:
+                visit(part)
+        calls = message.get("tool_calls")  # beside the parts (LiteLLM's assistant messages)
+        if isinstance(calls, list):
+            found.extend(call_id_of(c.get("id")) if isinstance(c, Mapping) else None for c in calls)
+        if len(found) == before and message.get("finish_reason") in TOOL_FINISH_REASONS:
+            # The message ended to call tools, whose calls were not recorded (LiteLLM: `parts:
+            # []`, `finish_reason: tool_calls`): a call, unnamed.
+            found.append(None)
     return found
+
+
+#: Finish reasons that say the model stopped to call tools (OpenAI chat, its legacy form).
+TOOL_FINISH_REASONS = frozenset({"tool_calls", "function_call"})
+_FINISH_MARKERS = ('"tool_calls"', '"function_call"')
 
 
 #: Substrings without which a JSON payload holds no tool result / no tool call (a cheap test
