@@ -24,6 +24,9 @@ they ended. Frameworks and instrumentations (as named by the scenario):
   `-latest`: with `gen_ai_latest_experimental`), `-async` (`acompletion`), `-stream` (streamed
   calls), and `litellm-default-async-unlogged`: the run span ended before LiteLLM logged the
   last call (its async logging runs after the call returns), so it holds only the first call.
+- `pydantic-ai-reasoned-output`: pydantic-ai (the `frameworks` extra's version) with an output
+  type `{reasoning, answer}`, its function model answering through the `final_result` output
+  tool; the reasoning mentions a flood warning the tool never gave.
 """
 
 from __future__ import annotations
@@ -97,6 +100,9 @@ SCORED = [
     ("litellm-request-span", "invoke_agent weather_agent"),
     ("litellm-request-span-latest", "invoke_agent weather_agent"),
     ("litellm-request-span-async", "invoke_agent weather_agent"),
+    # class 4: `final_result` is `{"reasoning": ..., "answer": ...}`; the reasoning invents
+    # a flood warning, the answer is graded
+    ("pydantic-ai-reasoned-output", "invoke_agent weather_agent"),
 ]
 
 

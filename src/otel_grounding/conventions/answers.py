@@ -7,7 +7,9 @@ structure at all is the answer as it stands (the raw string). Envelopes walked o
 `{"messages": [...]}` (LangGraph state), `[{"update": {"messages": [...]}}]` (LangGraph
 commands), `{"outputs": ...}` / `{"output": ...}` (OpenLLMetry and LangChain AgentExecutor),
 `{"response": ...}` / `{"result": ...}` (LlamaIndex), CrewAI's `TaskOutput` (`raw`), content
-blocks alone (Strands).
+blocks alone (Strands). A structured output that carries reasoning or a trajectory beside its
+answer (`{"reasoning": ..., "answer": ...}`: pydantic-ai's `final_result` of such an output
+type) gives the answer field: the reasoning is not a claim to the user.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from otel_grounding.conventions.messages import (
     messages_in,
 )
 from otel_grounding.conventions.unwrap import NOT_RECOGNISED, NotRecognised, unwrap
+from otel_grounding.scoring import as_text
 
 #: Envelope keys unwrapped on the way to the answer, in order.
 _ANSWER_WRAPPERS = (
@@ -36,6 +39,24 @@ _ANSWER_WRAPPERS = (
     "response",  # LlamaIndex AgentOutput
     "result",  # OpenLLMetry's LlamaIndex task output
 )
+
+#: Keys of a structured output that hold the agent's reasoning or its steps, not its answer
+#: (`{"reasoning": ..., "answer": ...}`, `{"trajectory": ..., "output": ...}`).
+_REASONING_KEYS = frozenset(
+    {
+        "reasoning",
+        "rationale",
+        "thought",
+        "thoughts",
+        "thinking",
+        "chain_of_thought",
+        "scratchpad",
+        "trajectory",
+        "intermediate_steps",
+    }
+)
+#: The answer field beside them, in order of preference.
+_ANSWER_FIELDS = ("answer", "final_answer", "output", "response", "result")
 
 #: Keys beside a string `raw` that make a mapping a CrewAI `TaskOutput` / `CrewOutput`.
 _CREWAI_OUTPUT_KEYS = frozenset({"output_format", "tasks_output", "json_dict", "pydantic"})
@@ -57,6 +78,11 @@ def _answer(obj: Any, depth: int = 0) -> str | NotRecognised | None:
         raw = obj.get("raw")
         if isinstance(raw, str) and not _CREWAI_OUTPUT_KEYS.isdisjoint(obj):  # CrewAI
             return raw
+        if not _REASONING_KEYS.isdisjoint(obj):
+            field = next((key for key in _ANSWER_FIELDS if key in obj), None)
+            if field is not None:  # reasoning is not a claim to the user: the answer field is
+                found = _answer(obj[field], depth + 1)
+                return as_text(obj[field]) if found is NOT_RECOGNISED else found
         for key in _ANSWER_WRAPPERS:
             if key in obj:
                 found = _answer(obj[key], depth + 1)

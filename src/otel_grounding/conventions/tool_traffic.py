@@ -17,6 +17,7 @@ from otel_grounding.conventions.messages import (
     message_content,
     role_of,
 )
+from otel_grounding.conventions.pseudo_tools import tool_kind
 from otel_grounding.conventions.tool_outputs import tool_text
 from otel_grounding.scoring import as_text
 
@@ -181,37 +182,53 @@ def _genai_messages(root: Any) -> list[dict[str, Any]] | None:
 def tool_calls(value: Any) -> list[str | None]:
     """The tool calls an LLM step's output asks for (their call ids, None when unnamed): GenAI
     `tool_call` parts, google-genai `function_call` parts, OpenAI `tool_calls`, LangChain
-    `tool_calls`, `toolUse` / `tool_use` blocks, Responses `function_call` items."""
+    `tool_calls`, `toolUse` / `tool_use` blocks, Responses `function_call` items; a GenAI
+    message that stopped for tools (`finish_reason: tool_calls`) with none recorded is one
+    unnamed call. Calls of an answer pseudo-tool (`final_result`, ...) are the answer itself,
+    never a tool that ran: not counted."""
     found: list[str | None] = []
+    seen = [0]
+
+    def add(call_id: Any, name: Any) -> None:
+        seen[0] += 1
+        if tool_kind(name) != "answer":
+            found.append(call_id_of(call_id))
+
+    def add_all(calls: list[Any]) -> None:
+        for call in calls:
+            if not isinstance(call, Mapping):
+                add(None, None)
+                continue
+            function = call.get("function")
+            name = function.get("name") if isinstance(function, Mapping) else call.get("name")
+            add(call.get("id"), name)
 
     def visit(obj: Mapping[str, Any]) -> list[Any]:
         kind = obj.get("type")
         if kind == "tool_call" or kind == "tool_use":  # GenAI part, Anthropic block
-            found.append(call_id_of(obj.get("id")))
+            add(obj.get("id"), obj.get("name"))
         elif kind == "function_call":  # OpenAI Responses item
-            found.append(call_id_of(obj.get("call_id") or obj.get("id")))
+            add(obj.get("call_id") or obj.get("id"), obj.get("name"))
         elif isinstance(inner := _first_mapping(obj, _FUNCTION_CALL_KEYS), Mapping):
-            found.append(call_id_of(inner.get("id")))
+            add(inner.get("id"), inner.get("name"))
         elif isinstance(inner := obj.get("toolUse"), Mapping):  # Strands / Bedrock block
-            found.append(call_id_of(inner.get("toolUseId")))
+            add(inner.get("toolUseId"), inner.get("name"))
         else:
             calls = obj.get("tool_calls")  # OpenAI / LangChain message
             if isinstance(calls, list):
-                found.extend(
-                    call_id_of(c.get("id")) if isinstance(c, Mapping) else None for c in calls
-                )
+                add_all(calls)
             return [v for k, v in obj.items() if k != "tool_calls" and isinstance(v, (list, dict))]
         return []
 
     for message in _scan(value, _CALL_MARKERS + _FINISH_MARKERS, visit):
-        before = len(found)
+        before = seen[0]
         for part in message["parts"]:
             if part.get("type") not in _NOT_CALL_PARTS:
                 visit(part)
         calls = message.get("tool_calls")  # beside the parts (LiteLLM's assistant messages)
         if isinstance(calls, list):
-            found.extend(call_id_of(c.get("id")) if isinstance(c, Mapping) else None for c in calls)
-        if len(found) == before and message.get("finish_reason") in TOOL_FINISH_REASONS:
+            add_all(calls)
+        if seen[0] == before and message.get("finish_reason") in TOOL_FINISH_REASONS:
             # The message ended to call tools, whose calls were not recorded (LiteLLM: `parts:
             # []`, `finish_reason: tool_calls`): a call, unnamed.
             found.append(None)
