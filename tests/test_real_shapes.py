@@ -27,6 +27,10 @@ they ended. Frameworks and instrumentations (as named by the scenario):
 - `pydantic-ai-reasoned-output`: pydantic-ai (the `frameworks` extra's version) with an output
   type `{reasoning, answer}`, its function model answering through the `final_result` output
   tool; the reasoning mentions a flood warning the tool never gave.
+- `langgraph-node-agent-openinference`, `langgraph-node-agent-langfuse`: a hand-built LangGraph
+  `StateGraph` (nodes `research_agent` -> `tools` -> `research_agent`, a fake chat model) under
+  openinference-instrumentation-langchain and Langfuse's `CallbackHandler` (the `frameworks`
+  extra's versions): both label the `research_agent` node an agent because of its name.
 """
 
 from __future__ import annotations
@@ -103,6 +107,9 @@ SCORED = [
     # class 4: `final_result` is `{"reasoning": ..., "answer": ...}`; the reasoning invents
     # a flood warning, the answer is graded
     ("pydantic-ai-reasoned-output", "invoke_agent weather_agent"),
+    # class 5: the graph is the run; its `research_agent` node (visited twice) is a step
+    ("langgraph-node-agent-openinference", "LangGraph"),
+    ("langgraph-node-agent-langfuse", "LangGraph"),
 ]
 
 
@@ -804,3 +811,18 @@ def test_litellm_streamed_calls_are_traces_of_their_own() -> None:
         assert {name: outcome(a) for name, a in enriched.items()} == {
             RUN_SPAN: (None, "partial", False, OUTPUT_UNAVAILABLE)
         }
+
+
+@pytest.mark.parametrize("instrumentation", ["openinference", "langfuse"])
+def test_graph_node_named_agent_is_a_step_of_the_graph_run(instrumentation: str) -> None:
+    """Class 5: LangChain labels a graph node AGENT (Langfuse: `agent`) because its name holds
+    "agent"; it carries the graph's `langgraph_node` and no agent identity of its own: a step
+    of the graph's run, not a run per node visit. One request, one graded run."""
+    spans = capture(f"langgraph-node-agent-{instrumentation}", "grounded")
+    nodes = [s for s in spans if s.name == "research_agent"]
+    assert len(nodes) == 2  # the node ran twice: the tool call, then the answer
+    kind = nodes[0].attributes.get(
+        "openinference.span.kind", nodes[0].attributes.get("langfuse.observation.type")
+    )
+    assert kind in ("AGENT", "agent")
+    assert all(read_span(node, DEFAULT_CONVENTIONS) is None for node in nodes)
