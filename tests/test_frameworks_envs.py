@@ -82,6 +82,13 @@ EXPECTED: dict[str, Expected] = {
     # nothing, and nothing is flagged
     "litellm-stream": Expected((RUN,), (attr.REASON_OUTPUT_UNAVAILABLE,)),
     "litellm-request-span-stream": Expected((RUN,), (attr.REASON_OUTPUT_UNAVAILABLE,)),
+    # OpenLIT's chat spans (GenAI latest messages, tool_call_response parts) under the app's run
+    "openlit-openai-loop": Expected((RUN,)),
+    "openlit-openai-loop-tool-span": Expected((RUN,)),
+    # Semantic Kernel: the answer in invoke_agent's gen_ai.output.messages, the result in
+    # execute_tool's gen_ai.tool.call.result; without the sensitive switch, no content at all
+    "semantic-kernel-sensitive": Expected((RUN,)),
+    "semantic-kernel-diagnostics": Expected((RUN,), NO_ANSWER_NO_EVIDENCE),
     # built-in alone: invoke_agent and execute_tool spans without content, no LLM spans
     "autogen-builtin": Expected((RUN,), NO_ANSWER_NO_EVIDENCE),
     "autogen-genai": Expected((RUN,)),

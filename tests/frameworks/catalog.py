@@ -44,6 +44,11 @@ SWITCHES = (
     "OPENINFERENCE_HIDE_INPUT_MESSAGES",
     "OPENINFERENCE_HIDE_OUTPUT_TEXT",
     "USE_OTEL_LITELLM_REQUEST_SPAN",
+    "SEMANTICKERNEL_EXPERIMENTAL_GENAI_ENABLE_OTEL_DIAGNOSTICS",
+    "SEMANTICKERNEL_EXPERIMENTAL_GENAI_ENABLE_OTEL_DIAGNOSTICS_SENSITIVE",
+    "ENABLE_OTEL",
+    "ENABLE_INSTRUMENTATION",
+    "ENABLE_SENSITIVE_DATA",
 )
 
 
@@ -139,6 +144,28 @@ SCENARIOS: dict[str, Scenario] = {
     "litellm-request-span-stream": Scenario(
         "litellm", "litellm_loop", LITELLM_OTEL,
         "LiteLLM loop, otel callback, request spans, streamed calls", LITELLM_REQUEST_SPAN, STREAM,
+    ),
+    # ------------------------------------------------------------- OpenLIT
+    "openlit-openai-loop": Scenario(
+        "openlit", "openlit_loop", None, f"{LOOP}, traced by OpenLIT (openlit.init())",
+    ),
+    "openlit-openai-loop-tool-span": Scenario(
+        "openlit", "openlit_loop", None,
+        f"{LOOP}, traced by OpenLIT; app + execute_tool spans", options=TOOL_SPANS,
+    ),
+    # ------------------------------------------------------------- Semantic Kernel 1.x
+    "semantic-kernel-sensitive": Scenario(
+        "semantic-kernel", "semantic_kernel_agent", None,
+        "Semantic Kernel ChatCompletionAgent, built-in telemetry, sensitive diagnostics on",
+        {
+            "SEMANTICKERNEL_EXPERIMENTAL_GENAI_ENABLE_OTEL_DIAGNOSTICS": "true",
+            "SEMANTICKERNEL_EXPERIMENTAL_GENAI_ENABLE_OTEL_DIAGNOSTICS_SENSITIVE": "true",
+        },
+    ),
+    "semantic-kernel-diagnostics": Scenario(
+        "semantic-kernel", "semantic_kernel_agent", None,
+        "Semantic Kernel ChatCompletionAgent, built-in telemetry, diagnostics without content",
+        {"SEMANTICKERNEL_EXPERIMENTAL_GENAI_ENABLE_OTEL_DIAGNOSTICS": "true"},
     ),
     # ------------------------------------------------------------- AutoGen AgentChat 0.7
     "autogen-builtin": Scenario(
