@@ -89,6 +89,11 @@ EXPECTED: dict[str, Expected] = {
     # execute_tool's gen_ai.tool.call.result; without the sensitive switch, no content at all
     "semantic-kernel-sensitive": Expected((RUN,)),
     "semantic-kernel-diagnostics": Expected((RUN,), NO_ANSWER_NO_EVIDENCE),
+    # Agent Framework: the conversation in invoke_agent's gen_ai.output.messages (its last
+    # assistant message the answer), the result in execute_tool's gen_ai.tool.call.result;
+    # without sensitive data, no content at all
+    "agent-framework-sensitive": Expected((RUN,)),
+    "agent-framework-default": Expected((RUN,), NO_ANSWER_NO_EVIDENCE),
     # built-in alone: invoke_agent and execute_tool spans without content, no LLM spans
     "autogen-builtin": Expected((RUN,), NO_ANSWER_NO_EVIDENCE),
     "autogen-genai": Expected((RUN,)),

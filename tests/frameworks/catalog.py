@@ -167,6 +167,16 @@ SCENARIOS: dict[str, Scenario] = {
         "Semantic Kernel ChatCompletionAgent, built-in telemetry, diagnostics without content",
         {"SEMANTICKERNEL_EXPERIMENTAL_GENAI_ENABLE_OTEL_DIAGNOSTICS": "true"},
     ),
+    # ------------------------------------------------------------- Microsoft Agent Framework
+    "agent-framework-sensitive": Scenario(
+        "agent-framework", "agent_framework_agent", None,
+        "Microsoft Agent Framework Agent, built-in telemetry, ENABLE_SENSITIVE_DATA=true",
+        {"ENABLE_SENSITIVE_DATA": "true"},
+    ),
+    "agent-framework-default": Scenario(
+        "agent-framework", "agent_framework_agent", None,
+        "Microsoft Agent Framework Agent, built-in telemetry, defaults (no sensitive data)",
+    ),
     # ------------------------------------------------------------- AutoGen AgentChat 0.7
     "autogen-builtin": Scenario(
         "autogen", "autogen_agentchat", BUILT_IN,
