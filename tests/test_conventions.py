@@ -916,8 +916,11 @@ def test_a_response_that_stopped_for_tools_is_a_call() -> None:
     assert reading is not None and reading.role == LLM
     assert (reading.text, reading.tool_calls) == (None, (None,))
     # the finish reasons alone say it too; a named call is not doubled by them
-    alone = view({"gen_ai.operation.name": "chat", "gen_ai.response.finish_reasons": ["tool_calls"]})
-    assert GENAI.read(alone).tool_calls == (None,)  # type: ignore[union-attr]
+    for reasons in (["tool_calls"], '["tool_calls"]', "['tool_calls']"):  # OpenLIT: a repr
+        alone = view({"gen_ai.operation.name": "chat", "gen_ai.response.finish_reasons": reasons})
+        assert GENAI.read(alone).tool_calls == (None,)  # type: ignore[union-attr]
+    stop = view({"gen_ai.operation.name": "chat", "gen_ai.response.finish_reasons": "['stop']"})
+    assert GENAI.read(stop).tool_calls == ()  # type: ignore[union-attr]
     named = [{"role": "assistant", "finish_reason": "tool_calls",
               "parts": [{"type": "tool_call", "id": "call_1", "name": "get_weather"}]}]
     both = view({"gen_ai.operation.name": "chat", "gen_ai.output.messages": json.dumps(named),

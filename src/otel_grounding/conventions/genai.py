@@ -19,6 +19,7 @@ Content is only there when the instrumentation captures it (official packages:
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 from otel_grounding.conventions import payloads
@@ -190,14 +191,32 @@ def _one_response(sources: list[list[str | None]]) -> tuple[str | None, ...]:
 
 
 def _stopped_for_tools(span: SpanView) -> bool:
-    """Whether the response's finish reasons say the model stopped to call tools."""
+    """Whether the response's finish reasons say the model stopped to call tools: a list, its
+    JSON text, or the Python repr of a list (OpenLIT writes `"['tool_calls']"`)."""
     value = span.attributes.get(FINISH_REASONS)
     if isinstance(value, str):
         ok, parsed = payloads.parse_json(value)
-        value = parsed if ok else [value]
+        value = parsed if ok else _repr_list(value)
     if not isinstance(value, (list, tuple)):
         return False
     return any(reason in payloads.TOOL_FINISH_REASONS for reason in value)
+
+
+#: A finish-reasons value longer than this is not parsed as a Python literal.
+_MAX_REPR_CHARS = 200
+
+
+def _repr_list(value: str) -> list[Any]:
+    """The strings of a short Python list repr (`"['tool_calls']"`); else the value alone."""
+    stripped = value.strip()
+    if stripped.startswith("[") and len(stripped) <= _MAX_REPR_CHARS:
+        try:
+            parsed = ast.literal_eval(stripped)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return [value]
+        if isinstance(parsed, list):
+            return parsed
+    return [value]
 
 
 def is_agent_span(span: SpanView) -> bool:
