@@ -31,6 +31,9 @@ they ended. Frameworks and instrumentations (as named by the scenario):
   `StateGraph` (nodes `research_agent` -> `tools` -> `research_agent`, a fake chat model) under
   openinference-instrumentation-langchain and Langfuse's `CallbackHandler` (the `frameworks`
   extra's versions): both label the `research_agent` node an agent because of its name.
+  These three are recorded in process (tests/frameworks/shape_scenarios.py) with
+  `python tests/frameworks/scenarios.py NAME --raw`, the `litellm-*` ones in their env with
+  `tests/frameworks/run_in_env.py NAME --raw`; each mode's spans are one file here.
 """
 
 from __future__ import annotations
