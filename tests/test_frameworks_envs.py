@@ -85,6 +85,8 @@ EXPECTED: dict[str, Expected] = {
     # OpenLIT's chat spans (GenAI latest messages, tool_call_response parts) under the app's run
     "openlit-openai-loop": Expected((RUN,)),
     "openlit-openai-loop-tool-span": Expected((RUN,)),
+    # OpenLIT's own invoke_agent / execute_tool / chat spans around an Agno agent
+    "openlit-agno": Expected((RUN,)),
     # Semantic Kernel: the answer in invoke_agent's gen_ai.output.messages, the result in
     # execute_tool's gen_ai.tool.call.result; without the sensitive switch, no content at all
     "semantic-kernel-sensitive": Expected((RUN,)),

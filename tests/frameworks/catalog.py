@@ -153,6 +153,9 @@ SCENARIOS: dict[str, Scenario] = {
         "openlit", "openlit_loop", None,
         f"{LOOP}, traced by OpenLIT; app + execute_tool spans", options=TOOL_SPANS,
     ),
+    "openlit-agno": Scenario(
+        "openlit", "openlit_agno", None, "Agno Agent on OpenAIChat, traced by OpenLIT",
+    ),
     # ------------------------------------------------------------- Semantic Kernel 1.x
     "semantic-kernel-sensitive": Scenario(
         "semantic-kernel", "semantic_kernel_agent", None,

@@ -14,7 +14,8 @@ from typing import Any
 from env_scenarios import openai_loop
 
 
-def agent(model: Any, provider: Any, tool_spans: bool = False):
+def init_openlit() -> None:
+    """OpenLIT on the runner's TracerProvider: no metrics, no network, no console logs."""
     import tempfile
 
     import openlit
@@ -30,4 +31,8 @@ def agent(model: Any, provider: Any, tool_spans: bool = False):
         disable_metrics=True,
         pricing_json=prices.name,
     )
+
+
+def agent(model: Any, provider: Any, tool_spans: bool = False):
+    init_openlit()
     return openai_loop.agent(model, provider, tool_spans=tool_spans)
