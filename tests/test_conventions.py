@@ -870,3 +870,138 @@ def test_cut_json_envelope_is_no_answer_not_the_envelope() -> None:
         )
     )
     assert run is not None and run.text is None and run.truncated
+
+
+# --------------------------------------------------------------------------- issue 23's shapes
+def test_tool_message_is_a_tool_result_whatever_its_parts() -> None:
+    """Class 1: LiteLLM sends the tool's output as a `text` part of a `tool` message (the call
+    id on the message); a `tool_call_response` part carries it under `result` (the GenAI
+    conventions' schema) as well as the older `response`."""
+    litellm = [
+        {"role": "user", "parts": [{"type": "text", "content": "What is the weather in Paris?"}]},
+        {"role": "assistant", "parts": [{"type": "text", "content": ""}], "tool_calls": [
+            {"function": {"arguments": '{"city": "Paris"}', "name": "get_weather"},
+             "id": "call_1", "type": "function"}]},
+        {"role": "tool", "parts": [{"type": "text", "content": WEATHER}], "tool_call_id": "call_1"},
+    ]
+    assert payloads.tool_results(json.dumps(litellm)) == [payloads.ToolResult("call_1", WEATHER)]
+    schema = [{"role": "tool", "parts": [
+        {"type": "tool_call_response", "id": "call_2", "result": {"temperature": 18}}]}]
+    assert payloads.tool_results(json.dumps(schema)) == [
+        payloads.ToolResult("call_2", '{"temperature": 18}')
+    ]
+    # a tool message whose content was not captured is a result that could not be read
+    hidden = [{"role": "tool", "parts": [{"type": "text"}], "tool_call_id": "call_3"}]
+    assert payloads.tool_results(json.dumps(hidden)) == [payloads.ToolResult("call_3", None)]
+    # nothing else of a prompt: user and assistant text are never results
+    assert payloads.tool_results(json.dumps(litellm[:2])) == []
+
+
+def test_a_response_that_stopped_for_tools_is_a_call() -> None:
+    """Class 2: LiteLLM's first response has `parts: []` and `finish_reason: tool_calls`, plus
+    the legacy `gen_ai.completion.0.function_call.*`: one call, unnamed, counted once."""
+    span = view(
+        {
+            "gen_ai.operation.name": "chat",
+            "gen_ai.output.messages": json.dumps(
+                [{"role": "assistant", "parts": [], "finish_reason": "tool_calls"}]
+            ),
+            "gen_ai.completion.0.function_call.name": "get_weather",
+            "gen_ai.completion.0.function_call.arguments": '{"city": "Paris"}',
+            "gen_ai.response.finish_reasons": '["tool_calls"]',
+        },
+        name="litellm_request",
+    )
+    reading = read_span(span, [GENAI])
+    assert reading is not None and reading.role == LLM
+    assert (reading.text, reading.tool_calls) == (None, (None,))
+    # the finish reasons alone say it too; a named call is not doubled by them
+    for reasons in (["tool_calls"], '["tool_calls"]', "['tool_calls']"):  # OpenLIT: a repr
+        alone = view({"gen_ai.operation.name": "chat", "gen_ai.response.finish_reasons": reasons})
+        assert GENAI.read(alone).tool_calls == (None,)  # type: ignore[union-attr]
+    stop = view({"gen_ai.operation.name": "chat", "gen_ai.response.finish_reasons": "['stop']"})
+    assert GENAI.read(stop).tool_calls == ()  # type: ignore[union-attr]
+    named = [{"role": "assistant", "finish_reason": "tool_calls",
+              "parts": [{"type": "tool_call", "id": "call_1", "name": "get_weather"}]}]
+    both = view({"gen_ai.operation.name": "chat", "gen_ai.output.messages": json.dumps(named),
+                 "gen_ai.response.finish_reasons": ["tool_calls"]})
+    assert GENAI.read(both).tool_calls == ("call_1",)  # type: ignore[union-attr]
+
+
+def test_answer_pseudo_tool_call_is_not_a_tool_that_ran() -> None:
+    """pydantic-ai's structured output is a call of its `final_result` output tool: the answer,
+    not a tool whose result is missing."""
+    calls = [{"role": "assistant", "parts": [
+        {"type": "tool_call", "id": "pyd_ai_1", "name": "final_result", "arguments": {}}]}]
+    assert payloads.tool_calls(json.dumps(calls)) == []
+
+
+@pytest.mark.parametrize("operation", ["chat", "acompletion", "completion", "text_completion"])
+def test_agent_span_with_an_llm_operation_is_still_the_run(operation: str) -> None:
+    """Class 3: LiteLLM's default writes its call, operation name included, onto the span
+    that is current: the app's `invoke_agent {agent}` span stays the run."""
+    attributes = {
+        "gen_ai.operation.name": operation,
+        "gen_ai.agent.name": "weather_agent",
+        "gen_ai.input.messages": json.dumps(
+            [{"role": "tool", "parts": [{"type": "text", "content": WEATHER}],
+              "tool_call_id": "call_1"}]
+        ),
+        "gen_ai.output.messages": json.dumps(
+            [{"role": "assistant", "parts": [{"type": "text", "content": GROUNDED}],
+              "finish_reason": "stop"}]
+        ),
+    }
+    run = read_span(view(attributes, name="invoke_agent weather_agent"), [GENAI])
+    assert run is not None and run.role == RUN
+    assert (run.agent, run.text, run.attached_sources) == ("weather_agent", GROUNDED, (WEATHER,))
+    # the local root carrying an agent's name, whatever its span name
+    root = read_span(view(attributes, name="my agent", parent_id=None, local_root=True), [GENAI])
+    assert root is not None and root.role == RUN
+    # an LLM span under a run, or a root without an agent's name, is an LLM step as before
+    for span in (
+        view(attributes, name=f"{operation} gpt-4o-mini"),
+        view({k: v for k, v in attributes.items() if k != "gen_ai.agent.name"},
+             name=f"{operation} gpt-4o-mini", parent_id=None, local_root=True),
+    ):
+        step = read_span(span, [GENAI])
+        assert step is not None and step.role == LLM
+
+
+def test_run_span_showing_a_call_and_no_result_has_an_unread_output() -> None:
+    """Class 2 on the run span itself: the first call's tool request (a stale legacy
+    `function_call.*`) and no result anywhere: a tool output that could not be read."""
+    run = read_span(
+        view(
+            {
+                "gen_ai.operation.name": "acompletion",
+                "gen_ai.agent.name": "weather_agent",
+                "gen_ai.output.messages": json.dumps(
+                    [{"role": "assistant", "parts": [], "finish_reason": "tool_calls"}]
+                ),
+                "gen_ai.completion.0.function_call.name": "get_weather",
+            },
+            name="invoke_agent weather_agent",
+        ),
+        [GENAI],
+    )
+    assert run is not None and run.role == RUN
+    assert (run.text, run.attached_sources) == (None, (None,))
+
+
+@pytest.mark.parametrize(
+    ("output", "answer"),
+    [
+        ({"reasoning": "It rains, so warn of floods.", "answer": GROUNDED}, GROUNDED),
+        ({"trajectory": {"thought_0": "call the tool"}, "output": GROUNDED}, GROUNDED),
+        ({"rationale": "Floods everywhere.", "answer": {"temperature": 18}}, '{"temperature": 18}'),
+        # no reasoning beside it: structured data is scored whole, as before
+        ({"answer": GROUNDED, "sources": ["get_weather"]}, None),
+    ],
+)
+def test_structured_output_with_reasoning_is_graded_on_its_answer(
+    output: dict[str, Any], answer: str | None
+) -> None:
+    """Class 4: the answer field is what is graded; reasoning is not a claim to the user."""
+    text = payloads.answer_text(json.dumps(output))
+    assert text == (answer if answer is not None else json.dumps(output))

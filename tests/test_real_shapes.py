@@ -18,6 +18,22 @@ they ended. Frameworks and instrumentations (as named by the scenario):
   `-no-content`: without the content switch).
 - `strands-default`, `strands-latest` (`OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental`),
   `strands-latest-span-attributes` (`...,gen_ai_span_attributes_only`).
+- `litellm-*`: a hand-rolled loop on LiteLLM 1.110.2 with its otel callback, the app creating
+  only the `invoke_agent` span: `-default` (LiteLLM writes each call onto that span),
+  `-request-span` (`USE_OTEL_LITELLM_REQUEST_SPAN=true`: a `litellm_request` span per call;
+  `-latest`: with `gen_ai_latest_experimental`), `-async` (`acompletion`), `-stream` (streamed
+  calls), and `litellm-default-async-unlogged`: the run span ended before LiteLLM logged the
+  last call (its async logging runs after the call returns), so it holds only the first call.
+- `pydantic-ai-reasoned-output`: pydantic-ai (the `frameworks` extra's version) with an output
+  type `{reasoning, answer}`, its function model answering through the `final_result` output
+  tool; the reasoning mentions a flood warning the tool never gave.
+- `langgraph-node-agent-openinference`, `langgraph-node-agent-langfuse`: a hand-built LangGraph
+  `StateGraph` (nodes `research_agent` -> `tools` -> `research_agent`, a fake chat model) under
+  openinference-instrumentation-langchain and Langfuse's `CallbackHandler` (the `frameworks`
+  extra's versions): both label the `research_agent` node an agent because of its name.
+  These three are recorded in process (tests/frameworks/shape_scenarios.py) with
+  `python tests/frameworks/scenarios.py NAME --raw`, the `litellm-*` ones in their env with
+  `tests/frameworks/run_in_env.py NAME --raw`; each mode's spans are one file here.
 """
 
 from __future__ import annotations
@@ -86,6 +102,17 @@ SCORED = [
     ("strands-default", "invoke_agent weather_agent"),
     ("strands-latest", "invoke_agent weather_agent"),
     ("strands-latest-span-attributes", "invoke_agent weather_agent"),
+    ("litellm-default", "invoke_agent weather_agent"),
+    ("litellm-default-async", "invoke_agent weather_agent"),
+    ("litellm-request-span", "invoke_agent weather_agent"),
+    ("litellm-request-span-latest", "invoke_agent weather_agent"),
+    ("litellm-request-span-async", "invoke_agent weather_agent"),
+    # class 4: `final_result` is `{"reasoning": ..., "answer": ...}`; the reasoning invents
+    # a flood warning, the answer is graded
+    ("pydantic-ai-reasoned-output", "invoke_agent weather_agent"),
+    # class 5: the graph is the run; its `research_agent` node (visited twice) is a step
+    ("langgraph-node-agent-openinference", "LangGraph"),
+    ("langgraph-node-agent-langfuse", "LangGraph"),
 ]
 
 
@@ -711,3 +738,94 @@ def test_real_trace_through_the_sdk(scenario: str, run: str) -> None:
 def test_tool_traffic_shapes(messages: Any, results: list[Any], calls: list[Any]) -> None:
     assert payloads.tool_results(json.dumps(messages)) == results
     assert payloads.tool_calls(json.dumps(messages)) == calls
+
+
+# ------------------------------------------------------------------------------ LiteLLM
+RUN_SPAN = "invoke_agent weather_agent"
+
+
+def _reading(scenario: str, name: str, index: int = -1) -> Any:
+    spans = [s for s in capture(scenario, "grounded") if s.name == name]
+    return read_span(spans[index], DEFAULT_CONVENTIONS)
+
+
+@pytest.mark.parametrize("scenario", ["litellm-default", "litellm-default-async"])
+def test_litellm_call_written_onto_the_app_span_is_still_the_run(scenario: str) -> None:
+    """Class 3: LiteLLM's default overwrites the run span's operation name (`chat`,
+    `acompletion`) and puts the last call there: the span is still the run, its answer the
+    call's output, its evidence the tool result in the call's input."""
+    (span,) = [s for s in capture(scenario, "grounded") if s.name == RUN_SPAN]
+    assert span.attributes["gen_ai.operation.name"] in ("chat", "acompletion")
+    reading = read_span(span, DEFAULT_CONVENTIONS)
+    assert reading is not None and reading.role == RUN
+    assert (reading.agent, reading.text) == ("weather_agent", GROUNDED)
+    assert reading.attached_sources == (WEATHER,)
+
+
+@pytest.mark.parametrize(
+    "scenario", ["litellm-request-span", "litellm-request-span-async", "litellm-request-span-latest"]
+)
+def test_litellm_request_spans_show_the_call_and_its_result(scenario: str) -> None:
+    """Classes 1 and 2: the first call's output has `parts: []` and `finish_reason:
+    tool_calls` (plus the legacy `function_call.*`): one call, unnamed; the second call's input
+    holds the result as a `text` part of a `tool` message, the call id on the message."""
+    spans = capture(scenario, "grounded")
+    llms = [r for r in (read_span(s, DEFAULT_CONVENTIONS) for s in spans) if r and r.role == LLM]
+    assert [r.tool_calls for r in llms] == [(None,), ()]
+    assert [r.input_tool_results for r in llms] == [(), (payloads.ToolResult("call_1", WEATHER),)]
+
+
+def test_litellm_tool_call_with_its_result_dropped_is_never_answered_with_no_tools() -> None:
+    """Class 2: the run showed a tool call and no result can be read anywhere: no rate, never
+    the "answered with no tools" 0.0 `full` flagged."""
+    for mode in ("grounded", "hallucinated"):
+        spans = []
+        for span in capture("litellm-request-span", mode):
+            value = span.attributes.get("gen_ai.input.messages")
+            if isinstance(value, str) and '"tool"' in value:
+                messages = [m for m in json.loads(value) if m["role"] != "tool"]
+                attributes = {**span.attributes, "gen_ai.input.messages": json.dumps(messages)}
+                span = span._replace(attributes=attributes)
+            spans.append(span)
+        enriched = replay(spans)
+        assert outcome(enriched[RUN_SPAN]) == (None, "partial", False, EVIDENCE_UNAVAILABLE)
+
+
+def test_litellm_run_span_that_ended_before_the_last_call_was_logged() -> None:
+    """Async: the run span ended before LiteLLM logged the last call, so it holds the first
+    call alone (a tool call, no answer, no result): no rate, no flag, both reasons named."""
+    for mode in ("grounded", "hallucinated"):
+        enriched = replay(capture("litellm-default-async-unlogged", mode))
+        assert {name: outcome(a) for name, a in enriched.items()} == {
+            RUN_SPAN: (None, "partial", False, f"{OUTPUT_UNAVAILABLE},{EVIDENCE_UNAVAILABLE}")
+        }
+
+
+def test_litellm_streamed_calls_are_traces_of_their_own() -> None:
+    """Streaming: LiteLLM logs each call as the root of a trace of its own (context lost).
+    The run span holds nothing (no rate, no flag); the calls' traces are not runs."""
+    for mode in ("grounded", "hallucinated"):
+        spans = capture("litellm-stream", mode)
+        requests = [s for s in spans if s.name == "litellm_request"]
+        assert len(requests) == 2 and all(s.parent_id is None for s in requests)
+        (run,) = [s for s in spans if s.name == RUN_SPAN]
+        assert all(s.trace_id != run.trace_id for s in requests)
+        enriched = replay(spans)
+        assert {name: outcome(a) for name, a in enriched.items()} == {
+            RUN_SPAN: (None, "partial", False, OUTPUT_UNAVAILABLE)
+        }
+
+
+@pytest.mark.parametrize("instrumentation", ["openinference", "langfuse"])
+def test_graph_node_named_agent_is_a_step_of_the_graph_run(instrumentation: str) -> None:
+    """Class 5: LangChain labels a graph node AGENT (Langfuse: `agent`) because its name holds
+    "agent"; it carries the graph's `langgraph_node` and no agent identity of its own: a step
+    of the graph's run, not a run per node visit. One request, one graded run."""
+    spans = capture(f"langgraph-node-agent-{instrumentation}", "grounded")
+    nodes = [s for s in spans if s.name == "research_agent"]
+    assert len(nodes) == 2  # the node ran twice: the tool call, then the answer
+    kind = nodes[0].attributes.get(
+        "openinference.span.kind", nodes[0].attributes.get("langfuse.observation.type")
+    )
+    assert kind in ("AGENT", "agent")
+    assert all(read_span(node, DEFAULT_CONVENTIONS) is None for node in nodes)

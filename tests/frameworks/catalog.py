@@ -43,6 +43,12 @@ SWITCHES = (
     "OPENINFERENCE_HIDE_OUTPUT_MESSAGES",
     "OPENINFERENCE_HIDE_INPUT_MESSAGES",
     "OPENINFERENCE_HIDE_OUTPUT_TEXT",
+    "USE_OTEL_LITELLM_REQUEST_SPAN",
+    "SEMANTICKERNEL_EXPERIMENTAL_GENAI_ENABLE_OTEL_DIAGNOSTICS",
+    "SEMANTICKERNEL_EXPERIMENTAL_GENAI_ENABLE_OTEL_DIAGNOSTICS_SENSITIVE",
+    "ENABLE_OTEL",
+    "ENABLE_INSTRUMENTATION",
+    "ENABLE_SENSITIVE_DATA",
 )
 
 
@@ -73,6 +79,14 @@ OI_ADK = "openinference.instrumentation.google_adk:GoogleADKInstrumentor"
 OI_CREWAI = "openinference.instrumentation.crewai:CrewAIInstrumentor"
 OLLM_CREWAI = "opentelemetry.instrumentation.crewai:CrewAIInstrumentor"
 BUILT_IN = None
+#: LiteLLM's own OpenTelemetry callback (`litellm.callbacks = ["otel"]`), set by the scenario.
+LITELLM_OTEL = None
+#: LiteLLM's switch for a `litellm_request` child span per call (default: it writes the call
+#: onto the span that is current).
+LITELLM_REQUEST_SPAN = {"USE_OTEL_LITELLM_REQUEST_SPAN": "true"}
+LITELLM_LATEST = {**LITELLM_REQUEST_SPAN, "OTEL_SEMCONV_STABILITY_OPT_IN": "gen_ai_latest_experimental"}
+ASYNC = {"async_calls": True}
+STREAM = {"stream": True}
 #: The hand-rolled loop's app also opens an `execute_tool` span per call.
 TOOL_SPANS = {"tool_spans": True}
 LOOP = "hand-rolled `openai` loop"
@@ -101,6 +115,70 @@ SCENARIOS: dict[str, Scenario] = {
         "openai", "openai_loop", OI_OPENAI,
         f"{LOOP}, openinference-instrumentation-openai; app + execute_tool spans",
         options=TOOL_SPANS,
+    ),
+    # ------------------------------------------------------------- LiteLLM's otel callback
+    "litellm-default": Scenario(
+        "litellm", "litellm_loop", LITELLM_OTEL,
+        "LiteLLM loop, otel callback, defaults (the call written onto the app's run span)",
+    ),
+    "litellm-default-async": Scenario(
+        "litellm", "litellm_loop", LITELLM_OTEL,
+        "LiteLLM loop, otel callback, defaults, acompletion", options=ASYNC,
+    ),
+    "litellm-request-span": Scenario(
+        "litellm", "litellm_loop", LITELLM_OTEL,
+        "LiteLLM loop, otel callback, USE_OTEL_LITELLM_REQUEST_SPAN=true", LITELLM_REQUEST_SPAN,
+    ),
+    "litellm-request-span-latest": Scenario(
+        "litellm", "litellm_loop", LITELLM_OTEL,
+        "LiteLLM loop, otel callback, request spans, gen_ai_latest_experimental", LITELLM_LATEST,
+    ),
+    "litellm-request-span-async": Scenario(
+        "litellm", "litellm_loop", LITELLM_OTEL,
+        "LiteLLM loop, otel callback, request spans, acompletion", LITELLM_REQUEST_SPAN, ASYNC,
+    ),
+    "litellm-stream": Scenario(
+        "litellm", "litellm_loop", LITELLM_OTEL,
+        "LiteLLM loop, otel callback, streamed calls", options=STREAM,
+    ),
+    "litellm-request-span-stream": Scenario(
+        "litellm", "litellm_loop", LITELLM_OTEL,
+        "LiteLLM loop, otel callback, request spans, streamed calls", LITELLM_REQUEST_SPAN, STREAM,
+    ),
+    # ------------------------------------------------------------- OpenLIT
+    "openlit-openai-loop": Scenario(
+        "openlit", "openlit_loop", None, f"{LOOP}, traced by OpenLIT (openlit.init())",
+    ),
+    "openlit-openai-loop-tool-span": Scenario(
+        "openlit", "openlit_loop", None,
+        f"{LOOP}, traced by OpenLIT; app + execute_tool spans", options=TOOL_SPANS,
+    ),
+    "openlit-agno": Scenario(
+        "openlit", "openlit_agno", None, "Agno Agent on OpenAIChat, traced by OpenLIT",
+    ),
+    # ------------------------------------------------------------- Semantic Kernel 1.x
+    "semantic-kernel-sensitive": Scenario(
+        "semantic-kernel", "semantic_kernel_agent", None,
+        "Semantic Kernel ChatCompletionAgent, built-in telemetry, sensitive diagnostics on",
+        {
+            "SEMANTICKERNEL_EXPERIMENTAL_GENAI_ENABLE_OTEL_DIAGNOSTICS": "true",
+            "SEMANTICKERNEL_EXPERIMENTAL_GENAI_ENABLE_OTEL_DIAGNOSTICS_SENSITIVE": "true",
+        },
+    ),
+    "semantic-kernel-diagnostics": Scenario(
+        "semantic-kernel", "semantic_kernel_agent", None,
+        "Semantic Kernel ChatCompletionAgent, built-in telemetry, diagnostics without content",
+        {"SEMANTICKERNEL_EXPERIMENTAL_GENAI_ENABLE_OTEL_DIAGNOSTICS": "true"},
+    ),
+    # ------------------------------------------------------------- Microsoft Agent Framework
+    "agent-framework-sensitive": Scenario(
+        "agent-framework", "agent_framework_agent", None,
+        "Microsoft Agent Framework Agent, built-in telemetry, ENABLE_SENSITIVE_DATA=true",
+        {"ENABLE_SENSITIVE_DATA": "true"},
+    ),
+    "agent-framework-default": Scenario(
+        "agent-framework", "agent_framework_agent", None,
+        "Microsoft Agent Framework Agent, built-in telemetry, defaults (no sensitive data)",
     ),
     # ------------------------------------------------------------- AutoGen AgentChat 0.7
     "autogen-builtin": Scenario(

@@ -24,6 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import shape_scenarios as shapes
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
@@ -39,6 +40,13 @@ SCENARIOS: dict[str, Callable[[TracerProvider], frameworks.Run]] = {
     **{name: scenario.setup for name, scenario in frameworks.SCENARIOS.items()},
     "pydantic-ai-no-content": lambda provider: frameworks.pydantic_ai(
         provider, include_content=False
+    ),
+    "pydantic-ai-reasoned-output": shapes.pydantic_ai_reasoned,
+    "langgraph-node-agent-openinference": lambda provider: shapes.langgraph_node_agent(
+        provider, "openinference"
+    ),
+    "langgraph-node-agent-langfuse": lambda provider: shapes.langgraph_node_agent(
+        provider, "langfuse"
     ),
 }
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from otel_grounding.conventions.payloads import ToolResult
+from otel_grounding.conventions.tool_traffic import ToolResult
 from otel_grounding.spanview import SpanView
 
 RUN = "run"

@@ -19,6 +19,7 @@ Content is only there when the instrumentation captures it (official packages:
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 from otel_grounding.conventions import payloads
@@ -62,7 +63,25 @@ PROJECT_ID = "ferrumdeck.project.id"
 
 RUN_OPERATIONS = frozenset({"invoke_agent", "invoke_workflow"})
 TOOL_OPERATIONS = frozenset({"execute_tool"})
-LLM_OPERATIONS = frozenset({"chat", "text_completion", "generate_content"})
+#: LLM calls: the conventions' names, and LiteLLM's call types (`acompletion`, ...), which it
+#: writes as the operation name outside the latest conventions.
+LLM_OPERATIONS = frozenset(
+    {
+        "chat",
+        "text_completion",
+        "generate_content",
+        "completion",
+        "acompletion",
+        "atext_completion",
+        "responses",
+        "aresponses",
+    }
+)
+#: How an application names its agent's span (`invoke_agent {agent}`): such a span is the run
+#: whatever operation name a library wrote over it.
+RUN_SPAN_PREFIXES = ("invoke_agent", "invoke_workflow")
+#: The response's finish reasons (`["tool_calls"]`): the model stopped to call tools.
+FINISH_REASONS = "gen_ai.response.finish_reasons"
 
 #: Attributes holding raw content (removed after scoring when the user asks for it).
 CONTENT_KEYS = (
@@ -146,19 +165,68 @@ def llm_tool_traffic(
     ADK's legacy request and response."""
     attrs = span.attributes
     results = payloads.tool_results(detail(span, INPUT_MESSAGES))
-    calls = payloads.tool_calls(detail(span, OUTPUT_MESSAGES))
     legacy_results, legacy_calls = payloads.indexed_tool_traffic(attrs, LEGACY_PROMPT)
     results += legacy_results
     _, completion_calls = payloads.indexed_tool_traffic(attrs, LEGACY_COMPLETION)
-    calls += legacy_calls + completion_calls
+    sources = [payloads.tool_calls(detail(span, OUTPUT_MESSAGES)), legacy_calls + completion_calls]
     for event in span.events:
         if event.name == TOOL_MESSAGE_EVENT:
             results += payloads.tool_results((event.attributes or {}).get(TOOL_MESSAGE_CONTENT))
-    if not calls:
-        calls = payloads.tool_calls(event_value(span, CHOICE_EVENT, CHOICE_MESSAGE))
+    if not any(sources):
+        sources.append(payloads.tool_calls(event_value(span, CHOICE_EVENT, CHOICE_MESSAGE)))
     results += payloads.tool_results(_adk(span, ADK_LLM_REQUEST))
-    calls += payloads.tool_calls(_adk(span, ADK_LLM_RESPONSE))
-    return tuple(results), tuple(calls)
+    sources.append(payloads.tool_calls(_adk(span, ADK_LLM_RESPONSE)))
+    if not any(sources) and _stopped_for_tools(span):
+        sources.append([None])  # the model asked for tools; the calls were not recorded
+    return tuple(results), _one_response(sources)
+
+
+def _one_response(sources: list[list[str | None]]) -> tuple[str | None, ...]:
+    """The calls of one response recorded in several forms (LiteLLM: the output message's
+    finish reason and the legacy `function_call.*`): every named call, and as many unnamed
+    ones as the form that shows the most (unnamed calls of two forms are the same calls)."""
+    named = [call for calls in sources for call in calls if call is not None]
+    unnamed = max((sum(1 for call in calls if call is None) for calls in sources), default=0)
+    return tuple(named) + (None,) * unnamed
+
+
+def _stopped_for_tools(span: SpanView) -> bool:
+    """Whether the response's finish reasons say the model stopped to call tools: a list, its
+    JSON text, or the Python repr of a list (OpenLIT writes `"['tool_calls']"`)."""
+    value = span.attributes.get(FINISH_REASONS)
+    if isinstance(value, str):
+        ok, parsed = payloads.parse_json(value)
+        value = parsed if ok else _repr_list(value)
+    if not isinstance(value, (list, tuple)):
+        return False
+    return any(reason in payloads.TOOL_FINISH_REASONS for reason in value)
+
+
+#: A finish-reasons value longer than this is not parsed as a Python literal.
+_MAX_REPR_CHARS = 200
+
+
+def _repr_list(value: str) -> list[Any]:
+    """The strings of a short Python list repr (`"['tool_calls']"`); else the value alone."""
+    stripped = value.strip()
+    if stripped.startswith("[") and len(stripped) <= _MAX_REPR_CHARS:
+        try:
+            parsed = ast.literal_eval(stripped)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return [value]
+        if isinstance(parsed, list):
+            return parsed
+    return [value]
+
+
+def is_agent_span(span: SpanView) -> bool:
+    """Whether an LLM-operation span is in fact the application's agent span: named
+    `invoke_agent {agent}` (LiteLLM's callback writes its call, operation name included, onto
+    the span that is current), or the local root carrying an agent's name."""
+    if span.name.startswith(RUN_SPAN_PREFIXES):
+        return True
+    root = span.local_root or span.parent_id is None
+    return root and str_attr(span, AGENT_NAME) is not None
 
 
 def read_answer(
@@ -228,7 +296,8 @@ class GenAIConvention:
         if operation in TOOL_OPERATIONS:
             return self._tool(span)
         if operation in LLM_OPERATIONS:
-            return self._llm(span)
+            step = self._llm(span)
+            return _as_run(span, step) if is_agent_span(span) else step
         return None
 
     def read_output(self, span: SpanView) -> tuple[str | None, bool, bool]:
@@ -295,6 +364,35 @@ class GenAIConvention:
             tool_calls=calls,
             tools_declared=tools_declared(span),
         )
+
+
+def _as_run(span: SpanView, step: SpanReading) -> SpanReading:
+    """The application's agent span with an LLM call written onto it, read as the run.
+
+    Its answer is the call's output; the tool results the call received in its input (the
+    whole conversation, so every result of the run) are the run's own tool outputs. A call
+    the span shows (its output, or a stale legacy `function_call.*` from an earlier call)
+    whose result is nowhere on it is a tool output that could not be read.
+    """
+    sources = tuple(result.text for result in step.input_tool_results)
+    if not sources and step.tool_calls:
+        sources = (None,)
+    agent = str_attr(span, AGENT_NAME)
+    if agent is None and span.name.startswith("invoke_agent "):
+        agent = span.name[len("invoke_agent ") :].strip() or None
+    return SpanReading(
+        role=RUN,
+        convention=step.convention,
+        text=step.text,
+        redacted=step.redacted,
+        truncated=step.truncated,
+        run_id=step.run_id,
+        agent=agent,
+        project=str_attr(span, PROJECT_ID),
+        attached_sources=sources,
+        content_keys=step.content_keys,
+        tools_declared=step.tools_declared,
+    )
 
 
 #: Where a run's (or any span's) own answer is, in order.

@@ -1,6 +1,8 @@
 """Langfuse SDK (v3 and later, OpenTelemetry based): `langfuse.observation.type`.
 
-- `agent` is a run; the agent is LangChain's `metadata.lc_agent_name`, else the span name.
+- `agent` is a run; the agent is LangChain's `metadata.lc_agent_name`, else the span name. A
+  LangGraph node (`metadata.langgraph_node`) without `lc_agent_name` is a step of the graph's
+  run (the handler says `agent` because the node's name holds "agent"): not read.
   A `chain` is a run only at the root of a LangChain `create_agent` graph (Langfuse's LangChain
   handler says `agent` only when the name contains "agent") or at a LangChain root whose output
   is a LangGraph messages state.
@@ -50,6 +52,11 @@ class LangfuseConvention:
         if kind is None:
             return None
         if kind == "agent":
+            attrs = span.attributes
+            if NODE_META in attrs and payloads.decoded_str(attrs.get(AGENT_META)) is None:
+                # A graph node Langfuse's LangChain handler calls an agent only because its
+                # name holds "agent": a step of the graph's run, not a run of its own.
+                return None
             return self._run(span)
         if kind == "chain":
             return self._run(span) if self._agent_graph(span) else None

@@ -2,7 +2,9 @@
 
 - `AGENT` is a run. Its agent is `agent.name` (OpenAI Agents), else LangChain's
   `metadata.lc_agent_name`; an AGENT span with neither (the OpenAI Agents trace root, "Agent
-  workflow") is a run with no agent name: a wrapper around the agent runs inside it.
+  workflow") is a run with no agent name: a wrapper around the agent runs inside it. A
+  LangGraph node with neither (`metadata.langgraph_node`: LangChain says AGENT because the
+  node's name holds "agent") is a step of the graph's run, not read.
 - `CHAIN` is a run only where LangChain puts its agent graph: the root of a `create_agent` graph
   (`metadata.ls_integration == "langchain_create_agent"` and no `langgraph_node`; LangChain only
   says AGENT when the agent's name contains "agent"), or a local-root chain whose output is a
@@ -81,6 +83,10 @@ class OpenInferenceConvention:
         if kind == "AGENT":
             meta = _metadata(span)
             agent = str_attr(span, AGENT_NAME) or _str(meta.get("lc_agent_name"))
+            if agent is None and "langgraph_node" in meta:
+                # A graph node LangChain labels AGENT only because its name holds "agent":
+                # a step of the graph's run, not a run of its own (one request, one grade).
+                return None
             return self._run(span, agent)
         if kind == "CHAIN":
             return self._chain(span)
