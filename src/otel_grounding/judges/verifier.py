@@ -1,0 +1,303 @@
+"""The `verifier` judge: an offline check of what a claim states against what the tools returned.
+
+No model, no network, nothing downloaded: rules over the facts of a claim (judges/facts.py)
+against an index of the evidence built once per run, a few milliseconds a run. A claim is
+
+- `contradicted` when its polarity is the opposite of every evidence sentence that states the
+  same thing ("is not licensed under MIT" against "is licensed under MIT");
+- `unsupported` when it names something no evidence holds: a name, a number (rounding allowed
+  when the claim says "about"), a date (any spelling: "2026-11-20" is "November 20, 2026"),
+  an identifier (version, licence, id, URL); or when too few of its content words occur in the
+  evidence at all (`COVERAGE_MIN`);
+- `supported` otherwise, including a claim with nothing checkable in it.
+
+Each verdict says why, naming the fact, and quotes the nearest evidence sentence, so a person
+can act on it. What it cannot see: a wrong relation between facts that are all in the evidence
+("First for Women was started first" when the evidence dates both magazines), and a claim that
+reuses the evidence's words for something it does not say. Those need entailment (a model).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from otel_grounding.config import JudgeSettings
+from otel_grounding.judge import (
+    CONTRADICTED,
+    MAX_EXPLANATION_CHARS,
+    SUPPORTED,
+    UNSUPPORTED,
+    JudgeRequest,
+    JudgeVerdict,
+)
+from otel_grounding.judges.facts import (
+    DateFact,
+    NumberFact,
+    TextFacts,
+    clauses,
+    evidence_sentences,
+    number_key,
+    read_facts,
+    sentence_profile,
+    stem,
+    word_parts,
+    words_of,
+)
+
+#: The rules' version, written as `judge.model`.
+MODEL = "rules-v1"
+#: A claim with at least this many content words is unsupported when fewer than this share
+#: of them occur in the evidence (chosen on the development split and the agent-style set).
+COVERAGE_MIN = 0.5
+COVERAGE_MIN_WORDS = 3
+#: Polarity is compared with evidence sentences holding at least this share of the claim's
+#: content words (and at least `POLARITY_MIN_WORDS` of them).
+POLARITY_OVERLAP = 0.6
+POLARITY_MIN_WORDS = 4
+#: A name is also covered by an evidence word it differs from only in a short ending
+#: ("Korea" / "Korean"), at least this long.
+NAME_PREFIX_MIN = 4
+NAME_ENDING_MAX = 3
+#: A hedged number ("about 5") is covered by an evidence number within this relative distance.
+HEDGE_TOLERANCE = 0.1
+#: How much of the nearest evidence sentence a reason quotes.
+QUOTE_CHARS = 140
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+@dataclass(frozen=True)
+class _EvidenceSentence:
+    text: str
+    source: int
+    stems: frozenset[str]
+    negated: bool
+
+
+class EvidenceIndex:
+    """Everything the rules look up in a run's evidence, built once per judgement."""
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        self.words: set[str] = set()
+        self.prefixes: set[str] = set()
+        self.stems: set[str] = set()
+        self.numbers: set[str] = set()
+        self.values: list[float] = []
+        self.dates: list[DateFact] = []
+        self.text = "\n".join(texts).lower()
+        self.sentences: list[_EvidenceSentence] = []
+        self.by_stem: dict[str, list[int]] = {}
+        for source, text in enumerate(texts):
+            facts = read_facts(text, claim=False)
+            for number in facts.numbers:
+                self._add_number(number)
+            self.dates.extend(facts.dates)
+            for date in facts.dates:  # "on Friday, December 4" for 2026-12-04
+                if date.year and date.month and date.day:
+                    try:
+                        weekday = datetime.date(date.year, date.month, date.day).weekday()
+                    except ValueError:
+                        continue
+                    self.words.add(_WEEKDAYS[weekday])
+            for sentence in evidence_sentences(text):
+                for clause in clauses(sentence):  # polarity is read per clause
+                    words = words_of(clause)
+                    for word in words:
+                        self._add_word(word)
+                    stems, negated = sentence_profile(words)
+                    position = len(self.sentences)
+                    self.sentences.append(_EvidenceSentence(sentence, source, stems, negated))
+                    for s in stems:
+                        self.by_stem.setdefault(s, []).append(position)
+
+    def _add_word(self, word: str) -> None:
+        lower = word.lower()
+        if lower in self.words:
+            return
+        self.words.add(lower)
+        self.stems.add(stem(lower))
+        for part in word_parts(word):
+            self.words.add(part)
+            self.stems.add(stem(part))
+            for cut in range(1, NAME_ENDING_MAX + 1):
+                if len(part) - cut >= NAME_PREFIX_MIN:
+                    self.prefixes.add(part[: len(part) - cut])
+
+    def _add_number(self, number: NumberFact) -> None:
+        self.numbers.add(number_key(number.value))
+        self.values.append(number.value)
+        if number.scaled is not None:
+            self.numbers.add(number_key(number.scaled))
+            self.values.append(number.scaled)
+
+    def has_name(self, name: str) -> bool:
+        parts = [p for p in word_parts(name) if len(p) >= 2]
+        return all(self._has_word(p) for p in parts)
+
+    def _has_word(self, word: str) -> bool:
+        if word in self.words or stem(word) in self.stems or word in self.prefixes:
+            return True
+        return any(
+            word[: len(word) - cut] in self.words or word[: len(word) - cut] in self.prefixes
+            for cut in range(1, NAME_ENDING_MAX + 1)
+            if len(word) - cut >= NAME_PREFIX_MIN
+        )
+
+    def has_number(self, number: NumberFact) -> bool:
+        keys = [number_key(number.value)]
+        if number.scaled is not None:
+            keys.append(number_key(number.scaled))
+        if any(k in self.numbers for k in keys):
+            return True
+        if number.decimals or number.hedged:  # "4.9" or "about 5" for 4.87
+            wanted = number.scaled if number.scaled is not None else number.value
+            for value in self.values:
+                if round(value, number.decimals) == number.value:
+                    return True
+                if number.hedged and abs(value - wanted) <= HEDGE_TOLERANCE * abs(value):
+                    return True
+        return False
+
+    def has_date(self, date: DateFact) -> bool:
+        for known in self.dates:
+            if all(
+                want is None or want == have
+                for want, have in (
+                    (date.year, known.year), (date.month, known.month), (date.day, known.day)
+                )
+            ):
+                return True
+        if date.month is None and date.day is None and date.year is not None:
+            return number_key(date.year) in self.numbers
+        return False
+
+    def has_identifier(self, identifier: str) -> bool:
+        key = identifier.lower().lstrip("#")
+        if key.startswith("v") and key[1:2].isdigit():
+            key = key[1:]
+        return key in self.text
+
+    def nearest(self, stems: frozenset[str]) -> list[tuple[int, int]]:
+        """(shared content words, sentence position), most shared first."""
+        counts: dict[int, int] = {}
+        for s in stems:
+            for position in self.by_stem.get(s, ()):
+                counts[position] = counts.get(position, 0) + 1
+        return sorted(((n, p) for p, n in counts.items()), reverse=True)
+
+
+@dataclass(frozen=True)
+class ClaimCheck:
+    """What the rules found in one claim (the judge's verdict is made from it)."""
+
+    verdict: str
+    missing: tuple[str, ...]
+    coverage: float
+    contradicted_by: int | None
+    nearest: int | None
+
+
+def check_claim(claim: str, index: EvidenceIndex) -> ClaimCheck:
+    """The rules, in order: polarity, unsupported facts, coverage."""
+    facts = read_facts(claim, claim=True)
+    ranked = index.nearest(facts.content_stems)
+    nearest = ranked[0][1] if ranked else None
+    content = len(facts.content_stems)
+    covered = sum(1 for s in facts.content_stems if s in index.stems)
+    coverage = covered / content if content else 1.0
+    flipped = _polarity_flip(claim, index)
+    if flipped is not None:
+        return ClaimCheck(CONTRADICTED, (), coverage, flipped, flipped)
+    missing = _missing_facts(facts, index)
+    if missing:
+        return ClaimCheck(UNSUPPORTED, missing, coverage, None, nearest)
+    anchored = bool(facts.names or facts.numbers or facts.dates or facts.identifiers)
+    if not anchored and content >= COVERAGE_MIN_WORDS and coverage < COVERAGE_MIN:
+        words = tuple(
+            sorted({w for w in facts.words if stem(w) in facts.content_stems
+                    and stem(w) not in index.stems})
+        )
+        return ClaimCheck(UNSUPPORTED, words, coverage, None, nearest)
+    return ClaimCheck(SUPPORTED, (), coverage, None, nearest)
+
+
+def _missing_facts(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
+    missing: list[str] = []
+    missing.extend(f"name '{n}'" for n in facts.names if not index.has_name(n))
+    missing.extend(f"number '{n.text}'" for n in facts.numbers if not index.has_number(n))
+    missing.extend(f"date '{d.text}'" for d in facts.dates if not index.has_date(d))
+    missing.extend(
+        f"identifier '{i}'" for i in facts.identifiers if not index.has_identifier(i)
+    )
+    return tuple(dict.fromkeys(missing))
+
+
+def _polarity_flip(claim: str, index: EvidenceIndex) -> int | None:
+    """The evidence sentence a claim contradicts: for one of its clauses, every evidence
+    sentence that states what the clause states (most of its content words) has the opposite
+    polarity."""
+    for clause in clauses(claim):
+        facts = read_facts(clause, claim=True)
+        content = len(facts.content_stems)
+        if content < POLARITY_MIN_WORDS:
+            continue
+        need = max(POLARITY_MIN_WORDS, POLARITY_OVERLAP * content)
+        same = [p for n, p in index.nearest(facts.content_stems) if n >= need]
+        negated = facts.negations > 0
+        if same and not any(index.sentences[p].negated == negated for p in same):
+            return same[0]
+    return None
+
+
+def _quote(text: str) -> str:
+    return text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 3] + "..."
+
+
+def explain(check: ClaimCheck, index: EvidenceIndex) -> str:
+    """A reason a person can act on: what has no support, and the nearest evidence."""
+    near = (
+        f"; nearest evidence: \"{_quote(index.sentences[check.nearest].text)}\""
+        if check.nearest is not None
+        else ""
+    )
+    if check.verdict == CONTRADICTED:
+        claim_says = "the evidence says the opposite"
+        return f"polarity: {claim_says}{near}"[:MAX_EXPLANATION_CHARS]
+    if check.verdict == UNSUPPORTED and check.missing and check.missing[0].startswith(
+        ("name ", "number ", "date ", "identifier ")
+    ):
+        return f"not in the evidence: {', '.join(check.missing)}{near}"[:MAX_EXPLANATION_CHARS]
+    if check.verdict == UNSUPPORTED:
+        words = ", ".join(check.missing[:8])
+        return (
+            f"only {check.coverage:.0%} of its content words are in the evidence "
+            f"(missing: {words}){near}"
+        )[:MAX_EXPLANATION_CHARS]
+    return f"names, numbers and dates found; {check.coverage:.0%} of its words{near}"[
+        :MAX_EXPLANATION_CHARS
+    ]
+
+
+class VerifierJudge:
+    """Offline rules: unsupported names, numbers, dates, identifiers; polarity; coverage."""
+
+    name = "verifier"
+    model: str | None = MODEL
+
+    def __init__(self, settings: JudgeSettings | None = None) -> None:
+        self.settings = settings
+
+    def judge(self, request: JudgeRequest) -> Sequence[JudgeVerdict]:
+        texts = [e.text for e in request.evidence]
+        if not any(t.strip() for t in texts):
+            return [JudgeVerdict(UNSUPPORTED, "no evidence to check against")] * len(
+                request.claims
+            )
+        index = EvidenceIndex(texts)
+        verdicts = []
+        for claim in request.claims:
+            check = check_claim(claim, index)
+            source = index.sentences[check.nearest].source if check.nearest is not None else None
+            verdicts.append(JudgeVerdict(check.verdict, explain(check, index), source))
+        return verdicts
