@@ -192,7 +192,8 @@ def _judge_values(
     values[attr.JUDGE_CLAIMS_SUPPORTED] = judgement.supported
     values[attr.JUDGE_CLAIMS_CONTRADICTED] = judgement.contradicted
     values[attr.JUDGE_RATE] = judgement.rate
-    values[attr.JUDGE_BELOW_THRESHOLD] = threshold is not None and judgement.rate < threshold
+    limit = judgement.min_rate if judgement.min_rate is not None else threshold
+    values[attr.JUDGE_BELOW_THRESHOLD] = limit is not None and judgement.rate < limit
     return {
         index: verdict
         for index, verdict in zip(judgement.claim_indexes, judgement.verdicts, strict=False)

@@ -235,16 +235,27 @@ def _defined_acronym(name: str, words: list[str]) -> bool:
     return name in initials.replace(name, "", 1)
 
 
-def sentence_profile(words: set[str]) -> tuple[frozenset[str], bool]:
-    """An evidence sentence's content stems and whether it is negated, from its distinct
-    words (cheaper than `read_facts`: evidence sentences need nothing else)."""
+#: A negation's scope: the content words among the next this many words after it.
+NEGATION_SCOPE = 4
+
+
+def sentence_profile(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """A clause's content stems, and those of them in a negation's scope ("does not support
+    Windows": support, windows). Polarity is compared on the words a claim and the evidence
+    share, so a negation elsewhere in a long sentence does not count."""
     stems: set[str] = set()
-    negated = False
-    for word in words:
+    negated: set[str] = set()
+    left = 0
+    for word in _WORD.findall(text):
         profile = word_profile(word)
-        negated = negated or profile.negation
+        if profile.negation:
+            left = NEGATION_SCOPE
+            continue
         stems.update(profile.stems)
-    return frozenset(stems), negated
+        if left:
+            negated.update(profile.stems)
+            left -= 1
+    return frozenset(stems), frozenset(negated)
 
 
 def read_facts(text: str, *, claim: bool) -> TextFacts:
@@ -327,6 +338,41 @@ _CLAUSE = re.compile(r"[;:]|,\s+(?:and|but|while|whereas|although|though)\s+|\s+
 def clauses(sentence: str) -> list[str]:
     """A sentence's clauses."""
     return [c.strip() for c in _CLAUSE.split(sentence) if c.strip()]
+
+
+#: Words that open a sentence continuing the previous one's subject ("It was designed by...").
+ANAPHORA = frozenset(
+    "it its he his she her they their them this these those that there such both also "
+    "however then later after before during since in on at as with from by for and but "
+    "which who whose where when".split()
+)
+_FIRST_WORDS = re.compile(r"[\W_]*([^\W_]+)\W*([^\W_]*)")
+
+
+def continues(sentence: str) -> bool:
+    """Whether an evidence sentence goes on about the previous one's subject: it opens with a
+    pronoun or connective, or with "The" and a common noun ("The film was...")."""
+    m = _FIRST_WORDS.match(sentence)
+    if m is None:
+        return True
+    first, second = m.group(1).lower(), m.group(2)
+    if first in ANAPHORA:
+        return True
+    return first in ("the", "a", "an") and bool(second) and second[0].islower()
+
+
+_DIGITS = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def number_keys(text: str) -> set[str]:
+    """The number keys of a text, cheaply (its digit runs; no scale words, no number words)."""
+    keys = set()
+    for run in _DIGITS.findall(text):
+        try:
+            keys.add(number_key(float(run.replace(",", "").rstrip("."))))
+        except ValueError:
+            continue
+    return keys
 
 
 def evidence_sentences(text: str) -> list[str]:

@@ -19,7 +19,9 @@ reuses the evidence's words for something it does not say. Those need entailment
 
 from __future__ import annotations
 
+import bisect
 import datetime
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -39,6 +41,8 @@ from otel_grounding.judges.facts import (
     clauses,
     evidence_sentences,
     number_key,
+    continues,
+    number_keys,
     read_facts,
     sentence_profile,
     stem,
@@ -62,9 +66,26 @@ NAME_PREFIX_MIN = 4
 NAME_ENDING_MAX = 3
 #: A hedged number ("about 5") is covered by an evidence number within this relative distance.
 HEDGE_TOLERANCE = 0.1
+#: The names and numbers of one claim must all occur within this many consecutive evidence
+#: sentences (0: one sentence).
+SCATTER_WINDOW = 0
+#: Evidence is read in segments about one subject: a sentence opening on a pronoun or a
+#: connective continues the segment, and so does any sentence while the segment is shorter
+#: than this many words (short lines of a structured tool output are one record).
+SEGMENT_MIN_WORDS = 25
 #: How much of the nearest evidence sentence a reason quotes.
 QUOTE_CHARS = 140
+_APART = "never stated together"
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+#: A part of a hyphenated identifier that may be checked on its own: a word, or digits with
+#: an ending ("18s", "3rd").
+_PLAIN_PART = re.compile(r"[^\W\d_]+|\d+[a-z]{0,2}")
+
+
+def _digits(part: str) -> str:
+    return part.rstrip("abcdefghijklmnopqrstuvwxyz")
 
 
 @dataclass(frozen=True)
@@ -72,7 +93,8 @@ class _EvidenceSentence:
     text: str
     source: int
     stems: frozenset[str]
-    negated: bool
+    negated: frozenset[str]
+    ordinal: int
 
 
 class EvidenceIndex:
@@ -88,6 +110,9 @@ class EvidenceIndex:
         self.text = "\n".join(texts).lower()
         self.sentences: list[_EvidenceSentence] = []
         self.by_stem: dict[str, list[int]] = {}
+        #: Number key -> ordinals of the evidence sentences holding it.
+        self.number_at: dict[str, list[int]] = {}
+        ordinal = 0
         for source, text in enumerate(texts):
             facts = read_facts(text, claim=False)
             for number in facts.numbers:
@@ -100,16 +125,25 @@ class EvidenceIndex:
                     except ValueError:
                         continue
                     self.words.add(_WEEKDAYS[weekday])
+            segment_words = SEGMENT_MIN_WORDS
             for sentence in evidence_sentences(text):
+                if segment_words >= SEGMENT_MIN_WORDS and not continues(sentence):
+                    ordinal += 1
+                    segment_words = 0
+                segment_words += sentence.count(" ") + 1
+                for key in number_keys(sentence):
+                    self.number_at.setdefault(key, []).append(ordinal)
                 for clause in clauses(sentence):  # polarity is read per clause
-                    words = words_of(clause)
-                    for word in words:
+                    for word in words_of(clause):
                         self._add_word(word)
-                    stems, negated = sentence_profile(words)
+                    stems, negated = sentence_profile(clause)
                     position = len(self.sentences)
-                    self.sentences.append(_EvidenceSentence(sentence, source, stems, negated))
+                    self.sentences.append(
+                        _EvidenceSentence(sentence, source, stems, negated, ordinal)
+                    )
                     for s in stems:
                         self.by_stem.setdefault(s, []).append(position)
+            ordinal += SCATTER_WINDOW + 1  # no window spans two tool outputs
 
     def _add_word(self, word: str) -> None:
         lower = word.lower()
@@ -176,7 +210,16 @@ class EvidenceIndex:
         key = identifier.lower().lstrip("#")
         if key.startswith("v") and key[1:2].isdigit():
             key = key[1:]
-        return key in self.text
+        if key in self.text:
+            return True
+        # "under-18s" for "under 18": hyphenated words and plain numbers, each found.
+        parts = key.split("-")
+        if len(parts) < 2 or not all(_PLAIN_PART.fullmatch(p) for p in parts):
+            return False
+        return all(
+            self._has_word(p) if p.isalpha() else number_key(float(_digits(p))) in self.numbers
+            for p in parts
+        )
 
     def nearest(self, stems: frozenset[str]) -> list[tuple[int, int]]:
         """(shared content words, sentence position), most shared first."""
@@ -212,6 +255,13 @@ def check_claim(claim: str, index: EvidenceIndex) -> ClaimCheck:
     missing = _missing_facts(facts, index)
     if missing:
         return ClaimCheck(UNSUPPORTED, missing, coverage, None, nearest)
+    scattered = next(
+        (found for clause in clauses(claim)
+         if (found := _scattered(read_facts(clause, claim=True), index))),
+        (),
+    )
+    if scattered:
+        return ClaimCheck(UNSUPPORTED, scattered, coverage, None, nearest)
     anchored = bool(facts.names or facts.numbers or facts.dates or facts.identifiers)
     if not anchored and content >= COVERAGE_MIN_WORDS and coverage < COVERAGE_MIN:
         words = tuple(
@@ -220,6 +270,30 @@ def check_claim(claim: str, index: EvidenceIndex) -> ClaimCheck:
         )
         return ClaimCheck(UNSUPPORTED, words, coverage, None, nearest)
     return ClaimCheck(SUPPORTED, (), coverage, None, nearest)
+
+
+def _scattered(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
+    """Names and numbers of one claim that the evidence holds, but never within
+    `SCATTER_WINDOW` sentences of each other: the claim joins facts the evidence keeps apart."""
+    places: dict[str, list[int]] = {}
+    for name in facts.names:
+        found: set[int] = set()
+        for part in word_parts(name):
+            if len(part) >= 2:
+                found.update(index.sentences[p].ordinal for p in index.by_stem.get(stem(part), ()))
+        if found:
+            places[name] = sorted(found)
+    if len(places) < 2:
+        return ()
+    lists = list(places.values())
+    for start in sorted({o for ordinals in lists for o in ordinals}):
+        if all(
+            (i := bisect.bisect_left(ordinals, start)) < len(ordinals)
+            and ordinals[i] <= start + SCATTER_WINDOW
+            for ordinals in lists
+        ):
+            return ()
+    return tuple(f"'{a}'" for a in places) + (_APART,)
 
 
 def _missing_facts(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
@@ -234,18 +308,22 @@ def _missing_facts(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
 
 
 def _polarity_flip(claim: str, index: EvidenceIndex) -> int | None:
-    """The evidence sentence a claim contradicts: for one of its clauses, every evidence
-    sentence that states what the clause states (most of its content words) has the opposite
-    polarity."""
+    """The evidence clause a claim contradicts: for one of its clauses, every evidence clause
+    that states what it states (most of its content words) negates a shared word the claim
+    does not, or the other way round ("supports Windows" / "does not support Windows")."""
     for clause in clauses(claim):
-        facts = read_facts(clause, claim=True)
-        content = len(facts.content_stems)
-        if content < POLARITY_MIN_WORDS:
+        stems, negated = sentence_profile(clause)
+        if len(stems) < POLARITY_MIN_WORDS:
             continue
-        need = max(POLARITY_MIN_WORDS, POLARITY_OVERLAP * content)
-        same = [p for n, p in index.nearest(facts.content_stems) if n >= need]
-        negated = facts.negations > 0
-        if same and not any(index.sentences[p].negated == negated for p in same):
+        need = max(POLARITY_MIN_WORDS, POLARITY_OVERLAP * len(stems))
+        same = [p for n, p in index.nearest(stems) if n >= need]
+        if not same:
+            continue
+        if all(
+            (negated & (shared := stems & index.sentences[p].stems))
+            != (index.sentences[p].negated & shared)
+            for p in same
+        ):
             return same[0]
     return None
 
@@ -264,6 +342,12 @@ def explain(check: ClaimCheck, index: EvidenceIndex) -> str:
     if check.verdict == CONTRADICTED:
         claim_says = "the evidence says the opposite"
         return f"polarity: {claim_says}{near}"[:MAX_EXPLANATION_CHARS]
+    if check.verdict == UNSUPPORTED and check.missing and check.missing[-1] == _APART:
+        named = ", ".join(check.missing[:-1])
+        return (
+            f"{named} are in the evidence but never stated together: the claim joins facts "
+            f"the evidence keeps apart{near}"
+        )[:MAX_EXPLANATION_CHARS]
     if check.verdict == UNSUPPORTED and check.missing and check.missing[0].startswith(
         ("name ", "number ", "date ", "identifier ")
     ):
