@@ -84,7 +84,7 @@ _DATE = re.compile(
 _IDENTIFIER = re.compile(
     r"https?://[^\s<>\"']+[^\s<>\"'.,;:!?)]"
     r"|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
-    r"|(?<![\w.])#?(?=[\w.-]*\d)(?=[\w.-]*[A-Za-z]|\d+\.\d+\.\d)[A-Za-z0-9][\w-]*(?:\.[\w-]+)*"
+    r"|(?<![\w.])#?(?=[\w.-]*\d)(?=[\w.-]*[A-Za-z]|\d+\.\d+\.\d)[A-Za-z0-9][\w-]*(?:\.(?![A-Z][a-z])[\w-]+)*"
 )
 #: A number with a unit or an ending glued to it is a number, not an identifier ("18s", "12GB").
 _GLUED_NUMBER = re.compile(
@@ -227,6 +227,16 @@ def _mask(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(chars)
 
 
+#: "Pretoria is...": a capitalised first word before one of these is the claim's subject.
+_COPULAS = frozenset("is was are were has had".split())
+
+
+def _is_name(word: str) -> bool:
+    lower = word.lower()
+    return (word[0].isupper() and len(word) > 1 and lower not in STOPWORDS
+            and lower not in NOT_NAMES and lower not in MONTHS)
+
+
 def _defined_acronym(name: str, words: list[str]) -> bool:
     """An acronym the claim spells out itself: "Self Defense Force (SDF)"."""
     if not (name.isupper() and 2 <= len(name) <= 6):
@@ -264,7 +274,9 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
     spans: list[tuple[int, int]] = []
     identifiers: list[str] = []
     for m in _IDENTIFIER.finditer(text):
-        if _DATE.fullmatch(m.group()) or _GLUED_NUMBER.fullmatch(m.group()):
+        found = m.group()
+        plain = found.lstrip("#").replace(".", "").isdigit() and found.count(".") < 2
+        if plain or _DATE.fullmatch(found) or _GLUED_NUMBER.fullmatch(found):
             continue
         identifiers.append(m.group())
         spans.append(m.span())
@@ -295,7 +307,6 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
     words: list[str] = []
     names: list[str] = []
     negations = 0
-    first = True
     if not claim:  # evidence: its numbers, dates and identifiers; words are indexed apart
         for word in words_of(text):
             if word.lower() in NUMBER_WORDS:
@@ -310,12 +321,14 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
                 negations += 1
                 break
         words.append(word)
-        if first:
-            first = False
-            continue
-        if word[0].isupper() and (len(word) > 1) and lower not in STOPWORDS \
-                and lower not in NOT_NAMES and lower not in MONTHS:
+        if _is_name(word):
             names.append(word)
+    # The first word is capitalised anyway: a name only when the next word is one too, or a
+    # copula ("Nick Kroll is...", "Pretoria is...", not "Tickets cost...").
+    if names and words and names[0] is words[0] and not (
+        len(words) > 1 and (_is_name(words[1]) or words[1] in _COPULAS)
+    ):
+        names = names[1:]
     if names:
         names = [n for n in names if not _defined_acronym(n, words)]
     content = frozenset(

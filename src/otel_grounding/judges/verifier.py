@@ -59,7 +59,7 @@ COVERAGE_MIN_WORDS = 3
 #: Polarity is compared with evidence sentences holding at least this share of the claim's
 #: content words (and at least `POLARITY_MIN_WORDS` of them).
 POLARITY_OVERLAP = 0.6
-POLARITY_MIN_WORDS = 4
+POLARITY_MIN_WORDS = 3
 #: A name is also covered by an evidence word it differs from only in a short ending
 #: ("Korea" / "Korean"), at least this long.
 NAME_PREFIX_MIN = 4
@@ -173,7 +173,7 @@ class EvidenceIndex:
         if word in self.words or stem(word) in self.stems or word in self.prefixes:
             return True
         return any(
-            word[: len(word) - cut] in self.words or word[: len(word) - cut] in self.prefixes
+            word[: len(word) - cut] in self.words
             for cut in range(1, NAME_ENDING_MAX + 1)
             if len(word) - cut >= NAME_PREFIX_MIN
         )
