@@ -223,8 +223,13 @@ class JudgeTier:
         return len(self._active)
 
     def _judgement(self, outcome: str, reason: str | None, **fields: object) -> Judgement:
-        return Judgement(  # type: ignore[arg-type]
-            self.name, self.model, outcome, reason, min_rate=self.settings.min_rate, **fields
+        return Judgement(
+            self.name,
+            self.model,
+            outcome,
+            reason,
+            min_rate=self.settings.min_rate,
+            **fields,  # type: ignore[arg-type]
         )
 
     def offer(

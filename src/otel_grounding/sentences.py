@@ -13,20 +13,30 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+
+def word_list(text: str) -> list[str]:
+    """The words of a space-separated list written as text (the vocabularies below)."""
+    return text.split()
+
+
 #: A sentence end: terminal punctuation (and closing quotes or brackets) then white space or
 #: the end of the text, or a line break.
 _END = re.compile(r"[.!?]+[\"'\u201d\u2019)\]]*(?=\s|$)|[\u3002\uff01\uff1f\u0964]|\n")
 #: Words that end with a full stop without ending a sentence.
 _ABBREVIATIONS = frozenset(
-    "e.g i.e etc vs mr mrs ms dr prof st no approx inc ltd co jr sr fig al cf u.s u.k".split()
+    word_list(
+        "e.g i.e etc vs mr mrs ms dr prof st no approx inc ltd co jr sr fig al cf u.s u.k"
+    )
 )
 _LAST_WORD = re.compile(r"([\w.]+)\.$")
 _WORD = re.compile(r"[^\W_]+")
 _DIGIT = re.compile(r"\d")
 #: Words that on their own assert nothing.
 FILLER = frozenset(
-    "ok okay done yes no sure thanks thank you hi hello bye please noted great fine right "
-    "understood certainly of course got it alright all set".split()
+    word_list(
+        "ok okay done yes no sure thanks thank you hi hello bye please noted great fine right "
+        "understood certainly of course got it alright all set"
+    )
 )
 
 

@@ -10,28 +10,36 @@ The stemmer is deliberately crude (a few English suffixes): it only has to make 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from otel_grounding.sentences import word_list
+
 STOPWORDS = frozenset(
-    """a about above after again against all also although am an and any are aren as at be
-    because been before being below between both but by can cannot could did do does doing
-    done down during each either else ever every few for from further had has have having he
-    her here hers herself him himself his how however i if in into is it its itself just let
-    may me might more most much must my myself neither nor not now of off on once only or other
-    our ours ourselves out over own per same she should since so some such than that the their
-    theirs them themselves then there these they this those though through thus to too under
-    until up upon us very via was we were what when where whether which while who whom whose
-    why will with within without would yet you your yours yourself yourselves s t re ve ll d
-    m o y one ones another anything something nothing everything someone anyone everyone also
-    mr mrs ms dr st new get got make made well still even really""".split()
+    word_list(
+        "a about above after again against all also although am an and any are aren as at be "
+        "because been before being below between both but by can cannot could did do does "
+        "doing done down during each either else ever every few for from further had has have "
+        "having he her here hers herself him himself his how however i if in into is it its "
+        "itself just let may me might more most much must my myself neither nor not now of "
+        "off on once only or other our ours ourselves out over own per same she should since "
+        "so some such than that the their theirs them themselves then there these they this "
+        "those though through thus to too under until up upon us very via was we were what "
+        "when where whether which while who whom whose why will with within without would yet "
+        "you your yours yourself yourselves s t re ve ll d m o y one ones another anything "
+        "something nothing everything someone anyone everyone also mr mrs ms dr st new get "
+        "got make made well still even really"
+    )
 )
 #: Capitalised words that are not names: units, currencies, time zones, common acronyms.
 NOT_NAMES = frozenset(
-    """i usd eur gbp jpy chf cad aud cny inr utc gmt cet est pst am pm ok id ids api apis url
-    urls http https json xml csv html css sql cpu gpu ram ssd hdd os ui kb mb gb tb kib mib
-    gib ms km kg mph kmh hz ghz mhz n/a faq ceo cto cfo q1 q2 q3 q4 h1 h2 tl dr tv
-    according however meanwhile overall additionally also currently note yes no""".split()
+    word_list(
+        "i usd eur gbp jpy chf cad aud cny inr utc gmt cet est pst am pm ok id ids api apis "
+        "url urls http https json xml csv html css sql cpu gpu ram ssd hdd os ui kb mb gb tb "
+        "kib mib gib ms km kg mph kmh hz ghz mhz n/a faq ceo cto cfo q1 q2 q3 q4 h1 h2 tl dr "
+        "tv according however meanwhile overall additionally also currently note yes no"
+    )
 )
 MONTHS = {
     name: number
@@ -47,13 +55,17 @@ MONTHS = {
     for name in names
 }
 NEGATIONS = frozenset(
-    "not no never none nobody nothing neither nor cannot without n't nt isn wasn doesn didn "
-    "don aren weren won hasn haven hadn couldn shouldn wouldn".split()
+    word_list(
+        "not no never none nobody nothing neither nor cannot without n't nt isn wasn doesn "
+        "didn don aren weren won hasn haven hadn couldn shouldn wouldn"
+    )
 )
 #: Words before a number that allow it to be rounded ("about 5 GB" for 4.87 GB).
 HEDGES = frozenset(
-    "about around roughly approximately nearly almost over under some circa ~ approx "
-    "more less least most".split()
+    word_list(
+        "about around roughly approximately nearly almost over under some circa ~ approx more "
+        "less least most"
+    )
 )
 _SCALES = {
     "thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9,
@@ -62,8 +74,10 @@ _SCALES = {
 NUMBER_WORDS = {
     w: i
     for i, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen "
-        "fourteen fifteen sixteen seventeen eighteen nineteen twenty".split()
+        word_list(
+            "zero one two three four five six seven eight nine ten eleven twelve thirteen "
+            "fourteen fifteen sixteen seventeen eighteen nineteen twenty"
+        )
     )
 }
 
@@ -73,9 +87,12 @@ _MONTH_ALT = (
     "|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
 )
 _DATE = re.compile(
-    r"(?=[0-9JFMASONDjfmasond])(?:(?<![\w.])(?P<iso>(?P<iy>\d{4})-(?P<im>\d{1,2})-(?P<id>\d{1,2}))(?![\w]|\.\d)"
-    r"|\b(?P<m1>" + _MONTH_ALT + r")\.?\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(?P<y1>\d{4})\b)?"
-    r"|\b(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m2>" + _MONTH_ALT + r")\b\.?(?:,?\s+(?P<y2>\d{4})\b)?"
+    r"(?=[0-9JFMASONDjfmasond])(?:(?<![\w.])"
+    r"(?P<iso>(?P<iy>\d{4})-(?P<im>\d{1,2})-(?P<id>\d{1,2}))(?![\w]|\.\d)"
+    r"|\b(?P<m1>" + _MONTH_ALT + r")\.?\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?\b"
+    r"(?:,?\s+(?P<y1>\d{4})\b)?"
+    r"|\b(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m2>" + _MONTH_ALT + r")\b\.?"
+    r"(?:,?\s+(?P<y2>\d{4})\b)?"
     r"|\b(?P<m3>" + _MONTH_ALT + r")\b\.?(?:,?\s+(?:of\s+)?(?P<y3>\d{4})\b)?)",
     re.IGNORECASE,
 )
@@ -102,8 +119,9 @@ _EVIDENCE_NUMBER = re.compile(r"(?<![\d,])" + _NUMBER_PATTERN)
 _WORD = re.compile(r"[^\W\d_][\w'\u2019-]*[^\W_]|[^\W\d_]")
 _SPLIT_WORD = re.compile(r"[-_'\u2019]|(?<=[a-z])(?=[A-Z])")
 #: Evidence sentences end at terminal punctuation before white space or a capital (pasted
-#: passages often lack the space: "...Games.The 4th..."), or at a line break.
-_EVIDENCE_SENTENCE = re.compile(r"(?<=[.!?])(?:\s+|(?=[A-Z\"]))|\n")
+#: passages often lack the space: "...Games.The 4th..."), not after an initial ("William H.
+#: Macy"), or at a line break.
+_EVIDENCE_SENTENCE = re.compile(r"(?<=[.!?])(?<!\b[A-Z]\.)(?:\s+|(?=[A-Z\"]))|\n")
 
 
 @lru_cache(maxsize=65536)
@@ -127,10 +145,16 @@ class WordProfile:
 def word_profile(word: str) -> WordProfile:
     """One word's profile (cached: evidence repeats its words)."""
     parts = word_parts(word)
-    negation = any(p in NEGATIONS for p in parts) or word.lower().endswith(("n't", "n\u2019t"))
+    lower = word.lower()  # "not-for-profit" negates nothing
+    negation = lower in NEGATIONS or lower.endswith(("n't", "n\u2019t"))
     stems = tuple(stem(p) for p in parts if len(p) >= 2 and p not in STOPWORDS
                   and p not in NEGATIONS)
     return WordProfile(parts, stems, negation)
+
+
+def words_of_in_order(text: str) -> list[str]:
+    """The words of a text, in order."""
+    return _WORD.findall(text)
 
 
 def words_of(text: str) -> set[str]:
@@ -142,7 +166,7 @@ def words_of(text: str) -> set[str]:
 def stem(word: str) -> str:
     """A crude English stem, the same on both sides of a comparison."""
     w = word.lower()
-    if w.endswith("'s") or w.endswith("\u2019s"):
+    if w.endswith(("'s", "\u2019s")):
         w = w[:-2]
     for suffix, keep in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("ly", ""),
                          ("es", ""), ("s", "")):
@@ -200,10 +224,10 @@ class TextFacts:
 def _date(m: re.Match[str]) -> DateFact | None:
     text = m.group()
     if m.group("iso"):
-        month, day = int(m.group("im")), int(m.group("id"))
-        if not (1 <= month <= 12 and 1 <= day <= 31):
+        iso_month, iso_day = int(m.group("im")), int(m.group("id"))
+        if not (1 <= iso_month <= 12 and 1 <= iso_day <= 31):
             return None
-        return DateFact(text, int(m.group("iy")), month, day)
+        return DateFact(text, int(m.group("iy")), iso_month, iso_day)
     for mk, dk, yk in (("m1", "d1", "y1"), ("m2", "d2", "y2"), ("m3", None, "y3")):
         if m.group(mk):
             month = MONTHS[m.group(mk).lower()]
@@ -227,8 +251,10 @@ def _mask(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(chars)
 
 
-#: "Pretoria is...": a capitalised first word before one of these is the claim's subject.
-_COPULAS = frozenset("is was are were has had".split())
+def title_like(words: Sequence[str]) -> bool:
+    """A bare name for an answer ("Mumbai", "Arthur's Magazine"): no lowercase word but
+    function words."""
+    return all(w[0].isupper() or w.lower() in STOPWORDS for w in words)
 
 
 def _is_name(word: str) -> bool:
@@ -241,8 +267,8 @@ def _defined_acronym(name: str, words: list[str]) -> bool:
     """An acronym the claim spells out itself: "Self Defense Force (SDF)"."""
     if not (name.isupper() and 2 <= len(name) <= 6):
         return False
-    initials = "".join(w[0] for w in words if w[0].isupper())
-    return name in initials.replace(name, "", 1)
+    initials = "".join(w[0] for w in words if w[0].isupper() and not w.isupper())
+    return name in initials
 
 
 #: A negation's scope: the content words among the next this many words after it.
@@ -316,17 +342,15 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
     for m in _WORD.finditer(word_text):
         word = m.group()
         lower = word.lower()
-        for part in word_parts(word):
-            if part in NEGATIONS or lower.endswith(("n't", "n\u2019t")):
-                negations += 1
-                break
+        if lower in NEGATIONS or lower.endswith(("n't", "n\u2019t")):
+            negations += 1
         words.append(word)
         if _is_name(word):
             names.append(word)
-    # The first word is capitalised anyway: a name only when the next word is one too, or a
-    # copula ("Nick Kroll is...", "Pretoria is...", not "Tickets cost...").
+    # The first word is capitalised anyway: a name only when the next word is one too or the
+    # claim is a bare name ("Nick Kroll is...", "Mumbai"; not "Tickets cost...").
     if names and words and names[0] is words[0] and not (
-        len(words) > 1 and (_is_name(words[1]) or words[1] in _COPULAS)
+        (len(words) > 1 and _is_name(words[1])) or title_like(words)
     ):
         names = names[1:]
     if names:
@@ -355,9 +379,11 @@ def clauses(sentence: str) -> list[str]:
 
 #: Words that open a sentence continuing the previous one's subject ("It was designed by...").
 ANAPHORA = frozenset(
-    "it its he his she her they their them this these those that there such both also "
-    "however then later after before during since in on at as with from by for and but "
-    "which who whose where when".split()
+    word_list(
+        "it its he his she her they their them this these those that there such both also "
+        "however then later after before during since in on at as with from by for and but "
+        "which who whose where when"
+    )
 )
 _FIRST_WORDS = re.compile(r"[\W_]*([^\W_]+)\W*([^\W_]*)")
 

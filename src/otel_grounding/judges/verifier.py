@@ -39,15 +39,17 @@ from otel_grounding.judges.facts import (
     NumberFact,
     TextFacts,
     clauses,
+    continues,
     evidence_sentences,
     number_key,
-    continues,
     number_keys,
     read_facts,
     sentence_profile,
     stem,
+    title_like,
     word_parts,
     words_of,
+    words_of_in_order,
 )
 
 #: The rules' version, written as `judge.model`.
@@ -69,6 +71,9 @@ HEDGE_TOLERANCE = 0.1
 #: The names and numbers of one claim must all occur within this many consecutive evidence
 #: sentences (0: one sentence).
 SCATTER_WINDOW = 0
+#: Numbers from this value on (years, amounts) count among a claim's facts that must be
+#: stated together; smaller ones (clock times, counts) recur everywhere.
+SCATTER_MIN_NUMBER = 100
 #: Evidence is read in segments about one subject: a sentence opening on a pronoun or a
 #: connective continues the segment, and so does any sentence while the segment is shorter
 #: than this many words (short lines of a structured tool output are one record).
@@ -221,6 +226,16 @@ class EvidenceIndex:
             for p in parts
         )
 
+    def holding(self, facts: TextFacts) -> int | None:
+        """The first evidence sentence holding one of a claim's identifiers or numbers (the
+        nearest sentence when no content word is shared: "DL405 costs 589 euros")."""
+        wanted = [i.lower() for i in facts.identifiers] + [n.text for n in facts.numbers]
+        for position, sentence in enumerate(self.sentences):
+            lowered = sentence.text.lower()
+            if any(w in lowered for w in wanted):
+                return position
+        return None
+
     def nearest(self, stems: frozenset[str]) -> list[tuple[int, int]]:
         """(shared content words, sentence position), most shared first."""
         counts: dict[int, int] = {}
@@ -245,7 +260,7 @@ def check_claim(claim: str, index: EvidenceIndex) -> ClaimCheck:
     """The rules, in order: polarity, unsupported facts, coverage."""
     facts = read_facts(claim, claim=True)
     ranked = index.nearest(facts.content_stems)
-    nearest = ranked[0][1] if ranked else None
+    nearest = ranked[0][1] if ranked else index.holding(facts)
     content = len(facts.content_stems)
     covered = sum(1 for s in facts.content_stems if s in index.stems)
     coverage = covered / content if content else 1.0
@@ -283,6 +298,12 @@ def _scattered(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
                 found.update(index.sentences[p].ordinal for p in index.by_stem.get(stem(part), ()))
         if found:
             places[name] = sorted(found)
+    for number in facts.numbers:  # years and amounts; not clock times or small counts
+        if number.value < SCATTER_MIN_NUMBER:
+            continue
+        at = index.number_at.get(number_key(number.value))
+        if at:
+            places[number.text] = sorted(set(at))
     if len(places) < 2:
         return ()
     lists = list(places.values())
@@ -293,7 +314,7 @@ def _scattered(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
             for ordinals in lists
         ):
             return ()
-    return tuple(f"'{a}'" for a in places) + (_APART,)
+    return (*(f"'{a}'" for a in places), _APART)
 
 
 def _missing_facts(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
@@ -312,6 +333,8 @@ def _polarity_flip(claim: str, index: EvidenceIndex) -> int | None:
     that states what it states (most of its content words) negates a shared word the claim
     does not, or the other way round ("supports Windows" / "does not support Windows")."""
     for clause in clauses(claim):
+        if title_like(words_of_in_order(clause)):  # a bare name asserts no polarity
+            continue
         stems, negated = sentence_profile(clause)
         if len(stems) < POLARITY_MIN_WORDS:
             continue
