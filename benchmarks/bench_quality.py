@@ -48,6 +48,10 @@ DEV_ITEMS = 5000
 LEXICAL_THRESHOLD = 0.7
 RECOMMENDED = ROOT / "examples" / "offline-detection.json"
 AGENT_CASES = ROOT / "benchmarks" / "data" / "agent_style_cases.json"
+#: The regression slice committed under tests/ (tests/test_detection_regression.py): the first
+#: items of the development split, per task.
+SLICE = ROOT / "tests" / "fixtures" / "halueval" / "dev_slice.jsonl"
+SLICE_ITEMS = {"qa": 150, "summarization": 50}
 #: HaluEval's fields per task: evidence, right answer, hallucinated answer.
 TASKS: dict[str, tuple[str, str, str]] = {
     "qa": ("knowledge", "right_answer", "hallucinated_answer"),
@@ -153,8 +157,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--similarity-items", type=int, default=100,
                         help="QA items for the similarity judge (~0.5 s a run); 0: skip it")
     parser.add_argument("--json", type=Path, help="also write the rows here")
+    parser.add_argument("--write-slice", action="store_true",
+                        help=f"write the regression slice ({SLICE.relative_to(ROOT)}) and stop")
     args = parser.parse_args(argv)
     data = bench_env()
+    if args.write_slice:
+        write_slice(data)
+        return 0
     sets: dict[str, list[LabelledRun]] = {
         task: labelled(task, read_dev(data, task, 0, args.items)) for task in TASKS
     }
@@ -186,6 +195,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps([_as_dict(r) for r in rows], indent=2) + "\n")
     return 0
+
+
+def write_slice(data: Path) -> None:
+    """The regression slice: task, item number, evidence, right and hallucinated answers."""
+    SLICE.parent.mkdir(parents=True, exist_ok=True)
+    with open(SLICE, "w", encoding="utf-8") as out:
+        for task, count in SLICE_ITEMS.items():
+            evidence, right, wrong = TASKS[task]
+            for number, item in enumerate(read_dev(data, task, 0, count)):
+                record = {"task": task, "item": number, "evidence": item[evidence],
+                          "right": item[right], "hallucinated": item[wrong]}
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
 def print_table(rows: Sequence[Row]) -> None:
