@@ -10,7 +10,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from detection_kit import LabelledRun, RunFlags, detection, send_runs
 
 ROOT = Path(__file__).resolve().parent.parent
