@@ -17,6 +17,7 @@ from otel_grounding.judge import (
     load_judge,
 )
 from otel_grounding.judges.verifier import VerifierJudge
+from otel_grounding.metrics import RUNS_JUDGE_FLAGGED
 
 from sdk_harness import Pipeline, attrs
 
@@ -270,3 +271,5 @@ def test_a_short_wrong_answer_is_flagged_by_the_judge_not_the_contract() -> None
     assert right[attr.JUDGE_BELOW_THRESHOLD] is False
     assert wrong[attr.JUDGE_BELOW_THRESHOLD] is True
     assert wrong[attr.BELOW_THRESHOLD] is False  # the lexical flag is untouched
+    (point,) = pipeline.metric_points(RUNS_JUDGE_FLAGGED)  # counted beside runs_flagged
+    assert point.value == 1
