@@ -54,10 +54,11 @@ MONTHS = {
     )
     for name in names
 }
+#: Negation words (contractions, "doesn't", are read by their ending; never by a fragment:
+#: "won" is a verb).
 NEGATIONS = frozenset(
     word_list(
-        "not no never none nobody nothing neither nor cannot without n't nt isn wasn doesn "
-        "didn don aren weren won hasn haven hadn couldn shouldn wouldn"
+        "not no never none nobody nothing neither nor cannot without"
     )
 )
 #: Words before a number that allow it to be rounded ("about 5 GB" for 4.87 GB).
@@ -272,7 +273,7 @@ def _defined_acronym(name: str, words: list[str]) -> bool:
 
 
 #: A negation's scope: the content words among the next this many words after it.
-NEGATION_SCOPE = 4
+NEGATION_SCOPE = 3
 
 
 def sentence_profile(text: str) -> tuple[frozenset[str], frozenset[str]]:

@@ -66,6 +66,8 @@ POLARITY_MIN_WORDS = 3
 #: ("Korea" / "Korean"), at least this long.
 NAME_PREFIX_MIN = 4
 NAME_ENDING_MAX = 3
+#: A name this long one letter away from an evidence word is that word misspelt.
+SPELLING_MIN_CHARS = 6
 #: A hedged number ("about 5") is covered by an evidence number within this relative distance.
 HEDGE_TOLERANCE = 0.1
 #: The names and numbers of one claim must all occur within this many consecutive evidence
@@ -74,6 +76,8 @@ SCATTER_WINDOW = 0
 #: Numbers from this value on (years, amounts) count among a claim's facts that must be
 #: stated together; smaller ones (clock times, counts) recur everywhere.
 SCATTER_MIN_NUMBER = 100
+#: Evidence of more segments than this is too long for the rule above.
+SCATTER_MAX_SEGMENTS = 6
 #: Evidence is read in segments about one subject: a sentence opening on a pronoun or a
 #: connective continues the segment, and so does any sentence while the segment is shorter
 #: than this many words (short lines of a structured tool output are one record).
@@ -93,6 +97,11 @@ def _digits(part: str) -> str:
     return part.rstrip("abcdefghijklmnopqrstuvwxyz")
 
 
+def _deleted(word: str) -> set[str]:
+    """The word with one letter deleted, every way."""
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
 @dataclass(frozen=True)
 class _EvidenceSentence:
     text: str
@@ -108,6 +117,7 @@ class EvidenceIndex:
     def __init__(self, texts: Sequence[str]) -> None:
         self.words: set[str] = set()
         self.prefixes: set[str] = set()
+        self._deletions: set[str] | None = None
         self.stems: set[str] = set()
         self.numbers: set[str] = set()
         self.values: list[float] = []
@@ -118,7 +128,10 @@ class EvidenceIndex:
         #: Number key -> ordinals of the evidence sentences holding it.
         self.number_at: dict[str, list[int]] = {}
         ordinal = 0
+        #: How many segments the evidence holds (each tool output's, added up).
+        self.segments = 0
         for source, text in enumerate(texts):
+            before = ordinal
             facts = read_facts(text, claim=False)
             for number in facts.numbers:
                 self._add_number(number)
@@ -148,6 +161,7 @@ class EvidenceIndex:
                     )
                     for s in stems:
                         self.by_stem.setdefault(s, []).append(position)
+            self.segments += ordinal - before
             ordinal += SCATTER_WINDOW + 1  # no window spans two tool outputs
 
     def _add_word(self, word: str) -> None:
@@ -177,11 +191,24 @@ class EvidenceIndex:
     def _has_word(self, word: str) -> bool:
         if word in self.words or stem(word) in self.stems or word in self.prefixes:
             return True
+        if len(word) >= SPELLING_MIN_CHARS and self._misspelt(word):
+            return True
         return any(
             word[: len(word) - cut] in self.words
             for cut in range(1, NAME_ENDING_MAX + 1)
             if len(word) - cut >= NAME_PREFIX_MIN
         )
+
+    def _misspelt(self, word: str) -> bool:
+        """One letter away from an evidence word ("Gennadiy" / "Gennady", "Dulmore" /
+        "Dulorme"): a spelling, not another name. The deletion index is built on first use."""
+        if self._deletions is None:
+            self._deletions = set()
+            for known in self.words:
+                if len(known) >= SPELLING_MIN_CHARS - 1:
+                    self._deletions.add(known)
+                    self._deletions.update(_deleted(known))
+        return word in self._deletions or any(d in self._deletions for d in _deleted(word))
 
     def has_number(self, number: NumberFact) -> bool:
         keys = [number_key(number.value)]
@@ -289,7 +316,11 @@ def check_claim(claim: str, index: EvidenceIndex) -> ClaimCheck:
 
 def _scattered(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
     """Names and numbers of one claim that the evidence holds, but never within
-    `SCATTER_WINDOW` sentences of each other: the claim joins facts the evidence keeps apart."""
+    `SCATTER_WINDOW` segments of each other: the claim joins facts the evidence keeps apart.
+    Only over short evidence (`SCATTER_MAX_SEGMENTS`): a summary of a long document joins
+    facts from far apart as a matter of course."""
+    if index.segments > SCATTER_MAX_SEGMENTS:
+        return ()
     places: dict[str, list[int]] = {}
     for name in facts.names:
         found: set[int] = set()
