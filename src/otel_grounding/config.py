@@ -397,7 +397,7 @@ class SettingOptions(TypedDict, total=False):
     # The judge tier (in-process and in the relay).
     judge: Annotated[str | object | None, Setting(
         None, check_str,
-        "entry-point name (`openai`, `similarity`) or, in code, a judge object",
+        "entry-point name (`verifier`, `openai`, `similarity`) or, in code, a judge object",
         group=GROUP_JUDGE, shells=LIVE_SHELLS)]
     judge_base_url: Annotated[str | None, Setting(
         None, check_str, "the `openai` judge's endpoint", group=GROUP_JUDGE,
