@@ -132,6 +132,8 @@ class EvidenceIndex:
         self.segments = 0
         for source, text in enumerate(texts):
             before = ordinal
+            for word in words_of(text):  # each distinct word once
+                self._add_word(word)
             facts = read_facts(text, claim=False)
             for number in facts.numbers:
                 self._add_number(number)
@@ -152,8 +154,6 @@ class EvidenceIndex:
                 for key in number_keys(sentence):
                     self.number_at.setdefault(key, []).append(ordinal)
                 for clause in clauses(sentence):  # polarity is read per clause
-                    for word in words_of(clause):
-                        self._add_word(word)
                     stems, negated = sentence_profile(clause)
                     position = len(self.sentences)
                     self.sentences.append(
@@ -166,8 +166,6 @@ class EvidenceIndex:
 
     def _add_word(self, word: str) -> None:
         lower = word.lower()
-        if lower in self.words:
-            return
         self.words.add(lower)
         self.stems.add(stem(lower))
         for part in word_parts(word):
