@@ -273,3 +273,9 @@ def test_a_short_wrong_answer_is_flagged_by_the_judge_not_the_contract() -> None
     assert wrong[attr.BELOW_THRESHOLD] is False  # the lexical flag is untouched
     (point,) = pipeline.metric_points(RUNS_JUDGE_FLAGGED)  # counted beside runs_flagged
     assert point.value == 1
+
+
+def test_a_short_claim_sharing_two_words_with_a_negated_sentence_is_contradicted() -> None:
+    evidence = "The package does not support Windows."
+    assert verdict("Note that it supports Windows.", evidence)[0] == CONTRADICTED
+    assert verdict("Note that it does not support Windows.", evidence)[0] == SUPPORTED

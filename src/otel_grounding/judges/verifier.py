@@ -35,6 +35,7 @@ from otel_grounding.judge import (
     JudgeVerdict,
 )
 from otel_grounding.judges.facts import (
+    STOPWORDS,
     DateFact,
     NumberFact,
     TextFacts,
@@ -62,6 +63,7 @@ COVERAGE_MIN_WORDS = 3
 #: content words (and at least `POLARITY_MIN_WORDS` of them).
 POLARITY_OVERLAP = 0.6
 POLARITY_MIN_WORDS = 3
+POLARITY_MIN_SHARED = 2
 #: A name is also covered by an evidence word it differs from only in a short ending
 #: ("Korea" / "Korean"), at least this long.
 NAME_PREFIX_MIN = 4
@@ -117,6 +119,8 @@ class EvidenceIndex:
     def __init__(self, texts: Sequence[str]) -> None:
         self.words: set[str] = set()
         self.prefixes: set[str] = set()
+        #: Capitalised words of the evidence: a claim's first word that is one is a name.
+        self.proper: set[str] = set()
         self._deletions: set[str] | None = None
         self.stems: set[str] = set()
         self.numbers: set[str] = set()
@@ -167,6 +171,8 @@ class EvidenceIndex:
     def _add_word(self, word: str) -> None:
         lower = word.lower()
         self.words.add(lower)
+        if word[0].isupper() and lower not in STOPWORDS:
+            self.proper.add(word)
         self.stems.add(stem(lower))
         for part in word_parts(word):
             self.words.add(part)
@@ -320,7 +326,11 @@ def _scattered(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
     if index.segments > SCATTER_MAX_SEGMENTS:
         return ()
     places: dict[str, list[int]] = {}
-    for name in facts.names:
+    names = list(facts.names)
+    first = facts.words[0] if facts.words else ""
+    if first and first not in names and first in index.proper:  # "Sofia will update..."
+        names.append(first)
+    for name in names:
         found: set[int] = set()
         for part in word_parts(name):
             if len(part) >= 2:
@@ -367,7 +377,7 @@ def _polarity_flip(claim: str, index: EvidenceIndex) -> int | None:
         stems, negated = sentence_profile(clause)
         if len(stems) < POLARITY_MIN_WORDS:
             continue
-        need = max(POLARITY_MIN_WORDS, POLARITY_OVERLAP * len(stems))
+        need = max(POLARITY_MIN_SHARED, POLARITY_OVERLAP * len(stems))
         same = [p for n, p in index.nearest(stems) if n >= need]
         if not same:
             continue
