@@ -327,9 +327,11 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
         scale_word = m.group("scale")
         factor = _SCALES.get(scale_word.lower()) if scale_word else None
         scaled = value * factor if factor is not None else None
-        before = lowered[max(0, m.start() - 16): m.start()].split()
-        hedged = bool(before) and (before[-1] in HEDGES or before[-1].endswith("~")
-                                   or (len(before) > 1 and before[-2] in HEDGES))
+        hedged = False
+        if claim:  # only a claim's numbers may be rounded
+            before = lowered[max(0, m.start() - 16): m.start()].split()
+            hedged = bool(before) and (before[-1] in HEDGES or before[-1].endswith("~")
+                                       or (len(before) > 1 and before[-2] in HEDGES))
         numbers.append(NumberFact(m.group(), value, len(frac) - 1 if frac else 0, scaled, hedged))
     words: list[str] = []
     names: list[str] = []
