@@ -279,3 +279,32 @@ def test_a_short_claim_sharing_two_words_with_a_negated_sentence_is_contradicted
     evidence = "The package does not support Windows."
     assert verdict("Note that it supports Windows.", evidence)[0] == CONTRADICTED
     assert verdict("Note that it does not support Windows.", evidence)[0] == SUPPORTED
+
+
+def test_a_claim_saying_of_one_name_what_the_evidence_says_of_another_is_unsupported() -> None:
+    evidence = (
+        "Frontier was an American western anthology series broadcast on NBC in 1955 and 1956, "
+        "narrated by Walter Coy, who also starred in several of its episodes over two seasons."
+        "Gunmen from Laredo is a 1959 American western film produced and directed by Wallace "
+        "MacDonald, which stars Robert Knapp, Maureen Hingert, and Walter Coy."
+    )
+    found, why = verdict("The western series was narrated by Robert Knapp.", evidence)
+    assert found == UNSUPPORTED and "another name" in why and "'Knapp'" in why
+    assert verdict("The western series was narrated by Walter Coy.", evidence)[0] == SUPPORTED
+    # A pronoun carries the name through its passage: no other name is meant.
+    assert verdict(
+        "The Golden Gate Bridge, designed by Joseph Strauss, opened on May 27, 1937.", BRIDGE
+    )[0] == SUPPORTED
+
+
+def test_a_clock_time_is_no_clause_boundary() -> None:
+    # "9:30" kept whole: the clause about Orion is not read apart from its room and time.
+    evidence = (
+        "Events on 2026-12-04: 09:30-10:00 Standup (room Orion); 14:00-15:30 Design review "
+        "with Priya Nair and Tom Okafor (room Vega); 17:00 Dentist."
+    )
+    claim = (
+        "On Friday you have standup at 9:30 in Orion, then a design review from 14:00 to 15:30 "
+        "in Vega with Priya Nair and Tom Okafor."
+    )
+    assert verdict(claim, evidence)[0] == SUPPORTED

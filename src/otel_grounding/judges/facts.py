@@ -153,6 +153,13 @@ def word_profile(word: str) -> WordProfile:
     return WordProfile(parts, stems, negation)
 
 
+def clause_names(text: str) -> frozenset[str]:
+    """The names an evidence clause mentions, lowercased: its capitalised words past the
+    first that are no function words."""
+    words = _WORD.findall(text)
+    return frozenset(w.lower() for w in words[1:] if _is_name(w))
+
+
 def words_of_in_order(text: str) -> list[str]:
     """The words of a text, in order."""
     return _WORD.findall(text)
@@ -371,8 +378,11 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
 
 
 #: Clause boundaries inside a sentence: polarity is read per clause ("X is free; it does not
-#: need an account" holds one negation, in its second clause).
-_CLAUSE = re.compile(r"[;:]|,\s+(?:and|but|while|whereas|although|though)\s+|\s+but\s+")
+#: need an account" holds one negation, in its second clause). A colon between digits is a
+#: clock time ("9:30"), no boundary.
+_CLAUSE = re.compile(
+    r";|(?<!\d):|:(?!\d)|,\s+(?:and|but|while|whereas|although|though)\s+|\s+but\s+"
+)
 
 
 def clauses(sentence: str) -> list[str]:

@@ -39,6 +39,7 @@ from otel_grounding.judges.facts import (
     DateFact,
     NumberFact,
     TextFacts,
+    clause_names,
     clauses,
     continues,
     evidence_sentences,
@@ -80,6 +81,10 @@ SCATTER_WINDOW = 0
 SCATTER_MIN_NUMBER = 100
 #: Evidence of more segments than this is too long for the rule above.
 SCATTER_MAX_SEGMENTS = 6
+#: A claim says of one name what the evidence says of another when the evidence clauses
+#: sharing at least this many of its other content words (and `POLARITY_OVERLAP` of them)
+#: never mention its names.
+SWAP_MIN_WORDS = 2
 #: Evidence is read in segments about one subject: a sentence opening on a pronoun or a
 #: connective continues the segment, and so does any sentence while the segment is shorter
 #: than this many words (short lines of a structured tool output are one record).
@@ -87,6 +92,7 @@ SEGMENT_MIN_WORDS = 25
 #: How much of the nearest evidence sentence a reason quotes.
 QUOTE_CHARS = 140
 _APART = "never stated together"
+_OF_ANOTHER = "said of"
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
@@ -111,6 +117,8 @@ class _EvidenceSentence:
     stems: frozenset[str]
     negated: frozenset[str]
     ordinal: int
+    #: The clause's capitalised words past its first (the names it mentions).
+    names: frozenset[str]
 
 
 class EvidenceIndex:
@@ -122,6 +130,7 @@ class EvidenceIndex:
         #: Capitalised words of the evidence: a claim's first word that is one is a name.
         self.proper: set[str] = set()
         self._deletions: set[str] | None = None
+        self._segments: dict[int, set[str]] = {}
         self.stems: set[str] = set()
         self.numbers: set[str] = set()
         self.values: list[float] = []
@@ -161,7 +170,9 @@ class EvidenceIndex:
                     stems, negated = sentence_profile(clause)
                     position = len(self.sentences)
                     self.sentences.append(
-                        _EvidenceSentence(sentence, source, stems, negated, ordinal)
+                        _EvidenceSentence(
+                            sentence, source, stems, negated, ordinal, clause_names(clause)
+                        )
                     )
                     for s in stems:
                         self.by_stem.setdefault(s, []).append(position)
@@ -257,6 +268,17 @@ class EvidenceIndex:
             for p in parts
         )
 
+    def segment_stems(self, ordinal: int) -> set[str]:
+        """The content stems of every clause of one evidence segment."""
+        found = self._segments.get(ordinal)
+        if found is None:
+            found = set()
+            for sentence in self.sentences:
+                if sentence.ordinal == ordinal:
+                    found |= sentence.stems
+            self._segments[ordinal] = found
+        return found
+
     def holding(self, facts: TextFacts) -> int | None:
         """The first evidence sentence holding one of a claim's identifiers or numbers (the
         nearest sentence when no content word is shared: "DL405 costs 589 euros")."""
@@ -308,6 +330,10 @@ def check_claim(claim: str, index: EvidenceIndex) -> ClaimCheck:
     )
     if scattered:
         return ClaimCheck(UNSUPPORTED, scattered, coverage, None, nearest)
+    for clause in clauses(claim):
+        swapped = _swapped(read_facts(clause, claim=True), index)
+        if swapped is not None:
+            return ClaimCheck(UNSUPPORTED, swapped[0], coverage, None, swapped[1])
     anchored = bool(facts.names or facts.numbers or facts.dates or facts.identifiers)
     if not anchored and content >= COVERAGE_MIN_WORDS and coverage < COVERAGE_MIN:
         words = tuple(
@@ -354,6 +380,43 @@ def _scattered(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
         ):
             return ()
     return (*(f"'{a}'" for a in places), _APART)
+
+
+def _swapped(
+    facts: TextFacts, index: EvidenceIndex
+) -> tuple[tuple[str, ...], int] | None:
+    """A claim that says of one name what the evidence says of another: the evidence clauses
+    stating the rest of it (most of its other content words) mention another name, and one of
+    the claim's names is nowhere in their passage ("narrated by Robert Knapp" where the
+    evidence says "narrated by Walter Coy" and names Knapp in another passage)."""
+    if index.segments > SCATTER_MAX_SEGMENTS:  # short evidence only, as for joined facts
+        return None
+    names = list(facts.names)
+    first = facts.words[0] if facts.words else ""
+    if first and first not in names and first in index.proper:
+        names.append(first)
+    if not names:
+        return None
+    name_stems = {stem(p) for n in names for p in word_parts(n) if len(p) >= 2}
+    rest = facts.content_stems - name_stems
+    if len(rest) < SWAP_MIN_WORDS:
+        return None
+    ranked = index.nearest(frozenset(rest))
+    if not ranked or ranked[0][0] < max(SWAP_MIN_WORDS, POLARITY_OVERLAP * len(rest)):
+        return None
+    best = [p for n, p in ranked if n == ranked[0][0]]
+    for position in best:
+        clause = index.sentences[position]
+        segment = index.segment_stems(clause.ordinal)
+        absent = [
+            n for n in names
+            if not {stem(p) for p in word_parts(n) if len(p) >= 2} & segment
+        ]
+        others = sorted(clause.names - {n.lower() for n in names})
+        if not absent or not others:
+            return None
+    said = (*(f"'{n}'" for n in absent), f"{_OF_ANOTHER} '{others[0]}'")
+    return said, best[0]
 
 
 def _missing_facts(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
@@ -404,6 +467,14 @@ def explain(check: ClaimCheck, index: EvidenceIndex) -> str:
     if check.verdict == CONTRADICTED:
         claim_says = "the evidence says the opposite"
         return f"polarity: {claim_says}{near}"[:MAX_EXPLANATION_CHARS]
+    if check.verdict == UNSUPPORTED and check.missing and check.missing[-1].startswith(
+        _OF_ANOTHER
+    ):
+        named = ", ".join(check.missing[:-1])
+        return (
+            f"the evidence says this of another name: {named} is not in it, "
+            f"{check.missing[-1][len(_OF_ANOTHER) + 1:]} is{near}"
+        )[:MAX_EXPLANATION_CHARS]
     if check.verdict == UNSUPPORTED and check.missing and check.missing[-1] == _APART:
         named = ", ".join(check.missing[:-1])
         return (
