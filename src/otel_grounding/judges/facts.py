@@ -307,7 +307,8 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
     a name: every sentence starts with a capital); evidence keeps everything it could support."""
     spans: list[tuple[int, int]] = []
     identifiers: list[str] = []
-    for m in _IDENTIFIER.finditer(text):
+    # Evidence identifiers are looked up in its text as they are (no pass needed here).
+    for m in _IDENTIFIER.finditer(text) if claim else ():
         found = m.group()
         plain = found.lstrip("#").replace(".", "").isdigit() and found.count(".") < 2
         if plain or _DATE.fullmatch(found) or _GLUED_NUMBER.fullmatch(found):
