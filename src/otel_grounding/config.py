@@ -397,7 +397,7 @@ class SettingOptions(TypedDict, total=False):
     # The judge tier (in-process and in the relay).
     judge: Annotated[str | object | None, Setting(
         None, check_str,
-        "entry-point name (`openai`, `similarity`) or, in code, a judge object",
+        "entry-point name (`verifier`, `openai`, `similarity`) or, in code, a judge object",
         group=GROUP_JUDGE, shells=LIVE_SHELLS)]
     judge_base_url: Annotated[str | None, Setting(
         None, check_str, "the `openai` judge's endpoint", group=GROUP_JUDGE,
@@ -441,6 +441,11 @@ class SettingOptions(TypedDict, total=False):
         DEFAULT_JUDGE_SIMILARITY_THRESHOLD, check_threshold,
         "the `similarity` judge's cosine threshold", group=GROUP_JUDGE,
         shells=LIVE_SHELLS, shown="0.80")]
+    judge_min_rate: Annotated[float | None, Setting(
+        None, check_threshold,
+        "`judge.below_threshold` when the judge's rate is under it; none: the run's own "
+        "threshold (`min_claim_grounding_rate`)", group=GROUP_JUDGE, shells=LIVE_SHELLS,
+        shown="the run's threshold")]
 
 
 def _declared() -> tuple[Setting, ...]:
@@ -519,6 +524,8 @@ class JudgeSettings:
     max_claims: int = DEFAULT_JUDGE_MAX_CLAIMS
     max_evidence_chars: int = DEFAULT_JUDGE_MAX_EVIDENCE_CHARS
     similarity_threshold: float = DEFAULT_JUDGE_SIMILARITY_THRESHOLD
+    #: The judge's own alerting threshold (None: the run's lexical threshold).
+    min_rate: float | None = None
 
     def selects(self, rate: float, flagged: bool) -> bool:
         """Whether `judge_when` wants a run with this lexical rate and flag judged."""

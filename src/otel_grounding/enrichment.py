@@ -94,6 +94,16 @@ class RunOutcome:
     def below_threshold(self) -> bool:
         return self.result is not None and self.result.below_threshold
 
+    @property
+    def judge_below_threshold(self) -> bool:
+        """The judge settled ok and its rate is under `judge_min_rate` (else the run's
+        threshold); no threshold never flags."""
+        j = self.judgement
+        if j is None or j.outcome != attr.JUDGE_OUTCOME_OK:
+            return False
+        limit = j.min_rate if j.min_rate is not None else self.threshold
+        return limit is not None and j.rate < limit
+
 
 def build_enrichment(outcome: RunOutcome, settings: GroundingSettings) -> Enrichment:
     """The attributes (README: "What it writes on the run span"), the audit event when
@@ -124,7 +134,7 @@ def build_enrichment(outcome: RunOutcome, settings: GroundingSettings) -> Enrich
 
     judged: dict[int, Any] = {}
     if outcome.judgement is not None:
-        judged = _judge_values(values, outcome.judgement, outcome.threshold)
+        judged = _judge_values(values, outcome.judgement, outcome.judge_below_threshold)
 
     events: list[EventSpec] = []
     if result is not None and outcome.below_threshold:
@@ -173,7 +183,7 @@ def stripped(content_keys: tuple[str, ...], settings: GroundingSettings) -> froz
 
 
 def _judge_values(
-    values: dict[str, Any], judgement: Judgement, threshold: float | None
+    values: dict[str, Any], judgement: Judgement, below_threshold: bool
 ) -> dict[int, Any]:
     """Write the judge attributes; the verdicts by lexical claim index."""
     values[attr.JUDGE_NAME] = judgement.name
@@ -192,7 +202,7 @@ def _judge_values(
     values[attr.JUDGE_CLAIMS_SUPPORTED] = judgement.supported
     values[attr.JUDGE_CLAIMS_CONTRADICTED] = judgement.contradicted
     values[attr.JUDGE_RATE] = judgement.rate
-    values[attr.JUDGE_BELOW_THRESHOLD] = threshold is not None and judgement.rate < threshold
+    values[attr.JUDGE_BELOW_THRESHOLD] = below_threshold
     return {
         index: verdict
         for index, verdict in zip(judgement.claim_indexes, judgement.verdicts, strict=False)

@@ -13,7 +13,6 @@ at their deadline, so no run waits longer than its deadline on a judge that hang
 
 from __future__ import annotations
 
-import re
 import threading
 import time
 from collections import deque
@@ -35,13 +34,9 @@ from otel_grounding.judge import (
     judge_rate,
 )
 from otel_grounding.metrics import LABEL_OUTCOME, LABEL_REASON, GroundingMetrics
-from otel_grounding.scoring import GroundingResult
+from otel_grounding.scoring import ClaimVerdict, GroundingResult
+from otel_grounding.sentences import Sentence, asserts_something, split_sentences
 
-#: Sentences of a non-ASCII answer (the lexical contract sees no claims in, say, Japanese).
-_SENTENCE = re.compile(r"[.!?\n\u3002\uff01\uff1f\u0964]")
-#: A sentence needs this many word characters to be judged.
-MIN_SENTENCE_WORD_CHARS = 6
-_WORD_CHAR = re.compile(r"\w")
 #: How long flush waits past its deadline for runs another thread is delivering right now.
 SETTLE_GRACE_S = 0.5
 
@@ -62,6 +57,8 @@ class Judgement:
     truncated_by: tuple[str, ...] = ()
     duration_ms: float | None = None
     error_type: str | None = None
+    #: `judge_min_rate`: the judge's own alerting threshold (None: the run's threshold).
+    min_rate: float | None = None
 
     @property
     def supported(self) -> int:
@@ -93,21 +90,15 @@ def judge_input(
     source_span_ids: Sequence[int | None],
     settings: JudgeSettings,
 ) -> JudgeInput:
-    """The run's checked claims (or, when the lexical contract found none in a non-ASCII
-    answer, its sentences) and its evidence, cut to `judge_max_claims` / `_evidence_chars`."""
+    """Every sentence of the answer that asserts something (a short answer such as "Delhi"
+    included, which the lexical contract never sees as a claim) and the run's evidence, cut to
+    `judge_max_claims` / `_evidence_chars`. A sentence holding exactly one lexical claim is
+    tied to that claim's index, so its verdict lands on the claim's event."""
     cut: list[str] = []
-    if result.claims:
-        texts = [c.text for c in result.claims]
-        indexes: list[int | None] = [c.index for c in result.claims]
-    elif not output.isascii():
-        texts = [
-            piece.strip()
-            for piece in _SENTENCE.split(output)
-            if len(_WORD_CHAR.findall(piece)) >= MIN_SENTENCE_WORD_CHARS
-        ]
-        indexes = [None] * len(texts)
-    else:
-        texts, indexes = [], []
+    sentences = [s for s in split_sentences(output) if asserts_something(s.text)]
+    texts = [s.text for s in sentences]
+    claims = result.claims if result.claims_total else ()
+    indexes = _lexical_claims(sentences, claims)
     if len(texts) > settings.max_claims:
         texts, indexes = texts[: settings.max_claims], indexes[: settings.max_claims]
         cut.append(attr.BOUND_JUDGE_MAX_CLAIMS)
@@ -123,6 +114,25 @@ def judge_input(
         evidence.append(EvidenceText(text, span_id))
         budget -= len(text)
     return JudgeInput(tuple(texts), tuple(indexes), tuple(evidence), tuple(cut))
+
+
+def _lexical_claims(
+    sentences: Sequence[Sentence], claims: Sequence[ClaimVerdict]
+) -> list[int | None]:
+    """For each sentence, the index of the one lexical claim overlapping it (None: none or
+    several). Both are in text order: one merge pass, linear."""
+    out: list[int | None] = []
+    first = 0
+    for sentence in sentences:
+        while first < len(claims) and claims[first].end <= sentence.start:
+            first += 1
+        inside: list[int] = []
+        at = first
+        while at < len(claims) and claims[at].start < sentence.end and len(inside) < 2:
+            inside.append(claims[at].index)
+            at += 1
+        out.append(inside[0] if len(inside) == 1 else None)
+    return out
 
 
 def sampled(trace_id: int, rate: float) -> bool:
@@ -213,7 +223,14 @@ class JudgeTier:
         return len(self._active)
 
     def _judgement(self, outcome: str, reason: str | None, **fields: object) -> Judgement:
-        return Judgement(self.name, self.model, outcome, reason, **fields)  # type: ignore[arg-type]
+        return Judgement(
+            self.name,
+            self.model,
+            outcome,
+            reason,
+            min_rate=self.settings.min_rate,
+            **fields,  # type: ignore[arg-type]
+        )
 
     def offer(
         self,

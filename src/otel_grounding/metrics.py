@@ -21,6 +21,7 @@ METER_NAME = "otel_grounding"
 RATE_HISTOGRAM = "ferrumdeck.reliability.claim_grounding_rate"
 RUNS_SCORED = "ferrumdeck.reliability.runs_scored"
 RUNS_FLAGGED = "ferrumdeck.reliability.runs_flagged"
+RUNS_JUDGE_FLAGGED = "ferrumdeck.reliability.runs_judge_flagged"
 SPANS_SEEN = "otel_grounding.spans_seen"
 RUNS_SEEN = "otel_grounding.runs_seen"
 TRACES_EVICTED = "otel_grounding.traces_evicted"
@@ -65,6 +66,9 @@ class RunRecord(Protocol):
 
     @property
     def below_threshold(self) -> bool: ...
+
+    @property
+    def judge_below_threshold(self) -> bool: ...
 
     @property
     def reasons(self) -> tuple[str, ...]: ...
@@ -150,6 +154,12 @@ class GroundingMetrics:
             unit="{run}",
             description="Agent runs below their grounding threshold",
         )
+        self.runs_judge_flagged = Tally(
+            meter,
+            RUNS_JUDGE_FLAGGED,
+            unit="{run}",
+            description="Agent runs whose judge rate is below the judge's threshold",
+        )
         self._spans_seen = spans_seen
         meter.create_observable_counter(
             SPANS_SEEN,
@@ -228,6 +238,8 @@ class GroundingMetrics:
             self.rate.record(rate, labels)
         if flagged:
             self.runs_flagged.add(1, labels)
+        if outcome.judge_below_threshold:
+            self.runs_judge_flagged.add(1, labels)
         if REASON_SCORING_OVERLOAD in outcome.reasons:
             self.runs_overloaded.add(1)
 

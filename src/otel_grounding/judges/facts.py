@@ -1,0 +1,433 @@
+"""The checkable facts of a text: names, numbers, dates, identifiers, negations, content words.
+
+What the `verifier` judge compares between a claim and the evidence. Each fact comes with the
+text it was read from, so a verdict can name it. Every pattern is linear (no nested unbounded
+repeats); words are Unicode words, so a name in any Latin, Greek or Cyrillic script is a name.
+The stemmer is deliberately crude (a few English suffixes): it only has to make "released",
+"release" and "releases" one word on both sides.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from otel_grounding.sentences import word_list
+
+STOPWORDS = frozenset(
+    word_list(
+        "a about above after again against all also although am an and any are aren as at be "
+        "because been before being below between both but by can cannot could did do does "
+        "doing done down during each either else ever every few for from further had has have "
+        "having he her here hers herself him himself his how however i if in into is it its "
+        "itself just let may me might more most much must my myself neither nor not now of "
+        "off on once only or other our ours ourselves out over own per same she should since "
+        "so some such than that the their theirs them themselves then there these they this "
+        "those though through thus to too under until up upon us very via was we were what "
+        "when where whether which while who whom whose why will with within without would yet "
+        "you your yours yourself yourselves s t re ve ll d m o y one ones another anything "
+        "something nothing everything someone anyone everyone also mr mrs ms dr st new get "
+        "got make made well still even really"
+    )
+)
+#: Capitalised words that are not names: units, currencies, time zones, common acronyms.
+NOT_NAMES = frozenset(
+    word_list(
+        "i usd eur gbp jpy chf cad aud cny inr utc gmt cet est pst am pm ok id ids api apis "
+        "url urls http https json xml csv html css sql cpu gpu ram ssd hdd os ui kb mb gb tb "
+        "kib mib gib ms km kg mph kmh hz ghz mhz n/a faq ceo cto cfo q1 q2 q3 q4 h1 h2 tl dr "
+        "tv according however meanwhile overall additionally also currently note yes no"
+    )
+)
+MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"),
+            ("may",), ("june", "jun"), ("july", "jul"), ("august", "aug"),
+            ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"),
+            ("december", "dec"),
+        ),
+        start=1,
+    )
+    for name in names
+}
+#: Negation words (contractions, "doesn't", are read by their ending; never by a fragment:
+#: "won" is a verb).
+NEGATIONS = frozenset(
+    word_list(
+        "not no never none nobody nothing neither nor cannot without"
+    )
+)
+#: Words before a number that allow it to be rounded ("about 5 GB" for 4.87 GB).
+HEDGES = frozenset(
+    word_list(
+        "about around roughly approximately nearly almost over under some circa ~ approx more "
+        "less least most"
+    )
+)
+_SCALES = {
+    "thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9,
+    "bn": 1e9, "b": 1e9, "trillion": 1e12,
+}
+NUMBER_WORDS = {
+    w: i
+    for i, w in enumerate(
+        word_list(
+            "zero one two three four five six seven eight nine ten eleven twelve thirteen "
+            "fourteen fifteen sixteen seventeen eighteen nineteen twenty"
+        )
+    )
+}
+
+#: The month names as a trie (an alternation of twenty words costs a scan per position).
+_MONTH_ALT = (
+    "jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    "|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+)
+_DATE = re.compile(
+    r"(?=[0-9JFMASONDjfmasond])(?:(?<![\w.])"
+    r"(?P<iso>(?P<iy>\d{4})-(?P<im>\d{1,2})-(?P<id>\d{1,2}))(?![\w]|\.\d)"
+    r"|\b(?P<m1>" + _MONTH_ALT + r")\.?\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?\b"
+    r"(?:,?\s+(?P<y1>\d{4})\b)?"
+    r"|\b(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m2>" + _MONTH_ALT + r")\b\.?"
+    r"(?:,?\s+(?P<y2>\d{4})\b)?"
+    r"|\b(?P<m3>" + _MONTH_ALT + r")\b\.?(?:,?\s+(?:of\s+)?(?P<y3>\d{4})\b)?)",
+    re.IGNORECASE,
+)
+#: Identifiers: a run holding a digit and a letter, or dotted digits ("v3.3.2", "AGPL-3.0",
+#: "C2H5OH", "#4521", "10.0.0.1"); URLs and e-mail addresses.
+_IDENTIFIER = re.compile(
+    r"https?://[^\s<>\"']+[^\s<>\"'.,;:!?)]"
+    r"|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+    r"|(?<![\w.])#?(?=[\w.-]*\d)(?=[\w.-]*[A-Za-z]|\d+\.\d+\.\d)[A-Za-z0-9][\w-]*(?:\.(?![A-Z][a-z])[\w-]+)*"
+)
+#: A number with a unit or an ending glued to it is a number, not an identifier ("18s", "12GB").
+_GLUED_NUMBER = re.compile(
+    r"\d+(?:\.\d+)?(?:s|st|nd|rd|th|am|pm|k|m|b|bn|gb|mb|kb|tb|km|kg|g|mg|ms|h|min|x|%)",
+    re.IGNORECASE,
+)
+_NUMBER_PATTERN = (
+    r"(?P<n>\d{1,3}(?:,\d{3})+|\d+)(?P<frac>\.\d+)?(?:st|nd|rd|th)?"
+    r"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn|[kKmMbB])\b)?"
+)
+#: A claim's numbers start at a word boundary; the evidence's anywhere after a non-digit
+#: ("Collins.51 Birch Street" holds 51).
+_CLAIM_NUMBER = re.compile(r"(?<![\w.,])" + _NUMBER_PATTERN)
+_EVIDENCE_NUMBER = re.compile(r"(?<![\d,])" + _NUMBER_PATTERN)
+_WORD = re.compile(r"[^\W\d_][\w'\u2019-]*[^\W_]|[^\W\d_]")
+_SPLIT_WORD = re.compile(r"[-_'\u2019]|(?<=[a-z])(?=[A-Z])")
+#: Evidence sentences end at terminal punctuation before white space or a capital (pasted
+#: passages often lack the space: "...Games.The 4th..."), not after an initial ("William H.
+#: Macy"), or at a line break.
+_EVIDENCE_SENTENCE = re.compile(r"(?<=[.!?])(?<!\b[A-Z]\.)(?:\s+|(?=[A-Z\"]))|\n")
+
+
+@lru_cache(maxsize=65536)
+def word_parts(word: str) -> tuple[str, ...]:
+    """A word's parts, lowercased: "downloads_last_month", "minSdk", "Bixler-Zavala"."""
+    if word.isalpha() and word.islower():
+        return (word,)
+    return tuple(p.lower() for p in _SPLIT_WORD.split(word) if p)
+
+
+@dataclass(frozen=True)
+class WordProfile:
+    """What one evidence word contributes: its parts, their stems, whether it negates."""
+
+    parts: tuple[str, ...]
+    stems: tuple[str, ...]
+    negation: bool
+
+
+@lru_cache(maxsize=65536)
+def word_profile(word: str) -> WordProfile:
+    """One word's profile (cached: evidence repeats its words)."""
+    parts = word_parts(word)
+    lower = word.lower()  # "not-for-profit" negates nothing
+    negation = lower in NEGATIONS or lower.endswith(("n't", "n\u2019t"))
+    stems = tuple(stem(p) for p in parts if len(p) >= 2 and p not in STOPWORDS
+                  and p not in NEGATIONS)
+    return WordProfile(parts, stems, negation)
+
+
+def clause_names(text: str) -> frozenset[str]:
+    """The names an evidence clause mentions, lowercased: its capitalised words past the
+    first that are no function words."""
+    words = _WORD.findall(text)
+    return frozenset(w.lower() for w in words[1:] if _is_name(w))
+
+
+def words_of_in_order(text: str) -> list[str]:
+    """The words of a text, in order."""
+    return _WORD.findall(text)
+
+
+def words_of(text: str) -> set[str]:
+    """The distinct words of a text."""
+    return set(_WORD.findall(text))
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """A crude English stem, the same on both sides of a comparison."""
+    w = word.lower()
+    if w.endswith(("'s", "\u2019s")):
+        w = w[:-2]
+    for suffix, keep in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("ly", ""),
+                         ("es", ""), ("s", "")):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            if suffix == "s" and w.endswith(("ss", "us", "is")):
+                break
+            w = w[: len(w) - len(suffix)] + keep
+            break
+    if len(w) > 3 and w.endswith("e"):
+        w = w[:-1]
+    return w
+
+
+def number_key(value: float) -> str:
+    """A number written once: 1,200 / 1200 / 1200.0 / 1.2 thousand all give "1200"."""
+    if value == int(value) and abs(value) < 1e18:
+        return str(int(value))
+    return f"{value:.6f}".rstrip("0").rstrip(".")
+
+
+@dataclass(frozen=True)
+class NumberFact:
+    """A number in a text: what was written, its value, and whether it may be rounded."""
+
+    text: str
+    value: float
+    decimals: int
+    scaled: float | None
+    hedged: bool
+
+
+@dataclass(frozen=True)
+class DateFact:
+    """A date in a text; absent parts are None ("November 2026" has no day)."""
+
+    text: str
+    year: int | None
+    month: int | None
+    day: int | None
+
+
+@dataclass(frozen=True)
+class TextFacts:
+    """Everything checkable in one claim (or one evidence text)."""
+
+    words: tuple[str, ...]
+    names: tuple[str, ...]
+    numbers: tuple[NumberFact, ...]
+    dates: tuple[DateFact, ...]
+    identifiers: tuple[str, ...]
+    negations: int
+    content_stems: frozenset[str]
+
+
+def _date(m: re.Match[str]) -> DateFact | None:
+    text = m.group()
+    if m.group("iso"):
+        iso_month, iso_day = int(m.group("im")), int(m.group("id"))
+        if not (1 <= iso_month <= 12 and 1 <= iso_day <= 31):
+            return None
+        return DateFact(text, int(m.group("iy")), iso_month, iso_day)
+    for mk, dk, yk in (("m1", "d1", "y1"), ("m2", "d2", "y2"), ("m3", None, "y3")):
+        if m.group(mk):
+            month = MONTHS[m.group(mk).lower()]
+            day = int(m.group(dk)) if dk and m.group(dk) else None
+            year = int(m.group(yk)) if m.group(yk) else None
+            if day is not None and not 1 <= day <= 31:
+                return None
+            if mk == "m3" and year is None and m.group(mk).lower() in ("may", "mar"):
+                return None  # "may" the verb, "mar" the word: no date without a year
+            return DateFact(text, year, month, day)
+    return None
+
+
+def _mask(text: str, spans: list[tuple[int, int]]) -> str:
+    if not spans:
+        return text
+    chars = list(text)
+    for start, end in spans:
+        for i in range(start, end):
+            chars[i] = " "
+    return "".join(chars)
+
+
+def title_like(words: Sequence[str]) -> bool:
+    """A bare name for an answer ("Mumbai", "Arthur's Magazine"): no lowercase word but
+    function words."""
+    return all(w[0].isupper() or w.lower() in STOPWORDS for w in words)
+
+
+def _is_name(word: str) -> bool:
+    lower = word.lower()
+    return (word[0].isupper() and len(word) > 1 and lower not in STOPWORDS
+            and lower not in NOT_NAMES and lower not in MONTHS)
+
+
+def _defined_acronym(name: str, words: list[str]) -> bool:
+    """An acronym the claim spells out itself: "Self Defense Force (SDF)"."""
+    if not (name.isupper() and 2 <= len(name) <= 6):
+        return False
+    initials = "".join(w[0] for w in words if w[0].isupper() and not w.isupper())
+    return name in initials
+
+
+#: A negation's scope: the content words among the next this many words after it.
+NEGATION_SCOPE = 3
+
+
+def sentence_profile(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """A clause's content stems, and those of them in a negation's scope ("does not support
+    Windows": support, windows). Polarity is compared on the words a claim and the evidence
+    share, so a negation elsewhere in a long sentence does not count."""
+    stems: set[str] = set()
+    negated: set[str] = set()
+    left = 0
+    for word in _WORD.findall(text):
+        profile = word_profile(word)
+        if profile.negation:
+            left = NEGATION_SCOPE
+            continue
+        stems.update(profile.stems)
+        if left:
+            negated.update(profile.stems)
+            left -= 1
+    return frozenset(stems), frozenset(negated)
+
+
+def read_facts(text: str, *, claim: bool) -> TextFacts:
+    """The facts of a text. A claim keeps only what it must be held to (its first word is not
+    a name: every sentence starts with a capital); evidence keeps everything it could support."""
+    spans: list[tuple[int, int]] = []
+    identifiers: list[str] = []
+    # Evidence identifiers are looked up in its text as they are (no pass needed here).
+    for m in _IDENTIFIER.finditer(text) if claim else ():
+        found = m.group()
+        plain = found.lstrip("#").replace(".", "").isdigit() and found.count(".") < 2
+        if plain or _DATE.fullmatch(found) or _GLUED_NUMBER.fullmatch(found):
+            continue
+        identifiers.append(m.group())
+        spans.append(m.span())
+    masked = _mask(text, spans)
+    dates: list[DateFact] = []
+    date_spans: list[tuple[int, int]] = []
+    for m in _DATE.finditer(masked):
+        fact = _date(m)
+        if fact is not None:
+            dates.append(fact)
+            date_spans.append(m.span())
+    # Evidence keeps the numbers inside its dates and identifiers; a claim is held to its dates
+    # and identifiers as wholes.
+    number_text = _mask(masked, date_spans) if claim else text
+    numbers: list[NumberFact] = []
+    lowered = number_text.lower()
+    for m in (_CLAIM_NUMBER if claim else _EVIDENCE_NUMBER).finditer(number_text):
+        raw = m.group("n").replace(",", "")
+        frac = m.group("frac") or ""
+        value = float(raw + frac)
+        scale_word = m.group("scale")
+        factor = _SCALES.get(scale_word.lower()) if scale_word else None
+        scaled = value * factor if factor is not None else None
+        hedged = False
+        if claim:  # only a claim's numbers may be rounded
+            before = lowered[max(0, m.start() - 16): m.start()].split()
+            hedged = bool(before) and (before[-1] in HEDGES or before[-1].endswith("~")
+                                       or (len(before) > 1 and before[-2] in HEDGES))
+        numbers.append(NumberFact(m.group(), value, len(frac) - 1 if frac else 0, scaled, hedged))
+    words: list[str] = []
+    names: list[str] = []
+    negations = 0
+    if not claim:  # evidence: its numbers, dates and identifiers; words are indexed apart
+        for word in words_of(text):
+            if word.lower() in NUMBER_WORDS:
+                numbers.append(NumberFact(word, float(NUMBER_WORDS[word.lower()]), 0, None, False))
+        return TextFacts((), (), tuple(numbers), tuple(dates), tuple(identifiers), 0, frozenset())
+    word_text = _mask(masked, date_spans)
+    for m in _WORD.finditer(word_text):
+        word = m.group()
+        lower = word.lower()
+        if lower in NEGATIONS or lower.endswith(("n't", "n\u2019t")):
+            negations += 1
+        words.append(word)
+        if _is_name(word):
+            names.append(word)
+    # The first word is capitalised anyway: a name only when the next word is one too or the
+    # claim is a bare name ("Nick Kroll is...", "Mumbai"; not "Tickets cost...").
+    if names and words and names[0] is words[0] and not (
+        (len(words) > 1 and _is_name(words[1])) or title_like(words)
+    ):
+        names = names[1:]
+    if names:
+        names = [n for n in names if not _defined_acronym(n, words)]
+    content = frozenset(
+        stem(part)
+        for w in words
+        for part in word_parts(w)
+        if len(part) >= 2 and part not in STOPWORDS and part not in NEGATIONS
+    )
+    return TextFacts(
+        tuple(words), tuple(names), tuple(numbers), tuple(dates), tuple(identifiers),
+        negations, content,
+    )
+
+
+#: Clause boundaries inside a sentence: polarity is read per clause ("X is free; it does not
+#: need an account" holds one negation, in its second clause). A colon between digits is a
+#: clock time ("9:30"), no boundary.
+_CLAUSE = re.compile(
+    r";|(?<!\d):|:(?!\d)|,\s+(?:and|but|while|whereas|although|though)\s+|\s+but\s+"
+)
+
+
+def clauses(sentence: str) -> list[str]:
+    """A sentence's clauses."""
+    return [c.strip() for c in _CLAUSE.split(sentence) if c.strip()]
+
+
+#: Words that open a sentence continuing the previous one's subject ("It was designed by...").
+ANAPHORA = frozenset(
+    word_list(
+        "it its he his she her they their them this these those that there such both also "
+        "however then later after before during since in on at as with from by for and but "
+        "which who whose where when"
+    )
+)
+_FIRST_WORDS = re.compile(r"[\W_]*([^\W_]+)\W*([^\W_]*)")
+
+
+def continues(sentence: str) -> bool:
+    """Whether an evidence sentence goes on about the previous one's subject: it opens with a
+    pronoun or connective, or with "The" and a common noun ("The film was...")."""
+    m = _FIRST_WORDS.match(sentence)
+    if m is None:
+        return True
+    first, second = m.group(1).lower(), m.group(2)
+    if first in ANAPHORA:
+        return True
+    return first in ("the", "a", "an") and bool(second) and second[0].islower()
+
+
+_DIGITS = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def number_keys(text: str) -> set[str]:
+    """The number keys of a text, cheaply (its digit runs; no scale words, no number words)."""
+    keys = set()
+    for run in _DIGITS.findall(text):
+        try:
+            keys.add(number_key(float(run.replace(",", "").rstrip("."))))
+        except ValueError:
+            continue
+    return keys
+
+
+def evidence_sentences(text: str) -> list[str]:
+    """Evidence cut into sentences for polarity and the nearest-sentence reason."""
+    return [s.strip() for s in _EVIDENCE_SENTENCE.split(text) if s.strip()]

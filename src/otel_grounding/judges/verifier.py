@@ -1,0 +1,520 @@
+"""The `verifier` judge: an offline check of what a claim states against what the tools returned.
+
+No model, no network, nothing downloaded: rules over the facts of a claim (judges/facts.py)
+against an index of the evidence built once per run, a few milliseconds a run. A claim is
+
+- `contradicted` when its polarity is the opposite of every evidence sentence that states the
+  same thing ("is not licensed under MIT" against "is licensed under MIT");
+- `unsupported` when it names something no evidence holds: a name, a number (rounding allowed
+  when the claim says "about"), a date (any spelling: "2026-11-20" is "November 20, 2026"),
+  an identifier (version, licence, id, URL); or when too few of its content words occur in the
+  evidence at all (`COVERAGE_MIN`);
+- `supported` otherwise, including a claim with nothing checkable in it.
+
+Each verdict says why, naming the fact, and quotes the nearest evidence sentence, so a person
+can act on it. What it cannot see: a wrong relation between facts that are all in the evidence
+("First for Women was started first" when the evidence dates both magazines), and a claim that
+reuses the evidence's words for something it does not say. Those need entailment (a model).
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from otel_grounding.config import JudgeSettings
+from otel_grounding.judge import (
+    CONTRADICTED,
+    MAX_EXPLANATION_CHARS,
+    SUPPORTED,
+    UNSUPPORTED,
+    JudgeRequest,
+    JudgeVerdict,
+)
+from otel_grounding.judges.facts import (
+    STOPWORDS,
+    DateFact,
+    NumberFact,
+    TextFacts,
+    clause_names,
+    clauses,
+    continues,
+    evidence_sentences,
+    number_key,
+    number_keys,
+    read_facts,
+    sentence_profile,
+    stem,
+    title_like,
+    word_parts,
+    words_of,
+    words_of_in_order,
+)
+
+#: The rules' version, written as `judge.model`.
+MODEL = "rules-v1"
+#: A claim with at least this many content words is unsupported when fewer than this share
+#: of them occur in the evidence (chosen on the development split and the agent-style set).
+COVERAGE_MIN = 0.5
+COVERAGE_MIN_WORDS = 3
+#: Polarity is compared with evidence sentences holding at least this share of the claim's
+#: content words (and at least `POLARITY_MIN_WORDS` of them).
+POLARITY_OVERLAP = 0.6
+POLARITY_MIN_WORDS = 3
+POLARITY_MIN_SHARED = 2
+#: A name is also covered by an evidence word it differs from only in a short ending
+#: ("Korea" / "Korean"), at least this long.
+NAME_PREFIX_MIN = 4
+NAME_ENDING_MAX = 3
+#: A name this long one letter away from an evidence word is that word misspelt.
+SPELLING_MIN_CHARS = 6
+#: A hedged number ("about 5") is covered by an evidence number within this relative distance.
+HEDGE_TOLERANCE = 0.1
+#: The names and numbers of one claim must all occur within this many consecutive evidence
+#: sentences (0: one sentence).
+SCATTER_WINDOW = 0
+#: Numbers from this value on (years, amounts) count among a claim's facts that must be
+#: stated together; smaller ones (clock times, counts) recur everywhere.
+SCATTER_MIN_NUMBER = 100
+#: Evidence of more segments than this is too long for the rule above.
+SCATTER_MAX_SEGMENTS = 6
+#: A claim says of one name what the evidence says of another when the evidence clauses
+#: sharing at least this many of its other content words (and `POLARITY_OVERLAP` of them)
+#: never mention its names.
+SWAP_MIN_WORDS = 2
+#: Evidence is read in segments about one subject: a sentence opening on a pronoun or a
+#: connective continues the segment, and so does any sentence while the segment is shorter
+#: than this many words (short lines of a structured tool output are one record).
+SEGMENT_MIN_WORDS = 25
+#: How much of the nearest evidence sentence a reason quotes.
+QUOTE_CHARS = 140
+_APART = "never stated together"
+_OF_ANOTHER = "said of"
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+#: A part of a hyphenated identifier that may be checked on its own: a word, or digits with
+#: an ending ("18s", "3rd").
+_PLAIN_PART = re.compile(r"[^\W\d_]+|\d+[a-z]{0,2}")
+
+
+def _digits(part: str) -> str:
+    return part.rstrip("abcdefghijklmnopqrstuvwxyz")
+
+
+def _deleted(word: str) -> set[str]:
+    """The word with one letter deleted, every way."""
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
+@dataclass(frozen=True)
+class _EvidenceSentence:
+    text: str
+    source: int
+    stems: frozenset[str]
+    negated: frozenset[str]
+    ordinal: int
+    #: The clause's capitalised words past its first (the names it mentions).
+    names: frozenset[str]
+
+
+class EvidenceIndex:
+    """Everything the rules look up in a run's evidence, built once per judgement."""
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        self.words: set[str] = set()
+        self.prefixes: set[str] = set()
+        #: Capitalised words of the evidence: a claim's first word that is one is a name.
+        self.proper: set[str] = set()
+        self._deletions: set[str] | None = None
+        self._segments: dict[int, set[str]] = {}
+        self.stems: set[str] = set()
+        self.numbers: set[str] = set()
+        self.values: list[float] = []
+        self.dates: list[DateFact] = []
+        self.text = "\n".join(texts).lower()
+        self.sentences: list[_EvidenceSentence] = []
+        self.by_stem: dict[str, list[int]] = {}
+        #: Number key -> ordinals of the evidence sentences holding it.
+        self.number_at: dict[str, list[int]] = {}
+        ordinal = 0
+        #: How many segments the evidence holds (each tool output's, added up).
+        self.segments = 0
+        for source, text in enumerate(texts):
+            before = ordinal
+            for word in words_of(text):  # each distinct word once
+                self._add_word(word)
+            facts = read_facts(text, claim=False)
+            for number in facts.numbers:
+                self._add_number(number)
+            self.dates.extend(facts.dates)
+            for date in facts.dates:  # "on Friday, December 4" for 2026-12-04
+                if date.year and date.month and date.day:
+                    try:
+                        weekday = datetime.date(date.year, date.month, date.day).weekday()
+                    except ValueError:
+                        continue
+                    self.words.add(_WEEKDAYS[weekday])
+            segment_words = SEGMENT_MIN_WORDS
+            for sentence in evidence_sentences(text):
+                if segment_words >= SEGMENT_MIN_WORDS and not continues(sentence):
+                    ordinal += 1
+                    segment_words = 0
+                segment_words += sentence.count(" ") + 1
+                for key in number_keys(sentence):
+                    self.number_at.setdefault(key, []).append(ordinal)
+                for clause in clauses(sentence):  # polarity is read per clause
+                    stems, negated = sentence_profile(clause)
+                    position = len(self.sentences)
+                    self.sentences.append(
+                        _EvidenceSentence(
+                            sentence, source, stems, negated, ordinal, clause_names(clause)
+                        )
+                    )
+                    for s in stems:
+                        self.by_stem.setdefault(s, []).append(position)
+            self.segments += ordinal - before
+            ordinal += SCATTER_WINDOW + 1  # no window spans two tool outputs
+
+    def _add_word(self, word: str) -> None:
+        lower = word.lower()
+        self.words.add(lower)
+        if word[0].isupper() and lower not in STOPWORDS:
+            self.proper.add(word)
+        self.stems.add(stem(lower))
+        for part in word_parts(word):
+            self.words.add(part)
+            self.stems.add(stem(part))
+            for cut in range(1, NAME_ENDING_MAX + 1):
+                if len(part) - cut >= NAME_PREFIX_MIN:
+                    self.prefixes.add(part[: len(part) - cut])
+
+    def _add_number(self, number: NumberFact) -> None:
+        self.numbers.add(number_key(number.value))
+        self.values.append(number.value)
+        if number.scaled is not None:
+            self.numbers.add(number_key(number.scaled))
+            self.values.append(number.scaled)
+
+    def has_name(self, name: str) -> bool:
+        parts = [p for p in word_parts(name) if len(p) >= 2]
+        return all(self._has_word(p) for p in parts)
+
+    def _has_word(self, word: str) -> bool:
+        if word in self.words or stem(word) in self.stems or word in self.prefixes:
+            return True
+        if len(word) >= SPELLING_MIN_CHARS and self._misspelt(word):
+            return True
+        return any(
+            word[: len(word) - cut] in self.words
+            for cut in range(1, NAME_ENDING_MAX + 1)
+            if len(word) - cut >= NAME_PREFIX_MIN
+        )
+
+    def _misspelt(self, word: str) -> bool:
+        """One letter away from an evidence word ("Gennadiy" / "Gennady", "Dulmore" /
+        "Dulorme"): a spelling, not another name. The deletion index is built on first use."""
+        if self._deletions is None:
+            self._deletions = set()
+            for known in self.words:
+                if len(known) >= SPELLING_MIN_CHARS - 1:
+                    self._deletions.add(known)
+                    self._deletions.update(_deleted(known))
+        return word in self._deletions or any(d in self._deletions for d in _deleted(word))
+
+    def has_number(self, number: NumberFact) -> bool:
+        keys = [number_key(number.value)]
+        if number.scaled is not None:
+            keys.append(number_key(number.scaled))
+        if any(k in self.numbers for k in keys):
+            return True
+        if number.decimals or number.hedged:  # "4.9" or "about 5" for 4.87
+            wanted = number.scaled if number.scaled is not None else number.value
+            for value in self.values:
+                if round(value, number.decimals) == number.value:
+                    return True
+                if number.hedged and abs(value - wanted) <= HEDGE_TOLERANCE * abs(value):
+                    return True
+        return False
+
+    def has_date(self, date: DateFact) -> bool:
+        for known in self.dates:
+            if all(
+                want is None or want == have
+                for want, have in (
+                    (date.year, known.year), (date.month, known.month), (date.day, known.day)
+                )
+            ):
+                return True
+        if date.month is None and date.day is None and date.year is not None:
+            return number_key(date.year) in self.numbers
+        return False
+
+    def has_identifier(self, identifier: str) -> bool:
+        key = identifier.lower().lstrip("#")
+        if key.startswith("v") and key[1:2].isdigit():
+            key = key[1:]
+        if key in self.text:
+            return True
+        # "under-18s" for "under 18": hyphenated words and plain numbers, each found.
+        parts = key.split("-")
+        if len(parts) < 2 or not all(_PLAIN_PART.fullmatch(p) for p in parts):
+            return False
+        return all(
+            self._has_word(p) if p.isalpha() else number_key(float(_digits(p))) in self.numbers
+            for p in parts
+        )
+
+    def segment_stems(self, ordinal: int) -> set[str]:
+        """The content stems of every clause of one evidence segment."""
+        found = self._segments.get(ordinal)
+        if found is None:
+            found = set()
+            for sentence in self.sentences:
+                if sentence.ordinal == ordinal:
+                    found |= sentence.stems
+            self._segments[ordinal] = found
+        return found
+
+    def holding(self, facts: TextFacts) -> int | None:
+        """The first evidence sentence holding one of a claim's identifiers or numbers (the
+        nearest sentence when no content word is shared: "DL405 costs 589 euros")."""
+        wanted = [i.lower() for i in facts.identifiers] + [n.text for n in facts.numbers]
+        for position, sentence in enumerate(self.sentences):
+            lowered = sentence.text.lower()
+            if any(w in lowered for w in wanted):
+                return position
+        return None
+
+    def nearest(self, stems: frozenset[str]) -> list[tuple[int, int]]:
+        """(shared content words, sentence position), most shared first."""
+        counts: dict[int, int] = {}
+        for s in stems:
+            for position in self.by_stem.get(s, ()):
+                counts[position] = counts.get(position, 0) + 1
+        return sorted(((n, p) for p, n in counts.items()), reverse=True)
+
+
+@dataclass(frozen=True)
+class ClaimCheck:
+    """What the rules found in one claim (the judge's verdict is made from it)."""
+
+    verdict: str
+    missing: tuple[str, ...]
+    coverage: float
+    contradicted_by: int | None
+    nearest: int | None
+
+
+def check_claim(claim: str, index: EvidenceIndex) -> ClaimCheck:
+    """The rules, in order: polarity, unsupported facts, coverage."""
+    facts = read_facts(claim, claim=True)
+    ranked = index.nearest(facts.content_stems)
+    nearest = ranked[0][1] if ranked else index.holding(facts)
+    content = len(facts.content_stems)
+    covered = sum(1 for s in facts.content_stems if s in index.stems)
+    coverage = covered / content if content else 1.0
+    flipped = _polarity_flip(claim, index)
+    if flipped is not None:
+        return ClaimCheck(CONTRADICTED, (), coverage, flipped, flipped)
+    missing = _missing_facts(facts, index)
+    if missing:
+        return ClaimCheck(UNSUPPORTED, missing, coverage, None, nearest)
+    scattered = next(
+        (found for clause in clauses(claim)
+         if (found := _scattered(read_facts(clause, claim=True), index))),
+        (),
+    )
+    if scattered:
+        return ClaimCheck(UNSUPPORTED, scattered, coverage, None, nearest)
+    for clause in clauses(claim):
+        swapped = _swapped(read_facts(clause, claim=True), index)
+        if swapped is not None:
+            return ClaimCheck(UNSUPPORTED, swapped[0], coverage, None, swapped[1])
+    anchored = bool(facts.names or facts.numbers or facts.dates or facts.identifiers)
+    if not anchored and content >= COVERAGE_MIN_WORDS and coverage < COVERAGE_MIN:
+        words = tuple(
+            sorted({w for w in facts.words if stem(w) in facts.content_stems
+                    and stem(w) not in index.stems})
+        )
+        return ClaimCheck(UNSUPPORTED, words, coverage, None, nearest)
+    return ClaimCheck(SUPPORTED, (), coverage, None, nearest)
+
+
+def _scattered(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
+    """Names and numbers of one claim that the evidence holds, but never within
+    `SCATTER_WINDOW` segments of each other: the claim joins facts the evidence keeps apart.
+    Only over short evidence (`SCATTER_MAX_SEGMENTS`): a summary of a long document joins
+    facts from far apart as a matter of course."""
+    if index.segments > SCATTER_MAX_SEGMENTS:
+        return ()
+    places: dict[str, list[int]] = {}
+    names = list(facts.names)
+    first = facts.words[0] if facts.words else ""
+    if first and first not in names and first in index.proper:  # "Sofia will update..."
+        names.append(first)
+    for name in names:
+        found: set[int] = set()
+        for part in word_parts(name):
+            if len(part) >= 2:
+                found.update(index.sentences[p].ordinal for p in index.by_stem.get(stem(part), ()))
+        if found:
+            places[name] = sorted(found)
+    for number in facts.numbers:  # years and amounts; not clock times or small counts
+        if number.value < SCATTER_MIN_NUMBER:
+            continue
+        at = index.number_at.get(number_key(number.value))
+        if at:
+            places[number.text] = sorted(set(at))
+    if len(places) < 2:
+        return ()
+    lists = list(places.values())
+    for start in sorted({o for ordinals in lists for o in ordinals}):
+        if all(
+            (i := bisect.bisect_left(ordinals, start)) < len(ordinals)
+            and ordinals[i] <= start + SCATTER_WINDOW
+            for ordinals in lists
+        ):
+            return ()
+    return (*(f"'{a}'" for a in places), _APART)
+
+
+def _swapped(
+    facts: TextFacts, index: EvidenceIndex
+) -> tuple[tuple[str, ...], int] | None:
+    """A claim that says of one name what the evidence says of another: the evidence clauses
+    stating the rest of it (most of its other content words) mention another name, and one of
+    the claim's names is nowhere in their passage ("narrated by Robert Knapp" where the
+    evidence says "narrated by Walter Coy" and names Knapp in another passage)."""
+    if index.segments > SCATTER_MAX_SEGMENTS:  # short evidence only, as for joined facts
+        return None
+    names = list(facts.names)
+    first = facts.words[0] if facts.words else ""
+    if first and first not in names and first in index.proper:
+        names.append(first)
+    if not names:
+        return None
+    name_stems = {stem(p) for n in names for p in word_parts(n) if len(p) >= 2}
+    rest = facts.content_stems - name_stems
+    if len(rest) < SWAP_MIN_WORDS:
+        return None
+    ranked = index.nearest(frozenset(rest))
+    if not ranked or ranked[0][0] < max(SWAP_MIN_WORDS, POLARITY_OVERLAP * len(rest)):
+        return None
+    best = [p for n, p in ranked if n == ranked[0][0]]
+    for position in best:
+        clause = index.sentences[position]
+        segment = index.segment_stems(clause.ordinal)
+        absent = [
+            n for n in names
+            if not {stem(p) for p in word_parts(n) if len(p) >= 2} & segment
+        ]
+        others = sorted(clause.names - {n.lower() for n in names})
+        if not absent or not others:
+            return None
+    said = (*(f"'{n}'" for n in absent), f"{_OF_ANOTHER} '{others[0]}'")
+    return said, best[0]
+
+
+def _missing_facts(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
+    missing: list[str] = []
+    missing.extend(f"name '{n}'" for n in facts.names if not index.has_name(n))
+    missing.extend(f"number '{n.text}'" for n in facts.numbers if not index.has_number(n))
+    missing.extend(f"date '{d.text}'" for d in facts.dates if not index.has_date(d))
+    missing.extend(
+        f"identifier '{i}'" for i in facts.identifiers if not index.has_identifier(i)
+    )
+    return tuple(dict.fromkeys(missing))
+
+
+def _polarity_flip(claim: str, index: EvidenceIndex) -> int | None:
+    """The evidence clause a claim contradicts: for one of its clauses, every evidence clause
+    that states what it states (most of its content words) negates a shared word the claim
+    does not, or the other way round ("supports Windows" / "does not support Windows")."""
+    for clause in clauses(claim):
+        if title_like(words_of_in_order(clause)):  # a bare name asserts no polarity
+            continue
+        stems, negated = sentence_profile(clause)
+        if len(stems) < POLARITY_MIN_WORDS:
+            continue
+        need = max(POLARITY_MIN_SHARED, POLARITY_OVERLAP * len(stems))
+        same = [p for n, p in index.nearest(stems) if n >= need]
+        if not same:
+            continue
+        if all(
+            (negated & (shared := stems & index.sentences[p].stems))
+            != (index.sentences[p].negated & shared)
+            for p in same
+        ):
+            return same[0]
+    return None
+
+
+def _quote(text: str) -> str:
+    return text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 3] + "..."
+
+
+def explain(check: ClaimCheck, index: EvidenceIndex) -> str:
+    """A reason a person can act on: what has no support, and the nearest evidence."""
+    near = (
+        f"; nearest evidence: \"{_quote(index.sentences[check.nearest].text)}\""
+        if check.nearest is not None
+        else ""
+    )
+    if check.verdict == CONTRADICTED:
+        claim_says = "the evidence says the opposite"
+        return f"polarity: {claim_says}{near}"[:MAX_EXPLANATION_CHARS]
+    if check.verdict == UNSUPPORTED and check.missing and check.missing[-1].startswith(
+        _OF_ANOTHER
+    ):
+        named = ", ".join(check.missing[:-1])
+        return (
+            f"the evidence says this of another name: {named} is not in it, "
+            f"{check.missing[-1][len(_OF_ANOTHER) + 1:]} is{near}"
+        )[:MAX_EXPLANATION_CHARS]
+    if check.verdict == UNSUPPORTED and check.missing and check.missing[-1] == _APART:
+        named = ", ".join(check.missing[:-1])
+        return (
+            f"{named} are in the evidence but never stated together: the claim joins facts "
+            f"the evidence keeps apart{near}"
+        )[:MAX_EXPLANATION_CHARS]
+    if check.verdict == UNSUPPORTED and check.missing and check.missing[0].startswith(
+        ("name ", "number ", "date ", "identifier ")
+    ):
+        return f"not in the evidence: {', '.join(check.missing)}{near}"[:MAX_EXPLANATION_CHARS]
+    if check.verdict == UNSUPPORTED:
+        words = ", ".join(check.missing[:8])
+        return (
+            f"only {check.coverage:.0%} of its content words are in the evidence "
+            f"(missing: {words}){near}"
+        )[:MAX_EXPLANATION_CHARS]
+    return f"names, numbers and dates found; {check.coverage:.0%} of its words{near}"[
+        :MAX_EXPLANATION_CHARS
+    ]
+
+
+class VerifierJudge:
+    """Offline rules: unsupported names, numbers, dates, identifiers; polarity; coverage."""
+
+    name = "verifier"
+    model: str | None = MODEL
+
+    def __init__(self, settings: JudgeSettings | None = None) -> None:
+        self.settings = settings
+
+    def judge(self, request: JudgeRequest) -> Sequence[JudgeVerdict]:
+        texts = [e.text for e in request.evidence]
+        if not any(t.strip() for t in texts):
+            return [JudgeVerdict(UNSUPPORTED, "no evidence to check against")] * len(
+                request.claims
+            )
+        index = EvidenceIndex(texts)
+        verdicts = []
+        for claim in request.claims:
+            check = check_claim(claim, index)
+            source = index.sentences[check.nearest].source if check.nearest is not None else None
+            verdicts.append(JudgeVerdict(check.verdict, explain(check, index), source))
+        return verdicts

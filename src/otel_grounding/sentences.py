@@ -1,0 +1,88 @@
+"""An answer's sentences as a reader sees them, for the judge tier (not the lexical contract).
+
+The lexical contract splits claims at every `.`; a reader does not: "v3.3.2", "3.14", "e.g."
+and "J. R. R. Tolkien" stay inside their sentence. A sentence ends at `.`, `!`, `?` (and the
+CJK and Devanagari full stops) followed by white space or the end, or at a line break. A
+sentence is judged when it asserts something: it holds a word that is not filler ("OK.",
+"Done.", "Thanks!" assert nothing) or a digit, so a short answer ("Delhi", "42 euros") is one.
+Linear time: one pass of a regular expression with no nested repeats.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+def word_list(text: str) -> list[str]:
+    """The words of a space-separated list written as text (the vocabularies below)."""
+    return text.split()
+
+
+#: A sentence end: terminal punctuation (and closing quotes or brackets) then white space or
+#: the end of the text, or a line break.
+_END = re.compile(r"[.!?]+[\"'\u201d\u2019)\]]*(?=\s|$)|[\u3002\uff01\uff1f\u0964]|\n")
+#: Words that end with a full stop without ending a sentence.
+_ABBREVIATIONS = frozenset(
+    word_list(
+        "e.g i.e etc vs mr mrs ms dr prof st no approx inc ltd co jr sr fig al cf u.s u.k"
+    )
+)
+_LAST_WORD = re.compile(r"([\w.]+)\.$")
+_WORD = re.compile(r"[^\W_]+")
+_DIGIT = re.compile(r"\d")
+#: Words that on their own assert nothing.
+FILLER = frozenset(
+    word_list(
+        "ok okay done yes no sure thanks thank you hi hello bye please noted great fine right "
+        "understood certainly of course got it alright all set"
+    )
+)
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence of a text, with its character offsets."""
+
+    text: str
+    start: int
+    end: int
+
+
+def _ends_sentence(text: str, stop: int) -> bool:
+    """Whether the full stop ending at `stop` ends a sentence (not "e.g." nor an initial)."""
+    match = _LAST_WORD.search(text, max(0, stop - 12), stop)
+    if match is None:
+        return True
+    word = match.group(1)
+    if len(word) == 1 and word.isupper():  # an initial: "J. R. R. Tolkien"
+        return False
+    return word.lower() not in _ABBREVIATIONS
+
+
+def split_sentences(text: str) -> list[Sentence]:
+    """The text's sentences, stripped, empty ones dropped."""
+    out: list[Sentence] = []
+    start = 0
+    for match in _END.finditer(text):
+        if match.group().startswith(".") and not _ends_sentence(text, match.start() + 1):
+            continue
+        _add(out, text, start, match.end())
+        start = match.end()
+    _add(out, text, start, len(text))
+    return out
+
+
+def _add(out: list[Sentence], text: str, start: int, end: int) -> None:
+    piece = text[start:end]
+    stripped = piece.strip()
+    if stripped:
+        lead = len(piece) - len(piece.lstrip())
+        out.append(Sentence(stripped, start + lead, start + lead + len(stripped)))
+
+
+def asserts_something(sentence: str) -> bool:
+    """A digit, or a word that is not filler."""
+    if _DIGIT.search(sentence):
+        return True
+    return any(w.lower() not in FILLER for w in _WORD.findall(sentence))

@@ -1,0 +1,54 @@
+"""Detection quality on a fixed slice of HaluEval's development split, through the real
+processor: the lexical contract at 0.7 and the recommended offline configuration
+(examples/offline-detection.json). The expected figures are what the code gave when they were
+written; a change to the verifier that moves them must say so here (and in the README table,
+which `make bench-quality` measures on the whole development split)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from detection_kit import LabelledRun, RunFlags, detection, send_runs
+
+ROOT = Path(__file__).resolve().parent.parent
+SLICE = ROOT / "tests" / "fixtures" / "halueval" / "dev_slice.jsonl"
+RECOMMENDED = ROOT / "examples" / "offline-detection.json"
+
+#: task -> (items, lexical TP, lexical FP, recommended TP, recommended FP)
+EXPECTED = {
+    "qa": (150, 20, 0, 95, 0),
+    "summarization": (50, 5, 2, 9, 18),
+}
+
+
+def runs_of(task: str) -> list[LabelledRun]:
+    runs = []
+    for line in SLICE.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        if record["task"] == task:
+            runs.append(LabelledRun(record["right"], record["evidence"], False))
+            runs.append(LabelledRun(record["hallucinated"], record["evidence"], True))
+    return runs
+
+
+def test_the_slice_is_the_development_split_only() -> None:
+    items = [json.loads(line)["item"] for line in SLICE.read_text().splitlines()]
+    assert max(items) < 5000  # items 5000-9999 are held out
+
+
+@pytest.mark.parametrize("task", sorted(EXPECTED))
+def test_detection_on_the_development_slice(task: str) -> None:
+    items, lexical_tp, lexical_fp, tp, fp = EXPECTED[task]
+    runs = runs_of(task)
+    assert len(runs) == 2 * items
+    lexical, _ = send_runs(runs, {"min_claim_grounding_rate": 0.7})
+    recommended, _ = send_runs(runs, {"settings_file": str(RECOMMENDED)})
+    assert all(f.judge_outcome == "ok" or f.judge_outcome == "skipped" for f in recommended)
+    found = detection(lexical, lambda f: f.lexical_flag)
+    assert (found.true_positives, found.false_positives) == (lexical_tp, lexical_fp)
+    found = detection(recommended, RunFlags.alert.fget)  # type: ignore[attr-defined]
+    assert (found.true_positives, found.false_positives) == (tp, fp)
+    # The recommended file adds the judge; the contract's own numbers stay what they were.
+    assert [f.rate for f in recommended] == [f.rate for f in lexical]

@@ -1,0 +1,310 @@
+"""The `verifier` judge: each rule with the cases that motivated it, the reasons it gives, and
+the judge through the real processor and judge tier."""
+
+from __future__ import annotations
+
+import pytest
+
+from otel_grounding import attributes as attr
+from otel_grounding.config import JudgeSettings
+from otel_grounding.conventions import native
+from otel_grounding.judge import (
+    CONTRADICTED,
+    SUPPORTED,
+    UNSUPPORTED,
+    EvidenceText,
+    JudgeRequest,
+    load_judge,
+)
+from otel_grounding.judges.verifier import VerifierJudge
+from otel_grounding.metrics import RUNS_JUDGE_FLAGGED
+
+from sdk_harness import Pipeline, attrs
+
+HOTELS = (
+    "The Oberoi family is an Indian family that is famous for its involvement in hotels, "
+    "namely through The Oberoi Group.The Oberoi Group is a hotel company with its head office "
+    "in Delhi."
+)
+RELEASE = (
+    '{"project": "ferrite-db", "latest_release": "v3.3.2", "published_at": "2026-11-20", '
+    '"license": "AGPL-3.0", "downloads_last_month": 48210}'
+)
+FLIGHTS = (
+    "Found 2 flights. AF1234 departs CDG 08:15, arrives JFK 10:45 local, price 612 EUR. "
+    "DL405 departs CDG 13:30, arrives JFK 15:55 local, nonstop, price 589 EUR."
+)
+ORDER = (
+    "Order #88231 for customer Maria Lopez: status shipped; carrier DHL; tracking 4471902233; "
+    "shipped on 2026-11-28; estimated delivery 2026-12-03."
+)
+BRIDGE = (
+    "Result 1: The Golden Gate Bridge opened on May 27, 1937. Its main span is 1,280 meters "
+    "(4,200 ft) long. It was designed by Joseph Strauss, with Irving Morrow and Charles Ellis."
+)
+SONGS = (
+    "Allison Beth \"Allie\" Goertz (born March 2, 1991) is an American musician. Goertz is "
+    "known for her satirical songs based on various pop culture topics. Her videos are posted "
+    "on YouTube under the name of Cossbysweater.Milhouse Mussolini van Houten is a fictional "
+    "character featured in the animated television series \"The Simpsons\", voiced by Pamela "
+    "Hayden, and created by Matt Groening who named the character after President Richard "
+    "Nixon's middle name."
+)
+
+
+def verdict(claim: str, *evidence: str) -> tuple[str, str]:
+    """The verifier's verdict on one claim, and its explanation."""
+    request = JudgeRequest((claim,), tuple(EvidenceText(e) for e in evidence), 1.0)
+    (found,) = VerifierJudge().judge(request)
+    return found.verdict, found.explanation or ""
+
+
+# -- names ----------------------------------------------------------------------------------
+def test_a_name_no_evidence_holds_is_unsupported_and_named_with_the_nearest_sentence() -> None:
+    found, why = verdict("The Oberoi family's hotel company is based in Mumbai.", HOTELS)
+    assert found == UNSUPPORTED
+    assert "name 'Mumbai'" in why
+    assert "head office in Delhi" in why  # the nearest evidence sentence, quoted
+
+
+def test_a_short_answer_that_the_evidence_holds_is_supported() -> None:
+    assert verdict("Delhi", HOTELS)[0] == SUPPORTED
+
+
+def test_a_name_differing_only_in_a_short_ending_is_the_same_name() -> None:
+    evidence = "It was selected as the South Korean entry for the Best Foreign Language Film."
+    assert verdict("South Korea", evidence)[0] == SUPPORTED
+    # ...but two endings apart is another word: "British" is not "Britain".
+    wife = "She is also well known in Britain, where she has lived for more than 30 years."
+    assert verdict("James Henry Miller's wife was British.", wife)[0] == UNSUPPORTED
+
+
+def test_the_first_word_is_a_name_only_before_a_name_or_as_a_bare_answer() -> None:
+    evidence = "Gauteng is a province of South Africa. Its capital is Johannesburg."
+    assert verdict("Nick Kroll lives in Gauteng.", evidence)[0] == UNSUPPORTED
+    assert verdict("Mumbai", HOTELS)[0] == UNSUPPORTED
+    # An ordinary sentence opening is no name, even when the evidence lacks the word.
+    museum = "Ticket 25 EUR; visitors under 18 free."
+    assert verdict("Tickets cost 25 euros.", museum)[0] == SUPPORTED
+    assert verdict("Entry is free for under-18s.", museum)[0] == SUPPORTED
+
+
+def test_an_acronym_the_claim_spells_out_is_not_an_unknown_name() -> None:
+    evidence = "The country's Self Defense Force had never encountered a UFO, the minister said."
+    claim = "The minister said the Self Defense Force (SDF) never encountered a UFO."
+    assert verdict(claim, evidence)[0] == SUPPORTED
+
+
+def test_the_readme_thunderstorm_is_unsupported() -> None:
+    found, why = verdict(
+        "Tomorrow a violent thunderstorm will flood the Louvre museum basement.",
+        "Paris: 18 degrees Celsius, light rain",
+    )
+    assert found == UNSUPPORTED and "Louvre" in why
+
+
+# -- numbers --------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [
+        ("The cheaper one is DL405, landing at 15:55 local time for 589 euros.", SUPPORTED),
+        ("The cheaper one is DL405, landing at 15:55 local time for 539 euros.", UNSUPPORTED),
+        ("I found 2 flights from CDG to JFK.", SUPPORTED),
+    ],
+)
+def test_numbers_must_be_in_the_evidence(claim: str, expected: str) -> None:
+    assert verdict(claim, FLIGHTS)[0] == expected
+
+
+def test_numbers_are_compared_as_numbers() -> None:
+    # Thousands separators, scale words, "two" for 2, and rounding only when hedged.
+    assert verdict("It was downloaded 48,210 times last month.", RELEASE)[0] == SUPPORTED
+    revenue = '[("EMEA", 1840200), ("APAC", 1312950), ("Americas", 2207400)]'
+    assert verdict("The Americas brought in about 2.2 million.", revenue)[0] == SUPPORTED
+    assert verdict("The Americas brought in 2.3 million.", revenue)[0] == UNSUPPORTED
+    assert verdict("The run took about 15 minutes.", "Duration 14m 32s.")[0] == SUPPORTED
+    assert verdict("The run took 17 minutes.", "Duration 14m 32s.")[0] == UNSUPPORTED
+    assert verdict("Found 2 flights to Lisbon.", "Found two flights to Lisbon.")[0] == SUPPORTED
+
+
+def test_a_number_word_in_the_claim_is_no_count() -> None:
+    # "the two of them" is held to nothing: number words are not checked in claims.
+    evidence = "Trey asked Ellie to the prom, and the photos went viral on Twitter."
+    assert verdict("Photos of the two went viral on Twitter.", evidence)[0] == SUPPORTED
+
+
+# -- dates ----------------------------------------------------------------------------------
+def test_a_date_matches_in_any_spelling() -> None:
+    assert verdict("Order #88231 shipped with DHL on November 28, 2026.", ORDER)[0] == SUPPORTED
+    assert verdict("Maria Lopez should receive it by December 3.", ORDER)[0] == SUPPORTED
+    found, why = verdict("Maria Lopez should receive it by December 5.", ORDER)
+    assert found == UNSUPPORTED and "date 'December 5'" in why
+
+
+def test_a_weekday_is_read_from_the_evidence_dates() -> None:
+    evidence = "Events on 2026-12-04: 09:30-10:00 Standup (room Orion)."
+    assert verdict("On Friday you have standup at 9:30 in Orion.", evidence)[0] == SUPPORTED
+    assert verdict("On Saturday you have standup at 9:30 in Orion.", evidence)[0] == (
+        UNSUPPORTED
+    )
+
+
+def test_a_pasted_passage_keeps_its_dates() -> None:
+    # "2017.Ryan": a sentence break with no space is no identifier, the date stays a date.
+    evidence = "He served until the swearing in of Ryan Zinke on March 1, 2017.Ryan Zinke is..."
+    assert verdict("March 1, 2017", evidence)[0] == SUPPORTED
+
+
+# -- identifiers ----------------------------------------------------------------------------
+def test_versions_licences_and_hashes_are_identifiers() -> None:
+    claim = "ferrite-db's latest release, v3.3.2, came out on 2026-11-20 under AGPL-3.0."
+    assert verdict(claim, RELEASE)[0] == SUPPORTED
+    found, why = verdict(claim.replace("v3.3.2", "v3.4.0"), RELEASE)
+    assert found == UNSUPPORTED and "identifier 'v3.4.0'" in why
+    assert verdict("It was triggered by commit 4be91d0.", "Triggered by commit 9f3c2ab.")[0] == (
+        UNSUPPORTED
+    )
+
+
+def test_a_hyphenated_word_with_a_number_is_checked_by_its_parts() -> None:
+    evidence = "Ticket 25 EUR; visitors under 18 free."
+    assert verdict("Entry is free for under-18s.", evidence)[0] == SUPPORTED
+    assert verdict("Entry is free for under-16s.", evidence)[0] == UNSUPPORTED
+
+
+def test_structured_keys_are_words() -> None:
+    # downloads_last_month, minSdk: the words inside keys support a paraphrase.
+    evidence = "Build artifacts: app.apk 48.6 MB; minSdk 26, targetSdk 35."
+    assert verdict("It targets SDK 35 with a minimum of 26.", evidence)[0] == SUPPORTED
+
+
+# -- polarity -------------------------------------------------------------------------------
+def test_a_negation_the_evidence_does_not_make_is_a_contradiction() -> None:
+    evidence = "The Eiffel Tower is 330 m tall."
+    found, why = verdict("The Eiffel Tower is not 330 m tall.", evidence)
+    assert found == CONTRADICTED and "polarity" in why
+    assert verdict("The Eiffel Tower is 330 m tall.", evidence)[0] == SUPPORTED
+
+
+def test_the_evidence_negating_what_the_claim_asserts_is_a_contradiction() -> None:
+    evidence = "The tidyparse package does not support Windows."
+    assert verdict("The tidyparse package supports Windows.", evidence)[0] == CONTRADICTED
+    assert verdict("The tidyparse package does not support Windows.", evidence)[0] == SUPPORTED
+
+
+def test_a_negation_elsewhere_in_the_sentence_is_not_a_flip() -> None:
+    # The negation governs "developed", not "exposed": polarity is read within its scope.
+    evidence = (
+        "The 17 Americans were exposed to Ebola in Sierra Leone in March, but none developed "
+        "the virus."
+    )
+    claim = "17 Americans were exposed to Ebola in Sierra Leone in March."
+    assert verdict(claim, evidence)[0] == SUPPORTED
+
+
+# -- facts joined across the evidence --------------------------------------------------------
+def test_names_from_two_unrelated_passages_joined_in_one_claim_are_unsupported() -> None:
+    found, why = verdict(
+        "Allie Goertz wrote a song about Milhouse, a popular TV character.", SONGS
+    )
+    assert found == UNSUPPORTED and "never stated together" in why
+
+
+def test_a_passage_continued_by_pronouns_is_one_subject() -> None:
+    claim = "The Golden Gate Bridge, designed by Joseph Strauss, opened on May 27, 1937."
+    assert verdict(claim, BRIDGE)[0] == SUPPORTED
+
+
+def test_short_lines_of_a_structured_output_are_one_record() -> None:
+    evidence = "Last scan: Memphis, TN hub, 2026-11-30 22:41. Next stop: Louisville, KY."
+    claim = "It was last scanned at the Memphis hub and heads to Louisville next."
+    assert verdict(claim, evidence)[0] == SUPPORTED
+
+
+# -- coverage -------------------------------------------------------------------------------
+def test_a_claim_with_no_fact_and_few_evidence_words_is_unsupported() -> None:
+    found, why = verdict(
+        "The band mostly played jazz standards at weddings.",
+        "Curve were an English alternative band.",
+    )
+    assert found == UNSUPPORTED and "content words" in why
+    # The same few novel words around facts the evidence holds are a paraphrase.
+    assert verdict("AF1234 leaves earlier, at 08:15, and costs 612 euros.", FLIGHTS)[0] == (
+        SUPPORTED
+    )
+
+
+def test_nothing_checkable_is_supported_and_no_evidence_is_unsupported() -> None:
+    assert verdict("It went well.", FLIGHTS)[0] == SUPPORTED
+    assert verdict("DL405 costs 589 euros.", "  ")[0] == UNSUPPORTED
+
+
+def test_every_claim_gets_one_verdict_with_its_evidence_index() -> None:
+    request = JudgeRequest(
+        ("DL405 costs 589 euros.", "Maria Lopez's order shipped with DHL."),
+        (EvidenceText(FLIGHTS), EvidenceText(ORDER)),
+        1.0,
+    )
+    first, second = VerifierJudge().judge(request)
+    assert (first.verdict, first.evidence_index) == (SUPPORTED, 0)
+    assert (second.verdict, second.evidence_index) == (SUPPORTED, 1)
+
+
+# -- through the processor ----------------------------------------------------------------
+def test_the_entry_point_builds_the_verifier() -> None:
+    judge = load_judge("verifier", JudgeSettings(name="verifier"))
+    assert judge.name == "verifier" and judge.model
+
+
+def test_a_short_wrong_answer_is_flagged_by_the_judge_not_the_contract() -> None:
+    pipeline = Pipeline(judge="verifier", judge_min_rate=1.0)
+    with pipeline.run("right") as span:
+        pipeline.tool(HOTELS)
+        span.set_attribute(native.RUN_OUTPUT, "Delhi")
+    with pipeline.run("wrong") as span:
+        pipeline.tool(HOTELS)
+        span.set_attribute(native.RUN_OUTPUT, "Mumbai")
+    spans = {s.name: attrs(s) for s in pipeline.spans()}
+    right, wrong = spans["right"], spans["wrong"]
+    assert right[attr.CLAIMS_TOTAL] == wrong[attr.CLAIMS_TOTAL] == 0  # the contract sees none
+    assert right[attr.JUDGE_CLAIMS_JUDGED] == wrong[attr.JUDGE_CLAIMS_JUDGED] == 1
+    assert right[attr.JUDGE_BELOW_THRESHOLD] is False
+    assert wrong[attr.JUDGE_BELOW_THRESHOLD] is True
+    assert wrong[attr.BELOW_THRESHOLD] is False  # the lexical flag is untouched
+    (point,) = pipeline.metric_points(RUNS_JUDGE_FLAGGED)  # counted beside runs_flagged
+    assert point.value == 1
+
+
+def test_a_short_claim_sharing_two_words_with_a_negated_sentence_is_contradicted() -> None:
+    evidence = "The package does not support Windows."
+    assert verdict("Note that it supports Windows.", evidence)[0] == CONTRADICTED
+    assert verdict("Note that it does not support Windows.", evidence)[0] == SUPPORTED
+
+
+def test_a_claim_saying_of_one_name_what_the_evidence_says_of_another_is_unsupported() -> None:
+    evidence = (
+        "Frontier was an American western anthology series broadcast on NBC in 1955 and 1956, "
+        "narrated by Walter Coy, who also starred in several of its episodes over two seasons."
+        "Gunmen from Laredo is a 1959 American western film produced and directed by Wallace "
+        "MacDonald, which stars Robert Knapp, Maureen Hingert, and Walter Coy."
+    )
+    found, why = verdict("The western series was narrated by Robert Knapp.", evidence)
+    assert found == UNSUPPORTED and "another name" in why and "'Knapp'" in why
+    assert verdict("The western series was narrated by Walter Coy.", evidence)[0] == SUPPORTED
+    # A pronoun carries the name through its passage: no other name is meant.
+    assert verdict(
+        "The Golden Gate Bridge, designed by Joseph Strauss, opened on May 27, 1937.", BRIDGE
+    )[0] == SUPPORTED
+
+
+def test_a_clock_time_is_no_clause_boundary() -> None:
+    # "9:30" kept whole: the clause about Orion is not read apart from its room and time.
+    evidence = (
+        "Events on 2026-12-04: 09:30-10:00 Standup (room Orion); 14:00-15:30 Design review "
+        "with Priya Nair and Tom Okafor (room Vega); 17:00 Dentist."
+    )
+    claim = (
+        "On Friday you have standup at 9:30 in Orion, then a design review from 14:00 to 15:30 "
+        "in Vega with Priya Nair and Tom Okafor."
+    )
+    assert verdict(claim, evidence)[0] == SUPPORTED

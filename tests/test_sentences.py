@@ -1,0 +1,43 @@
+"""The answer's sentences as the judge tier sees them: whole sentences, short answers kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from otel_grounding.sentences import asserts_something, split_sentences
+
+
+def texts(answer: str) -> list[str]:
+    return [s.text for s in split_sentences(answer)]
+
+
+def test_numbers_versions_and_abbreviations_stay_inside_their_sentence() -> None:
+    answer = (
+        "Its last release, v3.3.2, came out on 2026-11-20, e.g. after 3.14 weeks. "
+        "J. R. R. Tolkien wrote it! Did he?"
+    )
+    assert texts(answer) == [
+        "Its last release, v3.3.2, came out on 2026-11-20, e.g. after 3.14 weeks.",
+        "J. R. R. Tolkien wrote it!",
+        "Did he?",
+    ]
+
+
+def test_line_breaks_and_cjk_full_stops_end_sentences() -> None:
+    assert texts("- Paris: 18 C\n- Lyon: 15 C") == ["- Paris: 18 C", "- Lyon: 15 C"]
+    assert texts("東京は晴れです。気温は18度です。") == ["東京は晴れです。", "気温は18度です。"]
+
+
+def test_offsets_point_into_the_text() -> None:
+    answer = "  Delhi.  Mumbai is not it. "
+    for sentence in split_sentences(answer):
+        assert answer[sentence.start : sentence.end] == sentence.text
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [("OK.", False), ("Done!", False), ("Thanks, got it.", False), ("Delhi", True),
+     ("42 euros", True), ("Arthur's Magazine", True), ("No.", False), ("No, it was 1990.", True)],
+)
+def test_what_asserts_something(sentence: str, expected: bool) -> None:
+    assert asserts_something(sentence) is expected
