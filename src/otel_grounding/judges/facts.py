@@ -253,11 +253,14 @@ def _date(m: re.Match[str]) -> DateFact | None:
 def _mask(text: str, spans: list[tuple[int, int]]) -> str:
     if not spans:
         return text
-    chars = list(text)
-    for start, end in spans:
-        for i in range(start, end):
-            chars[i] = " "
-    return "".join(chars)
+    pieces = []
+    at = 0
+    for start, end in spans:  # in text order, never overlapping (one regex's matches)
+        pieces.append(text[at:start])
+        pieces.append(" " * (end - start))
+        at = end
+    pieces.append(text[at:])
+    return "".join(pieces)
 
 
 def title_like(words: Sequence[str]) -> bool:
@@ -306,6 +309,14 @@ def sentence_profile(text: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(stems), frozenset(negated)
 
 
+@lru_cache(maxsize=65536)
+def _is_identifier(found: str) -> bool:
+    """Whether an identifier-shaped run is one: not a plain number ("1.5", "#12"), a date or
+    a number with a unit (cached: a run's claims repeat their identifiers)."""
+    plain = found.lstrip("#").replace(".", "").isdigit() and found.count(".") < 2
+    return not (plain or _DATE.fullmatch(found) or _GLUED_NUMBER.fullmatch(found))
+
+
 def read_facts(text: str, *, claim: bool) -> TextFacts:
     """The facts of a text. A claim keeps only what it must be held to (its first word is not
     a name: every sentence starts with a capital); evidence keeps everything it could support."""
@@ -314,10 +325,9 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
     # Evidence identifiers are looked up in its text as they are (no pass needed here).
     for m in _IDENTIFIER.finditer(text) if claim else ():
         found = m.group()
-        plain = found.lstrip("#").replace(".", "").isdigit() and found.count(".") < 2
-        if plain or _DATE.fullmatch(found) or _GLUED_NUMBER.fullmatch(found):
+        if not _is_identifier(found):
             continue
-        identifiers.append(m.group())
+        identifiers.append(found)
         spans.append(m.span())
     masked = _mask(text, spans)
     dates: list[DateFact] = []

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, chain
+from typing import NamedTuple
 
 from otel_grounding.config import JudgeSettings
 from otel_grounding.judge import (
@@ -140,8 +141,10 @@ def _word_entry(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str,
     return words, stems, prefixes, word[0].isupper() and lower not in STOPWORDS
 
 
-@dataclass(frozen=True)
-class _EvidenceSentence:
+class _EvidenceSentence(NamedTuple):
+    """One evidence clause, with the sentence it is part of (a tuple: built by the hundred
+    per judgement)."""
+
     text: str
     source: int
     stems: frozenset[str]
