@@ -118,7 +118,9 @@ _NUMBER_PATTERN = (
 #: ("Collins.51 Birch Street" holds 51).
 _CLAIM_NUMBER = re.compile(r"(?<![\w.,])" + _NUMBER_PATTERN)
 _EVIDENCE_NUMBER = re.compile(r"(?<![\d,])" + _NUMBER_PATTERN)
-_WORD = re.compile(r"[^\W\d_][\w'\u2019-]*[^\W_]|[^\W\d_]")
+#: A word: a letter, then optionally word characters, apostrophes and hyphens ending in a letter
+#: or a digit (the common first letter written once: one scan per position, not two).
+_WORD = re.compile(r"[^\W\d_](?:[\w'\u2019-]*[^\W_])?")
 _SPLIT_WORD = re.compile(r"[-_'\u2019]|(?<=[a-z])(?=[A-Z])")
 #: Evidence sentences end at terminal punctuation before white space or a capital (pasted
 #: passages often lack the space: "...Games.The 4th..."), not after an initial ("William H.
@@ -292,7 +294,12 @@ def sentence_profile(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """A clause's content stems, and those of them in a negation's scope ("does not support
     Windows": support, windows). Polarity is compared on the words a claim and the evidence
     share, so a negation elsewhere in a long sentence does not count."""
-    profiles = list(map(word_profile, _WORD.findall(text)))
+    return words_profile(_WORD.findall(text))
+
+
+def words_profile(words: Sequence[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """`sentence_profile` of a clause's words, in order (for a caller that has read them)."""
+    profiles = list(map(word_profile, words))
     if not any(profile.negation for profile in profiles):  # most clauses: one pass in C
         return frozenset(chain.from_iterable(profile.stems for profile in profiles)), _NO_STEMS
     stems: set[str] = set()
@@ -404,9 +411,14 @@ _CLAUSE = re.compile(
 _CLAUSE_MARKS = (";", ":", ",", "but")
 
 
+def one_clause(sentence: str) -> bool:
+    """Whether a sentence holds no clause boundary (it is its own one clause, stripped)."""
+    return not any(mark in sentence for mark in _CLAUSE_MARKS)
+
+
 def clauses(sentence: str) -> list[str]:
     """A sentence's clauses."""
-    if not any(mark in sentence for mark in _CLAUSE_MARKS):
+    if one_clause(sentence):
         whole = sentence.strip()
         return [whole] if whole else []
     return [c.strip() for c in _CLAUSE.split(sentence) if c.strip()]

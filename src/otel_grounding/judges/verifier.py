@@ -48,13 +48,14 @@ from otel_grounding.judges.facts import (
     evidence_sentences,
     number_key,
     number_keys,
+    one_clause,
     read_facts,
     sentence_profile,
     stem,
     title_like,
     word_parts,
-    words_of,
     words_of_in_order,
+    words_profile,
 )
 
 #: The rules' version, written as `judge.model`.
@@ -162,16 +163,6 @@ class EvidenceIndex:
     def __init__(self, texts: Sequence[str]) -> None:
         self._texts = tuple(texts)
         self.text = "\n".join(texts).lower()
-        distinct: set[str] = set()
-        for text in texts:
-            distinct.update(words_of(text))
-        ordered = list(distinct)
-        entries = [_word_entry(word) for word in ordered]
-        self.words: set[str] = set(chain.from_iterable(e[0] for e in entries))
-        self.stems: set[str] = set(chain.from_iterable(e[1] for e in entries))
-        self.prefixes: set[str] = set(chain.from_iterable(e[2] for e in entries))
-        #: Capitalised words of the evidence: a claim's first word that is one is a name.
-        self.proper: set[str] = {w for w, e in zip(ordered, entries, strict=True) if e[3]}
         self._deletions: set[str] | None = None
         self._facts: _EvidenceFacts | None = None
         self._tokens: set[str] | None = None
@@ -179,6 +170,7 @@ class EvidenceIndex:
         self._starts: list[int] = []
         self._names: dict[int, frozenset[str]] = {}
         self._segments: dict[int, set[str]] = {}
+        distinct: set[str] = set()
         self.sentences: list[_EvidenceSentence] = []
         self.by_stem: dict[str, list[int]] = {}
         #: Each evidence sentence with its segment's ordinal (for `number_at`).
@@ -196,8 +188,15 @@ class EvidenceIndex:
                     segment_words = 0
                 segment_words += sentence.count(" ") + 1
                 self._ordinals.append((sentence, ordinal))
-                for clause in clauses(sentence):  # polarity is read per clause
-                    stems, negated = sentence_profile(clause)
+                # A sentence's words are the text's (sentences are cut at white space and
+                # punctuation): one read gives the vocabulary and a one-clause profile.
+                words = words_of_in_order(sentence)
+                distinct.update(words)
+                if one_clause(sentence):
+                    profiled = [(sentence, words_profile(words))]
+                else:  # polarity is read per clause
+                    profiled = [(c, sentence_profile(c)) for c in clauses(sentence)]
+                for clause, (stems, negated) in profiled:
                     position = len(self.sentences)
                     self.sentences.append(
                         _EvidenceSentence(sentence, source, stems, negated, ordinal, clause)
@@ -206,6 +205,13 @@ class EvidenceIndex:
                         self.by_stem.setdefault(s, []).append(position)
             self.segments += ordinal - before
             ordinal += SCATTER_WINDOW + 1  # no window spans two tool outputs
+        ordered = list(distinct)
+        entries = [_word_entry(word) for word in ordered]
+        self.words: set[str] = set(chain.from_iterable(e[0] for e in entries))
+        self.stems: set[str] = set(chain.from_iterable(e[1] for e in entries))
+        self.prefixes: set[str] = set(chain.from_iterable(e[2] for e in entries))
+        #: Capitalised words of the evidence: a claim's first word that is one is a name.
+        self.proper: set[str] = {w for w, e in zip(ordered, entries, strict=True) if e[3]}
 
     @property
     def number_at(self) -> dict[str, list[int]]:
