@@ -22,6 +22,7 @@ from __future__ import annotations
 import bisect
 import datetime
 import re
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -172,7 +173,7 @@ class EvidenceIndex:
         self._segments: dict[int, set[str]] = {}
         distinct: set[str] = set()
         self.sentences: list[_EvidenceSentence] = []
-        self.by_stem: dict[str, list[int]] = {}
+        self.by_stem: defaultdict[str, list[int]] = defaultdict(list)
         #: Each evidence sentence with its segment's ordinal (for `number_at`).
         self._ordinals: list[tuple[str, int]] = []
         self._number_at: dict[str, list[int]] | None = None
@@ -202,7 +203,7 @@ class EvidenceIndex:
                         _EvidenceSentence(sentence, source, stems, negated, ordinal, clause)
                     )
                     for s in stems:
-                        self.by_stem.setdefault(s, []).append(position)
+                        self.by_stem[s].append(position)
             self.segments += ordinal - before
             ordinal += SCATTER_WINDOW + 1  # no window spans two tool outputs
         ordered = list(distinct)
