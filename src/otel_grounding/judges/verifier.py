@@ -143,6 +143,19 @@ def _word_entry(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str,
     return words, stems, prefixes, word[0].isupper() and lower not in STOPWORDS
 
 
+class _Vocabulary:
+    """The evidence's words and word parts (lowercased), their stems, the prefixes a name may
+    extend by a short ending, and its capitalised words."""
+
+    def __init__(self, distinct: set[str]) -> None:
+        ordered = list(distinct)
+        entries = [_word_entry(word) for word in ordered]
+        self.words: set[str] = set(chain.from_iterable(e[0] for e in entries))
+        self.stems: set[str] = set(chain.from_iterable(e[1] for e in entries))
+        self.prefixes: set[str] = set(chain.from_iterable(e[2] for e in entries))
+        self.proper: set[str] = {w for w, e in zip(ordered, entries, strict=True) if e[3]}
+
+
 class _EvidenceSentence(NamedTuple):
     """One evidence clause, with the sentence it is part of (a tuple: built by the hundred
     per judgement)."""
@@ -206,13 +219,25 @@ class EvidenceIndex:
                         self.by_stem[s].append(position)
             self.segments += ordinal - before
             ordinal += SCATTER_WINDOW + 1  # no window spans two tool outputs
-        ordered = list(distinct)
-        entries = [_word_entry(word) for word in ordered]
-        self.words: set[str] = set(chain.from_iterable(e[0] for e in entries))
-        self.stems: set[str] = set(chain.from_iterable(e[1] for e in entries))
-        self.prefixes: set[str] = set(chain.from_iterable(e[2] for e in entries))
-        #: Capitalised words of the evidence: a claim's first word that is one is a name.
-        self.proper: set[str] = {w for w, e in zip(ordered, entries, strict=True) if e[3]}
+        self._distinct = distinct
+        self._vocabulary: _Vocabulary | None = None
+
+    @property
+    def vocabulary(self) -> _Vocabulary:
+        """The evidence's words, stems and prefixes, built on first use."""
+        if self._vocabulary is None:
+            self._vocabulary = _Vocabulary(self._distinct)
+        return self._vocabulary
+
+    @property
+    def stems(self) -> set[str]:
+        """The stems of every evidence word and word part."""
+        return self.vocabulary.stems
+
+    @property
+    def proper(self) -> set[str]:
+        """Capitalised words of the evidence: a claim's first word that is one is a name."""
+        return self.vocabulary.proper
 
     @property
     def number_at(self) -> dict[str, list[int]]:
@@ -242,12 +267,14 @@ class EvidenceIndex:
         return all(self._has_word(p) for p in parts)
 
     def _has_word(self, word: str) -> bool:
-        if word in self.words or stem(word) in self.stems or word in self.prefixes:
+        vocabulary = self.vocabulary
+        words = vocabulary.words
+        if word in words or stem(word) in vocabulary.stems or word in vocabulary.prefixes:
             return True
         if len(word) >= SPELLING_MIN_CHARS and self._misspelt(word):
             return True
         if any(
-            word[: len(word) - cut] in self.words
+            word[: len(word) - cut] in words
             for cut in range(1, NAME_ENDING_MAX + 1)
             if len(word) - cut >= NAME_PREFIX_MIN
         ):
@@ -263,7 +290,7 @@ class EvidenceIndex:
         "Dulorme"): a spelling, not another name. The deletion index is built on first use."""
         if self._deletions is None:
             self._deletions = set()
-            for known in self.words:
+            for known in self.vocabulary.words:
                 if len(known) >= SPELLING_MIN_CHARS - 1:
                     self._deletions.add(known)
                     self._deletions.update(_deleted(known))
