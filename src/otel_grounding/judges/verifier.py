@@ -381,13 +381,14 @@ class EvidenceIndex:
                     break
         return first
 
-    def nearest(self, stems: frozenset[str]) -> list[tuple[int, int]]:
-        """(shared content words, sentence position), most shared first."""
+    def nearest(self, stems: frozenset[str], least: float = 1) -> list[tuple[int, int]]:
+        """(shared content words, sentence position), most shared first; only the sentences
+        sharing at least `least` of them."""
         counts: dict[int, int] = {}
         for s in stems:
             for position in self.by_stem.get(s, ()):
                 counts[position] = counts.get(position, 0) + 1
-        return sorted(((n, p) for p, n in counts.items()), reverse=True)
+        return sorted(((n, p) for p, n in counts.items() if n >= least), reverse=True)
 
 
 def _weekday_covers(word: str, weekdays: Iterable[str]) -> bool:
@@ -580,13 +581,14 @@ def _polarity_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
     that states what it states (most of its content words) negates a shared word the claim
     does not, or the other way round ("supports Windows" / "does not support Windows")."""
     for clause in parts:
-        if title_like(words_of_in_order(clause)):  # a bare name asserts no polarity
+        words = words_of_in_order(clause)
+        if title_like(words):  # a bare name asserts no polarity
             continue
-        stems, negated = sentence_profile(clause)
+        stems, negated = words_profile(words)
         if len(stems) < POLARITY_MIN_WORDS:
             continue
         need = max(POLARITY_MIN_SHARED, POLARITY_OVERLAP * len(stems))
-        same = [p for n, p in index.nearest(stems) if n >= need]
+        same = [p for _, p in index.nearest(stems, need)]
         if not same:
             continue
         if all(
