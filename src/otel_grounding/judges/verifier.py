@@ -1,7 +1,8 @@
 """The `verifier` judge: an offline check of what a claim states against what the tools returned.
 
 No model, no network, nothing downloaded: rules over the facts of a claim (judges/facts.py)
-against an index of the evidence built once per run, a few milliseconds a run. A claim is
+against an index of the evidence built once per run (under a millisecond for a short tool
+output, tens of milliseconds for 32 KB: benchmarks/bench_verifier.py). A claim is
 
 - `contradicted` when its polarity is the opposite of every evidence sentence that states the
   same thing ("is not licensed under MIT" against "is licensed under MIT");
