@@ -13,6 +13,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
+from operator import attrgetter
 
 from otel_grounding.sentences import word_list
 
@@ -117,7 +119,9 @@ _NUMBER_PATTERN = (
 #: ("Collins.51 Birch Street" holds 51).
 _CLAIM_NUMBER = re.compile(r"(?<![\w.,])" + _NUMBER_PATTERN)
 _EVIDENCE_NUMBER = re.compile(r"(?<![\d,])" + _NUMBER_PATTERN)
-_WORD = re.compile(r"[^\W\d_][\w'\u2019-]*[^\W_]|[^\W\d_]")
+#: A word: a letter, then optionally word characters, apostrophes and hyphens ending in a letter
+#: or a digit (the common first letter written once: one scan per position, not two).
+_WORD = re.compile(r"[^\W\d_](?:[\w'\u2019-]*[^\W_])?")
 _SPLIT_WORD = re.compile(r"[-_'\u2019]|(?<=[a-z])(?=[A-Z])")
 #: Evidence sentences end at terminal punctuation before white space or a capital (pasted
 #: passages often lack the space: "...Games.The 4th..."), not after an initial ("William H.
@@ -252,11 +256,14 @@ def _date(m: re.Match[str]) -> DateFact | None:
 def _mask(text: str, spans: list[tuple[int, int]]) -> str:
     if not spans:
         return text
-    chars = list(text)
-    for start, end in spans:
-        for i in range(start, end):
-            chars[i] = " "
-    return "".join(chars)
+    pieces = []
+    at = 0
+    for start, end in spans:  # in text order, never overlapping (one regex's matches)
+        pieces.append(text[at:start])
+        pieces.append(" " * (end - start))
+        at = end
+    pieces.append(text[at:])
+    return "".join(pieces)
 
 
 def title_like(words: Sequence[str]) -> bool:
@@ -281,17 +288,27 @@ def _defined_acronym(name: str, words: list[str]) -> bool:
 
 #: A negation's scope: the content words among the next this many words after it.
 NEGATION_SCOPE = 3
+_NO_STEMS: frozenset[str] = frozenset()
+_NEGATES = attrgetter("negation")
+_STEMS = attrgetter("stems")
 
 
 def sentence_profile(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """A clause's content stems, and those of them in a negation's scope ("does not support
     Windows": support, windows). Polarity is compared on the words a claim and the evidence
     share, so a negation elsewhere in a long sentence does not count."""
+    return words_profile(_WORD.findall(text))
+
+
+def words_profile(words: Sequence[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """`sentence_profile` of a clause's words, in order (for a caller that has read them)."""
+    profiles = list(map(word_profile, words))
+    if not any(map(_NEGATES, profiles)):  # most clauses: one pass in C
+        return frozenset(chain.from_iterable(map(_STEMS, profiles))), _NO_STEMS
     stems: set[str] = set()
     negated: set[str] = set()
     left = 0
-    for word in _WORD.findall(text):
-        profile = word_profile(word)
+    for profile in profiles:
         if profile.negation:
             left = NEGATION_SCOPE
             continue
@@ -302,6 +319,14 @@ def sentence_profile(text: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(stems), frozenset(negated)
 
 
+@lru_cache(maxsize=65536)
+def _is_identifier(found: str) -> bool:
+    """Whether an identifier-shaped run is one: not a plain number ("1.5", "#12"), a date or
+    a number with a unit (cached: a run's claims repeat their identifiers)."""
+    plain = found.lstrip("#").replace(".", "").isdigit() and found.count(".") < 2
+    return not (plain or _DATE.fullmatch(found) or _GLUED_NUMBER.fullmatch(found))
+
+
 def read_facts(text: str, *, claim: bool) -> TextFacts:
     """The facts of a text. A claim keeps only what it must be held to (its first word is not
     a name: every sentence starts with a capital); evidence keeps everything it could support."""
@@ -310,10 +335,9 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
     # Evidence identifiers are looked up in its text as they are (no pass needed here).
     for m in _IDENTIFIER.finditer(text) if claim else ():
         found = m.group()
-        plain = found.lstrip("#").replace(".", "").isdigit() and found.count(".") < 2
-        if plain or _DATE.fullmatch(found) or _GLUED_NUMBER.fullmatch(found):
+        if not _is_identifier(found):
             continue
-        identifiers.append(m.group())
+        identifiers.append(found)
         spans.append(m.span())
     masked = _mask(text, spans)
     dates: list[DateFact] = []
@@ -386,8 +410,19 @@ _CLAUSE = re.compile(
 )
 
 
+def one_clause(sentence: str) -> bool:
+    """Whether a sentence holds no clause boundary (it is its own one clause, stripped): every
+    boundary of `_CLAUSE` holds one of these."""
+    return ";" not in sentence and ":" not in sentence and "," not in sentence and (
+        "but" not in sentence
+    )
+
+
 def clauses(sentence: str) -> list[str]:
     """A sentence's clauses."""
+    if one_clause(sentence):
+        whole = sentence.strip()
+        return [whole] if whole else []
     return [c.strip() for c in _CLAUSE.split(sentence) if c.strip()]
 
 

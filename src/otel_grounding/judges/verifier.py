@@ -1,7 +1,8 @@
 """The `verifier` judge: an offline check of what a claim states against what the tools returned.
 
 No model, no network, nothing downloaded: rules over the facts of a claim (judges/facts.py)
-against an index of the evidence built once per run, a few milliseconds a run. A claim is
+against an index of the evidence built once per run (under a millisecond for a short tool
+output, tens of milliseconds for 32 KB: benchmarks/bench_verifier.py). A claim is
 
 - `contradicted` when its polarity is the opposite of every evidence sentence that states the
   same thing ("is not licensed under MIT" against "is licensed under MIT");
@@ -22,8 +23,12 @@ from __future__ import annotations
 import bisect
 import datetime
 import re
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import accumulate, chain
+from typing import NamedTuple
 
 from otel_grounding.config import JudgeSettings
 from otel_grounding.judge import (
@@ -45,13 +50,14 @@ from otel_grounding.judges.facts import (
     evidence_sentences,
     number_key,
     number_keys,
+    one_clause,
     read_facts,
     sentence_profile,
     stem,
     title_like,
     word_parts,
-    words_of,
     words_of_in_order,
+    words_profile,
 )
 
 #: The rules' version, written as `judge.model`.
@@ -99,6 +105,11 @@ _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
 #: A part of a hyphenated identifier that may be checked on its own: a word, or digits with
 #: an ending ("18s", "3rd").
 _PLAIN_PART = re.compile(r"[^\W\d_]+|\d+[a-z]{0,2}")
+#: A run of the lowercased evidence that an identifier may equal (any run of the text is in
+#: it: a set look-up before the scan of the whole text).
+#: Joins the evidence sentences into one string to search (no claim's fact holds it).
+_SEPARATOR = "\x00"
+_TOKEN = re.compile(r"\w+(?:[.+-]\w+)*")
 
 
 def _digits(part: str) -> str:
@@ -110,108 +121,169 @@ def _deleted(word: str) -> set[str]:
     return {word[:i] + word[i + 1 :] for i in range(len(word))}
 
 
-@dataclass(frozen=True)
-class _EvidenceSentence:
+#: Each weekday with its one-letter deletions: a weekday enters the evidence's words only when
+#: a claim's word could match it ("Friday" for 2026-12-04), so its dates are read only then.
+_WEEKDAY_DELETIONS = {day: {day} | _deleted(day) for day in _WEEKDAYS}
+
+
+@lru_cache(maxsize=65536)
+def _word_entry(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], bool]:
+    """What one evidence word adds to the index: its words (itself lowercased and its parts),
+    their stems, their prefixes a name may extend by a short ending, and whether it is a
+    capitalised word (cached: evidence repeats its words)."""
+    lower = word.lower()
+    parts = word_parts(word)
+    words = (lower, *parts)
+    stems = tuple({stem(w) for w in words})
+    prefixes = tuple(
+        part[: len(part) - cut]
+        for part in parts
+        for cut in range(1, NAME_ENDING_MAX + 1)
+        if len(part) - cut >= NAME_PREFIX_MIN
+    )
+    return words, stems, prefixes, word[0].isupper() and lower not in STOPWORDS
+
+
+class _Vocabulary:
+    """The evidence's words and word parts (lowercased), their stems, the prefixes a name may
+    extend by a short ending, and its capitalised words."""
+
+    def __init__(self, distinct: set[str]) -> None:
+        ordered = list(distinct)
+        entries = [_word_entry(word) for word in ordered]
+        self.words: set[str] = set(chain.from_iterable(e[0] for e in entries))
+        self.stems: set[str] = set(chain.from_iterable(e[1] for e in entries))
+        self.prefixes: set[str] = set(chain.from_iterable(e[2] for e in entries))
+        self.proper: set[str] = {w for w, e in zip(ordered, entries, strict=True) if e[3]}
+
+
+class _EvidenceSentence(NamedTuple):
+    """One evidence clause, with the sentence it is part of (a tuple: built by the hundred
+    per judgement)."""
+
     text: str
     source: int
     stems: frozenset[str]
     negated: frozenset[str]
     ordinal: int
-    #: The clause's capitalised words past its first (the names it mentions).
-    names: frozenset[str]
+    #: The clause itself (its names are read when a rule asks for them).
+    clause: str
 
 
 class EvidenceIndex:
-    """Everything the rules look up in a run's evidence, built once per judgement."""
+    """Everything the rules look up in a run's evidence, built once per judgement. What only
+    some claims ask for (numbers and dates, which sentence holds which number, a clause's
+    names, the deletion index) is read on first use: a run pays for the rules its claims reach."""
 
     def __init__(self, texts: Sequence[str]) -> None:
-        self.words: set[str] = set()
-        self.prefixes: set[str] = set()
-        #: Capitalised words of the evidence: a claim's first word that is one is a name.
-        self.proper: set[str] = set()
-        self._deletions: set[str] | None = None
-        self._segments: dict[int, set[str]] = {}
-        self.stems: set[str] = set()
-        self.numbers: set[str] = set()
-        self.values: list[float] = []
-        self.dates: list[DateFact] = []
+        self._texts = tuple(texts)
         self.text = "\n".join(texts).lower()
+        self._deletions: set[str] | None = None
+        self._facts: _EvidenceFacts | None = None
+        self._tokens: set[str] | None = None
+        self._joined: str | None = None
+        self._starts: list[int] = []
+        self._names: dict[int, frozenset[str]] = {}
+        self._segments: dict[int, set[str]] = {}
+        distinct: set[str] = set()
         self.sentences: list[_EvidenceSentence] = []
-        self.by_stem: dict[str, list[int]] = {}
-        #: Number key -> ordinals of the evidence sentences holding it.
-        self.number_at: dict[str, list[int]] = {}
+        self.by_stem: defaultdict[str, list[int]] = defaultdict(list)
+        #: Each evidence sentence with its segment's ordinal (for `number_at`).
+        self._ordinals: list[tuple[str, int]] = []
+        self._number_at: dict[str, list[int]] | None = None
         ordinal = 0
         #: How many segments the evidence holds (each tool output's, added up).
         self.segments = 0
         for source, text in enumerate(texts):
             before = ordinal
-            for word in words_of(text):  # each distinct word once
-                self._add_word(word)
-            facts = read_facts(text, claim=False)
-            for number in facts.numbers:
-                self._add_number(number)
-            self.dates.extend(facts.dates)
-            for date in facts.dates:  # "on Friday, December 4" for 2026-12-04
-                if date.year and date.month and date.day:
-                    try:
-                        weekday = datetime.date(date.year, date.month, date.day).weekday()
-                    except ValueError:
-                        continue
-                    self.words.add(_WEEKDAYS[weekday])
             segment_words = SEGMENT_MIN_WORDS
             for sentence in evidence_sentences(text):
                 if segment_words >= SEGMENT_MIN_WORDS and not continues(sentence):
                     ordinal += 1
                     segment_words = 0
                 segment_words += sentence.count(" ") + 1
-                for key in number_keys(sentence):
-                    self.number_at.setdefault(key, []).append(ordinal)
-                for clause in clauses(sentence):  # polarity is read per clause
-                    stems, negated = sentence_profile(clause)
+                self._ordinals.append((sentence, ordinal))
+                # A sentence's words are the text's (sentences are cut at white space and
+                # punctuation): one read gives the vocabulary and a one-clause profile.
+                words = words_of_in_order(sentence)
+                distinct.update(words)
+                if one_clause(sentence):
+                    profiled = [(sentence, words_profile(words))]
+                else:  # polarity is read per clause
+                    profiled = [(c, sentence_profile(c)) for c in clauses(sentence)]
+                for clause, (stems, negated) in profiled:
                     position = len(self.sentences)
                     self.sentences.append(
-                        _EvidenceSentence(
-                            sentence, source, stems, negated, ordinal, clause_names(clause)
-                        )
+                        _EvidenceSentence(sentence, source, stems, negated, ordinal, clause)
                     )
                     for s in stems:
-                        self.by_stem.setdefault(s, []).append(position)
+                        self.by_stem[s].append(position)
             self.segments += ordinal - before
             ordinal += SCATTER_WINDOW + 1  # no window spans two tool outputs
+        self._distinct = distinct
+        self._vocabulary: _Vocabulary | None = None
 
-    def _add_word(self, word: str) -> None:
-        lower = word.lower()
-        self.words.add(lower)
-        if word[0].isupper() and lower not in STOPWORDS:
-            self.proper.add(word)
-        self.stems.add(stem(lower))
-        for part in word_parts(word):
-            self.words.add(part)
-            self.stems.add(stem(part))
-            for cut in range(1, NAME_ENDING_MAX + 1):
-                if len(part) - cut >= NAME_PREFIX_MIN:
-                    self.prefixes.add(part[: len(part) - cut])
+    @property
+    def vocabulary(self) -> _Vocabulary:
+        """The evidence's words, stems and prefixes, built on first use."""
+        if self._vocabulary is None:
+            self._vocabulary = _Vocabulary(self._distinct)
+        return self._vocabulary
 
-    def _add_number(self, number: NumberFact) -> None:
-        self.numbers.add(number_key(number.value))
-        self.values.append(number.value)
-        if number.scaled is not None:
-            self.numbers.add(number_key(number.scaled))
-            self.values.append(number.scaled)
+    @property
+    def stems(self) -> set[str]:
+        """The stems of every evidence word and word part."""
+        return self.vocabulary.stems
+
+    @property
+    def proper(self) -> set[str]:
+        """Capitalised words of the evidence: a claim's first word that is one is a name."""
+        return self.vocabulary.proper
+
+    @property
+    def number_at(self) -> dict[str, list[int]]:
+        """Number key -> ordinals of the evidence sentences holding it."""
+        if self._number_at is None:
+            self._number_at = {}
+            for sentence, ordinal in self._ordinals:
+                for key in number_keys(sentence):
+                    self._number_at.setdefault(key, []).append(ordinal)
+        return self._number_at
+
+    def names_of(self, position: int) -> frozenset[str]:
+        """The names one evidence clause mentions (its capitalised words past its first)."""
+        found = self._names.get(position)
+        if found is None:
+            found = self._names[position] = clause_names(self.sentences[position].clause)
+        return found
+
+    def _read_facts(self) -> _EvidenceFacts:
+        """The evidence's numbers, dates and the weekdays of its dates, read on first use."""
+        if self._facts is None:
+            self._facts = _EvidenceFacts.read(self._texts)
+        return self._facts
 
     def has_name(self, name: str) -> bool:
         parts = [p for p in word_parts(name) if len(p) >= 2]
         return all(self._has_word(p) for p in parts)
 
     def _has_word(self, word: str) -> bool:
-        if word in self.words or stem(word) in self.stems or word in self.prefixes:
+        vocabulary = self.vocabulary
+        words = vocabulary.words
+        if word in words or stem(word) in vocabulary.stems or word in vocabulary.prefixes:
             return True
         if len(word) >= SPELLING_MIN_CHARS and self._misspelt(word):
             return True
-        return any(
-            word[: len(word) - cut] in self.words
+        if any(
+            word[: len(word) - cut] in words
             for cut in range(1, NAME_ENDING_MAX + 1)
             if len(word) - cut >= NAME_PREFIX_MIN
+        ):
+            return True
+        # The weekdays of the evidence's dates are words of it too: read them only for a
+        # word one of them could cover.
+        return _weekday_covers(word, _WEEKDAYS) and _weekday_covers(
+            word, self._read_facts().weekdays
         )
 
     def _misspelt(self, word: str) -> bool:
@@ -219,21 +291,22 @@ class EvidenceIndex:
         "Dulorme"): a spelling, not another name. The deletion index is built on first use."""
         if self._deletions is None:
             self._deletions = set()
-            for known in self.words:
+            for known in self.vocabulary.words:
                 if len(known) >= SPELLING_MIN_CHARS - 1:
                     self._deletions.add(known)
                     self._deletions.update(_deleted(known))
         return word in self._deletions or any(d in self._deletions for d in _deleted(word))
 
     def has_number(self, number: NumberFact) -> bool:
+        facts = self._read_facts()
         keys = [number_key(number.value)]
         if number.scaled is not None:
             keys.append(number_key(number.scaled))
-        if any(k in self.numbers for k in keys):
+        if any(k in facts.numbers for k in keys):
             return True
         if number.decimals or number.hedged:  # "4.9" or "about 5" for 4.87
             wanted = number.scaled if number.scaled is not None else number.value
-            for value in self.values:
+            for value in facts.values:
                 if round(value, number.decimals) == number.value:
                     return True
                 if number.hedged and abs(value - wanted) <= HEDGE_TOLERANCE * abs(value):
@@ -241,7 +314,8 @@ class EvidenceIndex:
         return False
 
     def has_date(self, date: DateFact) -> bool:
-        for known in self.dates:
+        facts = self._read_facts()
+        for known in facts.dates:
             if all(
                 want is None or want == have
                 for want, have in (
@@ -250,21 +324,25 @@ class EvidenceIndex:
             ):
                 return True
         if date.month is None and date.day is None and date.year is not None:
-            return number_key(date.year) in self.numbers
+            return number_key(date.year) in facts.numbers
         return False
 
     def has_identifier(self, identifier: str) -> bool:
         key = identifier.lower().lstrip("#")
         if key.startswith("v") and key[1:2].isdigit():
             key = key[1:]
-        if key in self.text:
+        if self._tokens is None:
+            self._tokens = set(_TOKEN.findall(self.text))
+        if key in self._tokens or key in self.text:  # a token of the text is in it
             return True
         # "under-18s" for "under 18": hyphenated words and plain numbers, each found.
         parts = key.split("-")
         if len(parts) < 2 or not all(_PLAIN_PART.fullmatch(p) for p in parts):
             return False
         return all(
-            self._has_word(p) if p.isalpha() else number_key(float(_digits(p))) in self.numbers
+            self._has_word(p)
+            if p.isalpha()
+            else number_key(float(_digits(p))) in self._read_facts().numbers
             for p in parts
         )
 
@@ -283,19 +361,85 @@ class EvidenceIndex:
         """The first evidence sentence holding one of a claim's identifiers or numbers (the
         nearest sentence when no content word is shared: "DL405 costs 589 euros")."""
         wanted = [i.lower() for i in facts.identifiers] + [n.text for n in facts.numbers]
-        for position, sentence in enumerate(self.sentences):
-            lowered = sentence.text.lower()
-            if any(w in lowered for w in wanted):
-                return position
-        return None
+        if not wanted or not self.sentences:
+            return None
+        if self._joined is None:  # the sentences, lowercased, one string: one scan per fact
+            lowered = [sentence.text.lower() for sentence in self.sentences]
+            self._starts = [0, *accumulate(len(t) + len(_SEPARATOR) for t in lowered)][:-1]
+            self._joined = _SEPARATOR.join(lowered)
+        if any(_SEPARATOR in w for w in wanted):
+            return next(
+                (p for p, sentence in enumerate(self.sentences)
+                 if any(w in sentence.text.lower() for w in wanted)),
+                None,
+            )
+        first: int | None = None
+        for w in wanted:  # only a sentence before the first found so far can be nearer
+            at = self._joined.find(w, 0, self._starts[first] if first is not None else None)
+            if at >= 0:
+                first = bisect.bisect_right(self._starts, at) - 1
+                if first == 0:
+                    break
+        return first
 
-    def nearest(self, stems: frozenset[str]) -> list[tuple[int, int]]:
-        """(shared content words, sentence position), most shared first."""
+    def nearest(self, stems: frozenset[str], least: float = 1) -> list[tuple[int, int]]:
+        """(shared content words, sentence position), most shared first; only the sentences
+        sharing at least `least` of them."""
         counts: dict[int, int] = {}
         for s in stems:
             for position in self.by_stem.get(s, ()):
                 counts[position] = counts.get(position, 0) + 1
-        return sorted(((n, p) for p, n in counts.items()), reverse=True)
+        return sorted(((n, p) for p, n in counts.items() if n >= least), reverse=True)
+
+
+def _weekday_covers(word: str, weekdays: Iterable[str]) -> bool:
+    """Whether one of these weekdays, as an evidence word, covers a claim's word (the rules of
+    `EvidenceIndex._has_word` over words: the word, a misspelling of it, a short ending)."""
+    deleted: set[str] | None = None
+    for day in weekdays:
+        if any(
+            word[: len(word) - cut] == day
+            for cut in range(NAME_ENDING_MAX + 1)
+            if cut == 0 or len(word) - cut >= NAME_PREFIX_MIN
+        ):
+            return True
+        if len(word) >= SPELLING_MIN_CHARS:
+            if deleted is None:
+                deleted = _deleted(word) | {word}
+            if not deleted.isdisjoint(_WEEKDAY_DELETIONS[day]):
+                return True
+    return False
+
+
+class _EvidenceFacts:
+    """The evidence's numbers (keys and values), its dates, and the weekdays they fall on."""
+
+    def __init__(self) -> None:
+        self.numbers: set[str] = set()
+        self.values: set[float] = set()
+        self.dates: list[DateFact] = []
+        self.weekdays: set[str] = set()
+
+    @classmethod
+    def read(cls, texts: Sequence[str]) -> _EvidenceFacts:
+        found = cls()
+        for text in texts:
+            facts = read_facts(text, claim=False)
+            for number in facts.numbers:
+                found.numbers.add(number_key(number.value))
+                found.values.add(number.value)
+                if number.scaled is not None:
+                    found.numbers.add(number_key(number.scaled))
+                    found.values.add(number.scaled)
+            found.dates.extend(facts.dates)
+            for date in facts.dates:  # "on Friday, December 4" for 2026-12-04
+                if date.year and date.month and date.day:
+                    try:
+                        weekday = datetime.date(date.year, date.month, date.day).weekday()
+                    except ValueError:
+                        continue
+                    found.weekdays.add(_WEEKDAYS[weekday])
+        return found
 
 
 @dataclass(frozen=True)
@@ -310,30 +454,33 @@ class ClaimCheck:
 
 
 def check_claim(claim: str, index: EvidenceIndex) -> ClaimCheck:
-    """The rules, in order: polarity, unsupported facts, coverage."""
+    """The rules, in order: polarity, unsupported facts, joined facts, swapped names,
+    coverage."""
     facts = read_facts(claim, claim=True)
     ranked = index.nearest(facts.content_stems)
     nearest = ranked[0][1] if ranked else index.holding(facts)
     content = len(facts.content_stems)
     covered = sum(1 for s in facts.content_stems if s in index.stems)
     coverage = covered / content if content else 1.0
-    flipped = _polarity_flip(claim, index)
+    parts = clauses(claim)
+    flipped = _polarity_flip(parts, index)
     if flipped is not None:
         return ClaimCheck(CONTRADICTED, (), coverage, flipped, flipped)
     missing = _missing_facts(facts, index)
     if missing:
         return ClaimCheck(UNSUPPORTED, missing, coverage, None, nearest)
-    scattered = next(
-        (found for clause in clauses(claim)
-         if (found := _scattered(read_facts(clause, claim=True), index))),
-        (),
-    )
-    if scattered:
-        return ClaimCheck(UNSUPPORTED, scattered, coverage, None, nearest)
-    for clause in clauses(claim):
-        swapped = _swapped(read_facts(clause, claim=True), index)
-        if swapped is not None:
-            return ClaimCheck(UNSUPPORTED, swapped[0], coverage, None, swapped[1])
+    if index.segments <= SCATTER_MAX_SEGMENTS:  # both rules read short evidence only
+        per_clause = [facts if part == claim else read_facts(part, claim=True) for part in parts]
+        scattered = next(
+            (found for clause_facts in per_clause if (found := _scattered(clause_facts, index))),
+            (),
+        )
+        if scattered:
+            return ClaimCheck(UNSUPPORTED, scattered, coverage, None, nearest)
+        for clause_facts in per_clause:
+            swapped = _swapped(clause_facts, index)
+            if swapped is not None:
+                return ClaimCheck(UNSUPPORTED, swapped[0], coverage, None, swapped[1])
     anchored = bool(facts.names or facts.numbers or facts.dates or facts.identifiers)
     if not anchored and content >= COVERAGE_MIN_WORDS and coverage < COVERAGE_MIN:
         words = tuple(
@@ -412,7 +559,7 @@ def _swapped(
             n for n in names
             if not {stem(p) for p in word_parts(n) if len(p) >= 2} & segment
         ]
-        others = sorted(clause.names - {n.lower() for n in names})
+        others = sorted(index.names_of(position) - {n.lower() for n in names})
         if not absent or not others:
             return None
     said = (*(f"'{n}'" for n in absent), f"{_OF_ANOTHER} '{others[0]}'")
@@ -430,18 +577,19 @@ def _missing_facts(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
     return tuple(dict.fromkeys(missing))
 
 
-def _polarity_flip(claim: str, index: EvidenceIndex) -> int | None:
+def _polarity_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
     """The evidence clause a claim contradicts: for one of its clauses, every evidence clause
     that states what it states (most of its content words) negates a shared word the claim
     does not, or the other way round ("supports Windows" / "does not support Windows")."""
-    for clause in clauses(claim):
-        if title_like(words_of_in_order(clause)):  # a bare name asserts no polarity
+    for clause in parts:
+        words = words_of_in_order(clause)
+        if title_like(words):  # a bare name asserts no polarity
             continue
-        stems, negated = sentence_profile(clause)
+        stems, negated = words_profile(words)
         if len(stems) < POLARITY_MIN_WORDS:
             continue
         need = max(POLARITY_MIN_SHARED, POLARITY_OVERLAP * len(stems))
-        same = [p for n, p in index.nearest(stems) if n >= need]
+        same = [p for _, p in index.nearest(stems, need)]
         if not same:
             continue
         if all(
