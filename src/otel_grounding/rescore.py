@@ -386,6 +386,19 @@ READABLE_FORMATS = (
 )
 
 
+def _head(path: str) -> bytes | None:
+    """The first `SNIFF_BYTES` of a file (unzipped when gzip), or None when it cannot be read."""
+    try:
+        with open(path, "rb") as raw:
+            head = raw.read(SNIFF_BYTES)
+        if head[:2] == GZIP_MAGIC:
+            with gzip.open(path, "rb") as unzipped:
+                head = unzipped.read(SNIFF_BYTES)
+    except (OSError, EOFError):
+        return None
+    return head
+
+
 def not_a_trace_file(path: str) -> str | None:
     """What a file whose first record cannot be read is, when it is plainly not a trace file
     (said once, instead of one message per record), or None (report its records one by one).
@@ -394,13 +407,8 @@ def not_a_trace_file(path: str) -> str | None:
     JSON and whose first record is not OTLP protobuf is not a trace file (its bytes read as a
     protobuf framing give nonsense, such as a message of billions of bytes).
     """
-    try:
-        with open(path, "rb") as raw:
-            head = raw.read(SNIFF_BYTES)
-        if head[:2] == GZIP_MAGIC:
-            with gzip.open(path, "rb") as unzipped:
-                head = unzipped.read(SNIFF_BYTES)
-    except (OSError, EOFError):
+    head = _head(path)
+    if head is None:
         return None
     if all(mark in head for mark in _CONSOLE_EXPORTER_MARKS):
         return (
@@ -422,13 +430,8 @@ _OTLP_MARKS = (b'"resourceSpans"', b'"resource_spans"')
 def json_without_spans(path: str) -> str | None:
     """What a file that was read as JSON without a single span is, when it is plainly not
     OTLP (its records parse, but hold no `resourceSpans`), or None."""
-    try:
-        with open(path, "rb") as raw:
-            head = raw.read(SNIFF_BYTES)
-        if head[:2] == GZIP_MAGIC:
-            with gzip.open(path, "rb") as unzipped:
-                head = unzipped.read(SNIFF_BYTES)
-    except (OSError, EOFError):
+    head = _head(path)
+    if head is None:
         return None
     if any(mark in head for mark in _OTLP_MARKS):
         return None
