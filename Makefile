@@ -50,9 +50,10 @@ test: $(DEV_STAMP) system-deps $(JS_STAMP) ui-deps build-deps
 	$(BIN)/python -m pytest
 
 # The day-to-day loop: lint, then every test that needs nothing `make test` builds (no Collector,
-# Jaeger, Phoenix, framework environment, node modules, browser or Prometheus): a few minutes.
+# Jaeger, Phoenix, framework environment, node modules, browser or Prometheus), on two pytest-xdist
+# workers: 5 min 21 s here against 8 min 13 s in one process (many tests wait on timers).
 check: lint
-	$(BIN)/python -m pytest -m "not needs_build" -q
+	$(BIN)/python -m pytest -m "not needs_build" -q -n 2
 
 # A wheel to install elsewhere (the package is not on a public index): dist/otel_grounding-*.whl.
 # `pip install 'dist/otel_grounding-<version>-py3-none-any.whl[openai]'` takes the extras too.

@@ -138,13 +138,23 @@ class NoCount:  # an object that carries other fields but never counted the clai
     claims_checked = 0
     truncated_by = None
 
+    def __repr__(self) -> str:  # a stable test id (pytest-xdist workers compare them)
+        return "NoCount()"
+
+
+class Bare:
+    """A record with no field at all."""
+
+    def __repr__(self) -> str:
+        return "Bare()"
+
 
 @pytest.mark.parametrize(
     "record",
     [
         {},
         GradeMeta(),
-        object(),
+        Bare(),
         NoCount(),
         {"claims_checked": 0},
         {"claims_checked": 0, "truncated_by": None, "evidence_incomplete": False, "judge": "ok"},
