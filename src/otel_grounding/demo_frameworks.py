@@ -163,8 +163,9 @@ def pydantic_ai(provider: TracerProvider, include_content: bool = True) -> Run:
 
 
 # --------------------------------------------------------------------------- LangChain
-def _langchain_agent(callbacks: list[Any] | None = None) -> Run:
-    from langchain.agents import create_agent
+def fake_tool_chat_model(answer: str) -> Any:
+    """A LangChain chat model that calls get_weather first, then answers with `answer`
+    (LangChain is imported here: it is an optional extra)."""
     from langchain_core.language_models.chat_models import BaseChatModel
     from langchain_core.messages import AIMessage, ToolMessage
     from langchain_core.outputs import ChatGeneration, ChatResult
@@ -191,8 +192,15 @@ def _langchain_agent(callbacks: list[Any] | None = None) -> Run:
                 message = AIMessage(content="", tool_calls=[{**call, "type": "tool_call"}])
             return ChatResult(generations=[ChatGeneration(message=message)])
 
+    return FakeToolChatModel(answer=answer)
+
+
+def _langchain_agent(callbacks: list[Any] | None = None) -> Run:
+    from langchain.agents import create_agent
+
+
     def run(answer: str) -> Any:
-        agent = create_agent(FakeToolChatModel(answer=answer), tools=[get_weather], name=AGENT_NAME)
+        agent = create_agent(fake_tool_chat_model(answer), tools=[get_weather], name=AGENT_NAME)
         config: Any = {"callbacks": callbacks} if callbacks else None
         result = agent.invoke({"messages": [{"role": "user", "content": QUESTION}]}, config=config)
         return result["messages"][-1].content

@@ -16,7 +16,13 @@ from typing import Any
 
 from opentelemetry.sdk.trace import TracerProvider
 
-from otel_grounding.demo_frameworks import AGENT_NAME, QUESTION, Run, get_weather
+from otel_grounding.demo_frameworks import (
+    AGENT_NAME,
+    QUESTION,
+    Run,
+    fake_tool_chat_model,
+    get_weather,
+)
 
 REASONING = "The tool said it rains in Paris, so I should mention a flood warning and an umbrella."
 
@@ -54,9 +60,7 @@ def pydantic_ai_reasoned(provider: TracerProvider) -> Run:
 
 
 def langgraph_node_agent(provider: TracerProvider, instrumentation: str) -> Run:
-    from langchain_core.language_models.chat_models import BaseChatModel
-    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
-    from langchain_core.outputs import ChatGeneration, ChatResult
+    from langchain_core.messages import HumanMessage
     from langchain_core.tools import tool
     from langgraph.graph import START, MessagesState, StateGraph
     from langgraph.prebuilt import ToolNode, tools_condition
@@ -78,32 +82,11 @@ def langgraph_node_agent(provider: TracerProvider, instrumentation: str) -> Run:
         )
         callbacks, flush = [CallbackHandler()], client.flush
 
-    class FakeToolChatModel(BaseChatModel):
-        """Calls get_weather first, then answers with the scripted text."""
-
-        answer: str
-
-        @property
-        def _llm_type(self) -> str:
-            return "fake-tool-chat"
-
-        def bind_tools(self, tools: Any, **kwargs: Any) -> FakeToolChatModel:
-            return self
-
-        def _generate(
-            self, messages: Any, stop: Any = None, run_manager: Any = None, **kw: Any
-        ) -> ChatResult:
-            if isinstance(messages[-1], ToolMessage):
-                message = AIMessage(content=self.answer)
-            else:
-                call = {"name": "get_weather", "args": {"city": "Paris"}, "id": "call_1"}
-                message = AIMessage(content="", tool_calls=[{**call, "type": "tool_call"}])
-            return ChatResult(generations=[ChatGeneration(message=message)])
 
     weather = tool(get_weather)
 
     def run(answer: str) -> str:
-        model = FakeToolChatModel(answer=answer).bind_tools([weather])
+        model = fake_tool_chat_model(answer).bind_tools([weather])
 
         def research_agent(state: MessagesState) -> dict[str, Any]:
             return {"messages": [model.invoke(state["messages"])]}
