@@ -1,4 +1,5 @@
-"""The claim coverage grade (docs/contract.md §2): seven values, precedence, old records, no raising."""
+"""The claim coverage grade (docs/contract.md §2): seven values, precedence, old records, no value
+makes it raise."""
 
 from __future__ import annotations
 
@@ -264,27 +265,58 @@ class HostileBool:
     __hash__ = None  # type: ignore[assignment]
 
 
+class HostileInt(int):
+    def __lt__(self, other: object) -> bool:
+        raise RuntimeError("boom")
+
+    __gt__ = __ge__ = __le__ = __lt__
+
+
+class HostileStr(str):
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("boom")
+
+    __ne__ = __eq__
+    __hash__ = str.__hash__
+
+
 @pytest.mark.parametrize(
     "meta",
     [
-        HostileMapping(),
-        HostileObject(),
         {"claims_total": 3, "evidence_incomplete": HostileBool()},
         {"claims_total": 3, "truncated_by": HostileBool()},
         {"claims_total": 3, "judge": HostileBool()},
         {"claims_total": 3, "truncated_by": "x", "coverage_target_declared": HostileBool()},
+        {"claims_total": 3, "critical_uncovered": HostileBool()},
+        {"claims_total": HostileBool()},
+        {"claims_total": 3, "claims_checked": HostileBool()},
         None,
         42,
         "full",
         [("claims_total", 3)],
     ],
-    ids=lambda m: type(m).__name__,
+    ids=lambda m: type(m).__name__ + (f"-{sorted(m)[-1]}" if isinstance(m, dict) else ""),
 )
-def test_hostile_input_still_grades_never_raises(meta: object) -> None:
+def test_hostile_values_still_grade_never_raise(meta: object) -> None:
+    # Values are read by their type alone: no value's own code runs, so none can raise.
     grade = coverage_grade(meta)
     assert grade in GRADES
-    if isinstance(meta, (HostileMapping, HostileObject, dict)):
-        assert grade not in (FULL, VACUOUS)
+    assert grade not in (FULL, VACUOUS)
+
+
+def test_values_of_builtin_subclasses_are_read_as_their_builtin() -> None:
+    assert coverage_grade({"claims_total": HostileInt(3), "claims_checked": HostileInt(3)}) == FULL
+    assert coverage_grade({"claims_total": 3, "judge": HostileStr("ok")}) == FULL
+    assert coverage_grade({"claims_total": 3, "judge": HostileStr("declined")}) == JUDGE_DECLINED
+    assert coverage_grade({"claims_total": 3, "judge": HostileStr("oops")}) == JUDGE_FAILED
+
+
+@pytest.mark.parametrize("meta", [HostileMapping(), HostileObject()], ids=lambda m: type(m).__name__)
+def test_a_record_whose_own_accessor_raises_is_the_callers_error(meta: object) -> None:
+    # No catch-all: the record's own code failing is a bug for the caller's error policy
+    # (the pipeline counts it as an internal error), never a silent `partial`.
+    with pytest.raises(RuntimeError, match="boom"):
+        coverage_grade(meta)
 
 
 values = st.one_of(

@@ -1,12 +1,20 @@
 """The suite-wide check of tests/conftest.py, run as pytest runs it (pytester): a test during
 which an internal error was counted fails (an error at teardown), even when the error happened on a background thread
-and never reached it, unless it wears `@pytest.mark.internal_errors`."""
+and never reached it, unless it wears `@pytest.mark.internal_errors`. And the pure core's failures
+reach that policy: a bug inside grading is an internal error, never a silent `partial`."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
+
+from otel_grounding import attributes as A
+from otel_grounding import grade
+from otel_grounding.internal_error import internal_errors
+
+from sdk_harness import Pipeline, attrs
 
 pytest_plugins = ["pytester"]
 
@@ -81,3 +89,41 @@ def test_an_unnoticed_internal_error_fails_its_test(
     result.stdout.fnmatch_lines(
         ["ERROR test_cases.py::test_unnoticed - Failed: internal errors during the test*"]
     )
+
+
+def _grown(before: Mapping[str, int]) -> dict[str, int]:
+    return {k: n - before.get(k, 0) for k, n in internal_errors().items() if n > before.get(k, 0)}
+
+
+def _a_bug_in_grading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A programming error inside the grade (the pure core catches nothing)."""
+
+    def broken(value: object) -> int | None:
+        raise TypeError("a bug in grading")
+
+    monkeypatch.setattr(grade, "_count", broken)
+
+
+@pytest.mark.internal_errors
+def test_a_bug_in_grading_raises_in_strict_mode_instead_of_grading_partial(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _a_bug_in_grading(monkeypatch)
+    p = Pipeline(scoring_mode="inline")
+    before = internal_errors()
+    with pytest.raises(TypeError, match="a bug in grading"):
+        p.golden_run()
+    assert "processor on_end" in _grown(before)
+
+
+@pytest.mark.internal_errors
+def test_a_bug_in_grading_is_counted_and_the_run_leaves_unenriched_when_lenient(
+    monkeypatch: pytest.MonkeyPatch, lenient: None
+) -> None:
+    _a_bug_in_grading(monkeypatch)
+    p = Pipeline(scoring_mode="inline")
+    before = internal_errors()
+    p.golden_run()
+    assert _grown(before)  # counted (and logged) where the pipeline met it
+    run = attrs(p.span("run"))
+    assert A.GRADE not in run and A.RATE not in run  # never a silent `partial`

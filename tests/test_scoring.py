@@ -241,6 +241,18 @@ def test_as_text_never_raises() -> None:
     assert isinstance(as_text({1: "a", "b": 2}), str)  # unsortable keys
 
 
+def test_as_text_lets_a_values_own_failing_str_through() -> None:
+    # No catch-all in the pure core: a value whose __str__ fails is the caller's bug.
+    class Broken:
+        def __str__(self) -> str:
+            raise RuntimeError("a broken __str__")
+
+        __repr__ = __str__
+
+    with pytest.raises(RuntimeError, match="a broken __str__"):
+        as_text(Broken())
+
+
 def test_score_run_with_structured_outputs() -> None:
     output = {"b": "Bananas are purple today.", "a": "Paris is the capital of France."}
     steps = [

@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from otel_grounding.options import ConfigError
+
 NUMBER = "number"
 MONEY = "money"
 PERCENT = "percent"
@@ -134,7 +136,7 @@ _BUILTINS: dict[str, tuple[str, re.Pattern[str], _Extract]] = {
 }
 
 
-class AnchorConfigError(ValueError):
+class AnchorConfigError(ConfigError):
     """An anchor class or pattern that cannot be used; raised at configuration time."""
 
 
@@ -153,7 +155,7 @@ def compile_user_pattern(pattern: str) -> Any:
     options.log_errors = False  # the error is ours to say, once (RE2 logs it to stderr too)
     try:
         compiled = re2.compile(pattern, options)
-    except Exception as exc:  # re2 raises its own error type
+    except re2.error as exc:
         raise AnchorConfigError(
             f"anchor_patterns: {pattern!r} is not a valid RE2 pattern: {_error_text(exc)}"
         ) from None

@@ -34,20 +34,30 @@ import math
 import os
 import typing
 import warnings
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any
 
-from otel_grounding.anchors import AnchorMatcher
 from otel_grounding.internal_error import STRICT_ENV
+from otel_grounding.options import (
+    ConfigError,
+    Option,
+    check_bool,
+    check_int,
+    check_threshold,
+)
+from otel_grounding.scoring import (
+    DEFAULT_SCORING,
+    SCORING_OPTIONS,
+    ScoringOptions,
+    ScoringSettings,
+)
 
 logger = logging.getLogger("otel_grounding")
 
-# --- scoring bounds -------------------------------------------------------------------------
-DEFAULT_MAX_OUTPUT_CHARS = 200_000
-DEFAULT_MAX_CLAIMS = 5_000
-DEFAULT_MAX_EVIDENCE_CHARS = 4_000_000
+# The scoring options (bounds, anchors, coverage target) are declared beside the scorer:
+# `scoring.ScoringSettings`, which `SettingOptions` extends.
 
 # --- per-trace buffering (modelled on the Collector's groupbytrace) ---------------------------
 #: Every live shell: how long an idle trace's state (tool outputs, parent links) is kept.
@@ -122,28 +132,6 @@ GROUP_SCORING = "scoring"
 GROUP_JUDGE = "judge"
 
 
-class ConfigError(ValueError):
-    """Invalid configuration; the message names the key and the value."""
-
-
-def check_threshold(key: str, value: Any) -> float | None:
-    """A grounding threshold in [0, 1], or None when none is set."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ConfigError(f"{key}: {value!r} is not a number in [0, 1]")
-    number = float(value)
-    if math.isnan(number) or not 0.0 <= number <= 1.0:
-        raise ConfigError(f"{key}: {value!r} is not a number in [0, 1]")
-    return number
-
-
-def check_int(key: str, value: Any, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ConfigError(f"{key}: {value!r} is not an integer >= {minimum}")
-    return value
-
-
 def check_count(key: str, value: Any) -> int:
     """An integer >= 0 (0 turns the thing off)."""
     return check_int(key, value, minimum=0)
@@ -157,12 +145,6 @@ def check_seconds(key: str, value: Any) -> float:
     if not (math.isfinite(number) and 0 < number <= MAX_SECONDS):
         raise ConfigError(f"{key}: {value!r} is not a number of seconds > 0 and <= {MAX_SECONDS:g}")
     return number
-
-
-def check_bool(key: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise ConfigError(f"{key}: {value!r} is not true or false")
-    return value
 
 
 def check_str(key: str, value: Any) -> str:
@@ -179,16 +161,6 @@ def check_choice(key: str, value: Any, choices: tuple[str, ...]) -> str:
 
 def check_scoring_mode(key: str, value: Any) -> str:
     return check_choice(key, value, SCORING_MODES)
-
-
-def check_str_list(key: str, value: Any) -> tuple[str, ...]:
-    if isinstance(value, str) or not isinstance(value, Iterable):
-        raise ConfigError(f"{key}: {value!r} is not a list of strings")
-    items = tuple(value)
-    for item in items:
-        if not isinstance(item, str):
-            raise ConfigError(f"{key}: {item!r} is not a string")
-    return items
 
 
 def check_project_settings(key: str, value: Any) -> dict[str, dict[str, float | None]]:
@@ -240,13 +212,10 @@ def check_rate_per_minute(key: str, value: Any) -> float | None:
 
 # --- the table ------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Setting:
-    """One setting: its default, its check (raw value -> checked value), a one-line doc, the
-    shells it applies to and whether it is a flag. Key and type: its `SettingOptions` row's."""
+class Setting(Option):
+    """One setting: an `Option` (default, check, one-line doc) with the shells it applies to
+    and whether it is a flag. Key and type: its `SettingOptions` row's."""
 
-    default: Any
-    check: Callable[[str, Any], Any]
-    doc: str
     group: str = GROUP_TOP
     shells: frozenset[str] = ALL_SHELLS
     #: A `--key-name` flag of the relay (and of score-traces, when it applies there).
@@ -315,10 +284,11 @@ class Setting:
         return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-class SettingOptions(TypedDict, total=False):
+class SettingOptions(ScoringSettings, total=False):
     """Every setting, in code, in a settings file or (upper-cased, prefixed) in the environment:
-    one row each, `key: Annotated[type, Setting(default, check, doc, ...)]`. The shells' keyword
-    arguments are typed by it (`**options: Unpack[SettingOptions]`)."""
+    one row each, `key: Annotated[type, Setting(default, check, doc, ...)]`, after the scoring
+    options it extends (`scoring.ScoringSettings`, rows of plain `Option`s: the `scoring`
+    group). The shells' keyword arguments are typed by it (`**options: Unpack[SettingOptions]`)."""
 
     min_claim_grounding_rate: Annotated[float | None, Setting(
         None, check_threshold, "default threshold in [0, 1]; none: never flags", flag=True)]
@@ -329,23 +299,6 @@ class SettingOptions(TypedDict, total=False):
         DEFAULT_PROJECT_ATTRIBUTE, check_str,
         "where a run's project is read when it has no `ferrumdeck.project.id` (span attribute, "
         "then resource attribute)")]
-    max_output_chars: Annotated[int, Setting(
-        DEFAULT_MAX_OUTPUT_CHARS, check_int, "output characters checked", group=GROUP_SCORING)]
-    max_claims: Annotated[int, Setting(
-        DEFAULT_MAX_CLAIMS, check_int, "claims checked (the rate is over checked claims)",
-        group=GROUP_SCORING)]
-    max_evidence_chars: Annotated[int, Setting(
-        DEFAULT_MAX_EVIDENCE_CHARS, check_int, "tool-output characters pooled",
-        group=GROUP_SCORING)]
-    full_coverage_target: Annotated[bool, Setting(
-        False, check_bool,
-        "declare that full coverage is wanted: a bound that cuts grades `coverage-capped`",
-        group=GROUP_SCORING)]
-    critical_anchors: Annotated[Sequence[str], Setting(
-        (), check_str_list, "built-in anchor classes to require evidence for",
-        group=GROUP_SCORING)]
-    anchor_patterns: Annotated[Sequence[str], Setting(
-        (), check_str_list, "your own anchor regexes (RE2 syntax)", group=GROUP_SCORING)]
     trace_retention: Annotated[float, Setting(
         DEFAULT_TRACE_RETENTION_S, check_seconds,
         "how long an idle trace's state (tool outputs, parent links) is kept for a run still "
@@ -452,8 +405,12 @@ def _declared() -> tuple[Setting, ...]:
     """The table's rows, in order, each with its key and type filled in."""
     rows = []
     for key, hint in typing.get_type_hints(SettingOptions, include_extras=True).items():
-        (setting,) = (m for m in hint.__metadata__ if isinstance(m, Setting))
-        rows.append(dataclasses.replace(setting, key=key, type=hint.__origin__))
+        (option,) = (m for m in hint.__metadata__ if isinstance(m, Option))
+        if not isinstance(option, Setting):  # a scoring option, declared beside the scorer
+            if key not in SCORING_OPTIONS:
+                raise TypeError(f"SettingOptions.{key}: declare it with a Setting")
+            option = Setting(option.default, option.check, option.doc, group=GROUP_SCORING)
+        rows.append(dataclasses.replace(option, key=key, type=hint.__origin__))
     return tuple(rows)
 
 
@@ -476,35 +433,6 @@ def _checked_group(group: str, values: Mapping[str, Any]) -> dict[str, Any]:
         for key, value in values.items()
         if SETTINGS_BY_KEY[key].group == group
     }
-
-
-@dataclass(frozen=True)
-class ScoringOptions:
-    """Bounds, anchors and coverage target for one scoring pass."""
-
-    max_output_chars: int = DEFAULT_MAX_OUTPUT_CHARS
-    max_claims: int = DEFAULT_MAX_CLAIMS
-    max_evidence_chars: int = DEFAULT_MAX_EVIDENCE_CHARS
-    full_coverage_target: bool = False
-    anchors: AnchorMatcher = field(default_factory=AnchorMatcher)
-
-    @classmethod
-    def build(cls, **options: Any) -> ScoringOptions:
-        """From the scoring settings (`max_claims=...`, `critical_anchors=...`), checked."""
-        for key in options:
-            if key not in SETTINGS_BY_KEY or SETTINGS_BY_KEY[key].group != GROUP_SCORING:
-                raise ConfigError(f"{key}: unknown scoring option (value {options[key]!r})")
-        checked = _checked_group(GROUP_SCORING, options)
-        classes = checked.pop("critical_anchors", ())
-        patterns = checked.pop("anchor_patterns", ())
-        try:
-            anchors = AnchorMatcher.build(classes, patterns)
-        except ValueError as exc:
-            raise ConfigError(str(exc)) from None
-        return cls(anchors=anchors, **checked)
-
-
-DEFAULT_SCORING = ScoringOptions()
 
 
 @dataclass(frozen=True)

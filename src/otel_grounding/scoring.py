@@ -21,11 +21,19 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
-from typing import Any
+from typing import Annotated, Any, TypedDict
 
-from otel_grounding.anchors import Anchor
-from otel_grounding.config import DEFAULT_SCORING, ScoringOptions, check_threshold
+from otel_grounding.anchors import Anchor, AnchorMatcher
 from otel_grounding.grade import GradeMeta, coverage_grade
+from otel_grounding.options import (
+    ConfigError,
+    Option,
+    check_bool,
+    check_int,
+    check_str_list,
+    check_threshold,
+    declared,
+)
 
 #: A claim is grounded when covered / distinct >= GROUNDING_OVERLAP.
 GROUNDING_OVERLAP = 0.5
@@ -33,6 +41,61 @@ GROUNDING_OVERLAP = 0.5
 MIN_CLAIM_TOKENS = 3
 #: Alphanumeric runs shorter than this are not significant tokens.
 MIN_TOKEN_CHARS = 3
+
+# --- the scoring options: declared here, beside the scorer; config.py makes them settings ----
+DEFAULT_MAX_OUTPUT_CHARS = 200_000
+DEFAULT_MAX_CLAIMS = 5_000
+DEFAULT_MAX_EVIDENCE_CHARS = 4_000_000
+
+
+class ScoringSettings(TypedDict, total=False):
+    """The scoring options, one row each: `key: Annotated[type, Option(default, check, doc)]`.
+    config.py's `SettingOptions` extends this table, so each is also a setting (environment
+    variable, settings file, README row) without being declared twice."""
+
+    max_output_chars: Annotated[int, Option(
+        DEFAULT_MAX_OUTPUT_CHARS, check_int, "output characters checked")]
+    max_claims: Annotated[int, Option(
+        DEFAULT_MAX_CLAIMS, check_int, "claims checked (the rate is over checked claims)")]
+    max_evidence_chars: Annotated[int, Option(
+        DEFAULT_MAX_EVIDENCE_CHARS, check_int, "tool-output characters pooled")]
+    full_coverage_target: Annotated[bool, Option(
+        False, check_bool,
+        "declare that full coverage is wanted: a bound that cuts grades `coverage-capped`")]
+    critical_anchors: Annotated[Sequence[str], Option(
+        (), check_str_list, "built-in anchor classes to require evidence for")]
+    anchor_patterns: Annotated[Sequence[str], Option(
+        (), check_str_list, "your own anchor regexes (RE2 syntax)")]
+
+
+#: Every scoring option, in the table's order.
+SCORING_OPTIONS: Mapping[str, Option] = declared(ScoringSettings)
+
+
+@dataclass(frozen=True)
+class ScoringOptions:
+    """Bounds, anchors and coverage target for one scoring pass."""
+
+    max_output_chars: int = DEFAULT_MAX_OUTPUT_CHARS
+    max_claims: int = DEFAULT_MAX_CLAIMS
+    max_evidence_chars: int = DEFAULT_MAX_EVIDENCE_CHARS
+    full_coverage_target: bool = False
+    anchors: AnchorMatcher = field(default_factory=AnchorMatcher)
+
+    @classmethod
+    def build(cls, **options: Any) -> ScoringOptions:
+        """From the scoring options (`max_claims=...`, `critical_anchors=...`), checked."""
+        for key in options:
+            if key not in SCORING_OPTIONS:
+                raise ConfigError(f"{key}: unknown scoring option (value {options[key]!r})")
+        checked = {key: SCORING_OPTIONS[key].check(key, value) for key, value in options.items()}
+        anchors = AnchorMatcher.build(
+            checked.pop("critical_anchors", ()), checked.pop("anchor_patterns", ())
+        )
+        return cls(anchors=anchors, **checked)
+
+
+DEFAULT_SCORING = ScoringOptions()
 
 _CLAIM_SEPARATORS = ".!?\n"
 _CLAIM_SEPARATOR = re.compile("[" + re.escape(_CLAIM_SEPARATORS) + "]")
@@ -78,16 +141,22 @@ def as_text(value: Any) -> str:
         return value
     if value is None:
         return ""
+    # What JSON cannot encode (unsortable keys, a cycle, an object, nesting deeper than the
+    # interpreter's recursion limit) falls back to JSON with str() for objects, then to str(),
+    # then, nested too deep even for str(), to no text. A value's own __str__ that raises is
+    # not caught: that is the caller's bug, for its error policy.
     try:
         return json.dumps(value, sort_keys=True, ensure_ascii=False)
     except (TypeError, ValueError, RecursionError):
-        try:
-            return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
-        except (TypeError, ValueError, RecursionError):
-            try:
-                return str(value)
-            except Exception:  # nested too deep even for repr, or a hostile __str__
-                return ""
+        pass
+    try:
+        return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    except (TypeError, ValueError, RecursionError):
+        pass
+    try:
+        return str(value)
+    except RecursionError:
+        return ""
 
 
 @dataclass(frozen=True)
