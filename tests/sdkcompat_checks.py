@@ -151,6 +151,18 @@ def a_run_is_graded_and_truncation_seen_through_provider_limits() -> None:
 
 
 @check
+def instrumentation_is_suppressed_with_the_keys_instrumentations_read() -> None:
+    from opentelemetry import context
+
+    key = context._SUPPRESS_INSTRUMENTATION_KEY  # what the SDK's own exporters set
+    assert not context.get_value(key)
+    with sdkcompat.instrumentation_suppressed():
+        assert context.get_value(key) is True
+        assert context.get_value(sdkcompat.PLAIN_SUPPRESS_KEY) is True
+    assert not context.get_value(key) and not context.get_value(sdkcompat.PLAIN_SUPPRESS_KEY)
+
+
+@check
 def no_fallback_was_taken() -> None:
     assert not sdkcompat.degraded(), sorted(sdkcompat.degraded())
 

@@ -244,3 +244,40 @@ def test_an_otlp_variable_the_exporter_refuses_keeps_tracing_on(
         assert "refused its OTEL_EXPORTER_OTLP_* settings" in line and value in line
     finally:
         exporter.shutdown()
+
+
+class SuppressionRecordingExporter(InMemorySpanExporter):
+    """Records, per export, its thread and whether instrumentation was on there."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[tuple[str, bool]] = []
+
+    def export(self, spans):  # type: ignore[no-untyped-def]
+        from opentelemetry.instrumentation.utils import is_instrumentation_enabled
+
+        self.calls.append((threading.current_thread().name, is_instrumentation_enabled()))
+        return super().export(spans)
+
+
+def test_runs_forwarded_from_the_scoring_worker_are_exported_with_instrumentation_suppressed() -> None:
+    # The SDK's processors suppress instrumentation around their exports; a run graded on our
+    # worker is exported from that thread, which must do the same (an instrumented HTTP client
+    # inside the next exporter would otherwise trace the export back into the application).
+    inner = SuppressionRecordingExporter()
+    exporter = GroundingSpanExporter(inner, scoring_mode="thread")
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    tracer = provider.get_tracer("t")
+    with tracer.start_as_current_span("run") as run:
+        for source in GOLDEN_SOURCES:
+            with tracer.start_as_current_span(
+                "tool", attributes={native.STEP_TYPE: "tool", native.STEP_OUTPUT: source}
+            ):
+                pass
+        run.set_attribute(native.RUN_OUTPUT, GOLDEN_OUTPUT)
+    assert exporter.force_flush()
+    provider.shutdown()
+    assert [s.name for s in inner.get_finished_spans()].count("run") == 1
+    assert any(thread != threading.current_thread().name for thread, _ in inner.calls), inner.calls
+    assert [on for _, on in inner.calls] == [False] * len(inner.calls), inner.calls

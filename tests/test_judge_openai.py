@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -181,3 +182,32 @@ def test_the_judge_is_configured_from_the_environment(
     pipeline.golden_run()
     run = attrs(pipeline.span("run"))
     assert (run[attr.JUDGE_OUTCOME], run[attr.JUDGE_MODEL]) == ("ok", "env-model")
+
+
+def test_the_judges_own_model_calls_are_never_traced_while_the_applications_are(
+    server: ChatServer,
+) -> None:
+    # The real thing: OpenInference's OpenAI instrumentation on the application's provider
+    # traces every `openai` client in the process, the judge's included, unless the call runs
+    # with instrumentation suppressed (as the judge threads do).
+    import openai
+    from openinference.instrumentation.openai import OpenAIInstrumentor
+
+    pipeline = judged(server)
+    instrumentor = OpenAIInstrumentor()
+    instrumentor.instrument(tracer_provider=pipeline.provider)
+    try:
+        app = openai.OpenAI(base_url=server.url, api_key="unused", max_retries=0)
+        question = json.dumps({"claims": [], "evidence": []})
+        app.chat.completions.create(
+            model="app-model", messages=[{"role": "user", "content": question}]
+        )
+        pipeline.golden_run()
+        spans = pipeline.spans()  # after the flush: the run is judged
+    finally:
+        instrumentor.uninstrument()
+    assert sorted(request["model"] for request in server.requests) == ["app-model", "judge-model"]
+    (run,) = [s for s in spans if s.name == "run"]
+    assert attrs(run)[attr.JUDGE_OUTCOME] == "ok"
+    traced = [s for s in spans if s.name not in ("run", "tool")]
+    assert [attrs(s).get("llm.model_name") for s in traced] == ["app-model"], [s.name for s in traced]

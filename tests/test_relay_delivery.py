@@ -123,3 +123,35 @@ def test_every_drop_over_the_process_life_is_counted_in_the_exit_status():
         (stopped,) = [e for e in relay.logs() if e.get("msg") == "relay: stopped"]
         assert stopped["dropped"] == 3 and stopped["exported"] == 1
         assert stopped["undelivered"] == 3
+
+
+def test_the_relays_own_exports_run_with_instrumentation_suppressed():
+    """The relay's requests to the next hop are its own work: an instrumented gRPC or HTTP
+    client (a relay run under zero-code instrumentation) must not trace them, as the SDK's
+    exporters suppress theirs."""
+    from opentelemetry.instrumentation.utils import is_instrumentation_enabled
+
+    from otel_grounding.relay.forward import SendResult
+
+    class Recording:
+        def __init__(self) -> None:
+            self.instrumented: list[bool] = []
+
+        def send(self, data: bytes) -> SendResult:
+            self.instrumented.append(is_instrumentation_enabled())
+            return SendResult(True)
+
+        def close(self) -> None:
+            pass
+
+    queue = DeliveryQueue(100, 1 << 20)
+    request = make_request([make_span(os.urandom(16), os.urandom(8), None, "s")])
+    chunk = Chunk(request.SerializeToString(), 1)
+    assert queue.reserve(chunk.spans, chunk.size)
+    queue.put(chunk)
+    sender = Recording()
+    forwarder = Forwarder(queue, sender, workers=1)  # type: ignore[arg-type]
+    forwarder.start()
+    assert queue.wait_empty(time.monotonic() + 10)
+    forwarder.drain(time.monotonic() + 2)
+    assert sender.instrumented == [False]

@@ -106,6 +106,19 @@ def test_each_fallback_is_the_public_api_and_is_named_once(caplog: pytest.LogCap
         assert len(lines) <= 1, name
 
 
+def test_suppression_without_the_apis_key_falls_back_to_the_plain_key(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from opentelemetry import context
+
+    monkeypatch.delattr(context, "_SUPPRESS_INSTRUMENTATION_KEY")
+    with caplog.at_level(logging.WARNING, logger="otel_grounding"):
+        with sdkcompat.instrumentation_suppressed():
+            assert context.get_value(sdkcompat.PLAIN_SUPPRESS_KEY) is True
+    assert not context.get_value(sdkcompat.PLAIN_SUPPRESS_KEY)
+    assert sdkcompat.SUPPRESS_KEY in sdkcompat.degraded()
+
+
 def test_a_span_built_by_hand_with_plain_attributes_takes_no_fallback() -> None:
     before = sdkcompat.degraded()
     span = ReadableSpan("s", attributes={"k": "v"})

@@ -35,6 +35,7 @@ from otel_grounding.judge import (
 )
 from otel_grounding.metrics import LABEL_OUTCOME, LABEL_REASON, GroundingMetrics
 from otel_grounding.scoring import ClaimVerdict, GroundingResult
+from otel_grounding.sdkcompat import instrumentation_suppressed
 from otel_grounding.sentences import Sentence, asserts_something, split_sentences
 
 #: How long flush waits past its deadline for runs another thread is delivering right now.
@@ -293,13 +294,15 @@ class JudgeTier:
         self._threads = [t for t in self._threads if t.is_alive()]
         while len(self._threads) < self.settings.max_concurrency:
             thread = threading.Thread(
-                target=self._judge_loop, name="otel-grounding-judge", daemon=True
+                target=_suppressed, args=(self._judge_loop,), name="otel-grounding-judge",
+                daemon=True,
             )
             thread.start()
             self._threads.append(thread)
         if self._deadline_thread is None or not self._deadline_thread.is_alive():
             self._deadline_thread = threading.Thread(
-                target=self._deadline_loop, name="otel-grounding-judge-deadline", daemon=True
+                target=_suppressed, args=(self._deadline_loop,),
+                name="otel-grounding-judge-deadline", daemon=True,
             )
             self._deadline_thread.start()
 
@@ -438,3 +441,10 @@ class JudgeTier:
         with self._cond:
             self._cond.notify_all()
         return drained
+
+
+def _suppressed(loop: Callable[[], None]) -> None:
+    """A judge tier thread's life, instrumentation suppressed: the judge's calls (an instrumented
+    model client) and the deliveries are the product's own work, never the application's spans."""
+    with instrumentation_suppressed():
+        loop()

@@ -2,19 +2,22 @@
 
 The SDK shells read a few private fields for speed or for facts the public API does not give
 (the limits a provider records under, the attributes' own dict), and build spans the way the SDK
-does. Each touch point is one function here, checked against the oldest and the newest supported
-SDK (tests/test_sdkcompat.py). When an SDK release renames one, the function falls back to the
-public API and says so once in the log (and in `degraded()`): a named, visible degradation,
-never a silent change of behaviour.
+does; the product's own threads turn instrumentation off with the API's private key, as the
+SDK's exporters do. Each touch point is one function here, checked against the oldest and the
+newest supported SDK (tests/test_sdkcompat.py). When an SDK release renames one, the function
+falls back to the public API and says so once in the log (and in `degraded()`): a named,
+visible degradation, never a silent change of behaviour.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
+from opentelemetry import context
 from opentelemetry.attributes import BoundedAttributes
 from opentelemetry.sdk.trace import ReadableSpan, SpanLimits
 from opentelemetry.sdk.util import BoundedList
@@ -28,6 +31,7 @@ ATTRIBUTE_DICT = "attribute-dict"
 SPAN_CONTEXT = "span-context"
 INSTRUMENTATION_INFO = "instrumentation-info"
 DROPPED_COUNT = "dropped-count"
+SUPPRESS_KEY = "suppress-instrumentation-key"
 
 #: What each fallback costs, as logged (once) when it is first taken.
 CONSEQUENCES: Mapping[str, str] = {
@@ -38,7 +42,12 @@ CONSEQUENCES: Mapping[str, str] = {
     INSTRUMENTATION_INFO: "enriched copies carry no deprecated instrumentation_info "
     "(instrumentation_scope is kept)",
     DROPPED_COUNT: "enriched copies report no dropped attributes, events or links",
+    SUPPRESS_KEY: "the product's own calls are marked with the plain \"suppress_instrumentation\" "
+    "key only: an instrumentation that reads only the API's key may trace them",
 }
+
+#: The key instrumentations read besides the API's own (`opentelemetry.instrumentation.utils`).
+PLAIN_SUPPRESS_KEY = "suppress_instrumentation"
 
 _EMPTY: Mapping[str, object] = {}
 _lock = threading.Lock()
@@ -149,6 +158,26 @@ def ending_hook(processor: object) -> Callable[[Any], None] | None:
     return hook if callable(hook) else None
 
 
+@contextmanager
+def instrumentation_suppressed() -> Iterator[None]:
+    """Instrumentation off for what runs inside (this thread's context): the judge's model
+    calls, an exporter's requests, as the SDK's exporters mark their own. Sets the API's private
+    `_SUPPRESS_INSTRUMENTATION_KEY` and the plain key older instrumentations read, as
+    `opentelemetry.instrumentation.utils.suppress_instrumentation` does (a package we do not
+    require). Fallback: the plain key only."""
+    key = getattr(context, "_SUPPRESS_INSTRUMENTATION_KEY", None)
+    if key is None:
+        _fall_back(SUPPRESS_KEY)
+    values = context.set_value(PLAIN_SUPPRESS_KEY, True)
+    if key is not None:
+        values = context.set_value(key, True, values)
+    token = context.attach(values)
+    try:
+        yield
+    finally:
+        context.detach(token)
+
+
 class ForwardsEnding:
     """For a processor that wraps another: the SDK's `_on_ending` hook, forwarded to the
     wrapped processor's (set `_next_ending` from `ending_hook(wrapped)`)."""
@@ -169,6 +198,7 @@ __all__ = [
     "degraded",
     "ending_hook",
     "instrumentation_info",
+    "instrumentation_suppressed",
     "span_context",
     "span_limits",
 ]

@@ -19,6 +19,7 @@ from collections.abc import Callable, Hashable
 from typing import Protocol
 
 from otel_grounding.internal_error import background_error
+from otel_grounding.sdkcompat import instrumentation_suppressed
 
 #: How often held tasks are asked again whether they are ready (seconds).
 HELD_POLL_S = 0.005
@@ -122,7 +123,7 @@ class Worker:
         if self._pid != os.getpid():  # forked: the parent's thread does not exist here
             self._pid, self._thread, self._running = os.getpid(), None, 0
         if not self._alive():
-            self._thread = threading.Thread(target=self._loop, name=self._name, daemon=True)
+            self._thread = threading.Thread(target=self._serve, name=self._name, daemon=True)
             self._thread.start()
 
     def _next_ready(self, *, take: bool = True) -> Task | None:
@@ -140,6 +141,12 @@ class Worker:
                 return task
             held.add(key)
         return None
+
+    def _serve(self) -> None:
+        """The thread's life. Instrumentation is suppressed on it: what its tasks call (a model,
+        the next exporter) is the product's own work, never a span of the application's."""
+        with instrumentation_suppressed():
+            self._loop()
 
     def _loop(self) -> None:
         while True:

@@ -40,6 +40,7 @@ from otel_grounding.relay.telemetry import (
     RateLimitedLog,
     RelayMetrics,
 )
+from otel_grounding.sdkcompat import instrumentation_suppressed
 
 logger = logging.getLogger("otel_grounding.relay")
 
@@ -561,12 +562,15 @@ class Forwarder:
         return self.stats.dropped - before
 
     def _work(self) -> None:
-        while not self._abort.is_set() and not (
-            self._stop.is_set() and self.queue.ready_spans == 0
-        ):
-            batch = self.queue.take(self.batch_spans, self.batch_bytes, timeout=0.25)
-            if batch:
-                self._deliver(batch)
+        # The relay's own requests: never traced, even under zero-code instrumentation (the SDK's
+        # exporters suppress theirs the same way).
+        with instrumentation_suppressed():
+            while not self._abort.is_set() and not (
+                self._stop.is_set() and self.queue.ready_spans == 0
+            ):
+                batch = self.queue.take(self.batch_spans, self.batch_bytes, timeout=0.25)
+                if batch:
+                    self._deliver(batch)
 
     def _deliver(self, batch: list[Chunk]) -> None:
         data = batch[0].data if len(batch) == 1 else b"".join(c.data for c in batch)
