@@ -11,6 +11,8 @@ import json
 
 import pytest
 
+from otel_grounding.internal_error import STRICT_ENV
+
 pytest_plugins = ["pytester"]
 
 #: A tiny agent: one tool step, then a run span carrying the answer.
@@ -353,3 +355,109 @@ def test_typo(grounding):
     assert "@pytest.mark.grounding: min_claim_grounding_rat: unknown setting" in out
     assert "did you mean min_claim_grounding_rate" in out
     assert "pytest_plugin.py" not in out
+
+
+STRICT_CASES = '''
+import pytest
+
+from otel_grounding import grade
+from otel_grounding.internal_error import background_error
+
+from agent import GROUNDED, run_agent
+
+
+def broken(value):
+    raise TypeError("a bug in grading")
+
+
+@pytest.mark.grounding(scoring_mode="inline")
+def test_inline(grounding, monkeypatch):
+    monkeypatch.setattr(grade, "_count", broken)  # raises where the run span ends
+    run_agent(GROUNDED, grounding.provider.get_tracer("t"))
+
+
+def test_background(grounding, monkeypatch):
+    monkeypatch.setattr(grade, "_count", broken)  # raises on the scoring worker's thread
+    run_agent(GROUNDED, grounding.provider.get_tracer("t"))
+    grounding.flush()
+
+
+def test_clean(grounding):
+    run_agent(GROUNDED, grounding.provider.get_tracer("t"))
+    grounding.assert_grounded(min_rate=0.8)
+
+
+@pytest.fixture
+def fails_while_closing():
+    yield
+    try:
+        raise ValueError("while closing")
+    except ValueError:
+        background_error("a fixture's teardown")
+
+
+def test_teardown(fails_while_closing):
+    pass
+'''
+
+#: Writes strict mode as the session leaves it (after the plugin's own unconfigure).
+STRICT_CONFTEST = '''
+import pathlib
+
+import pytest
+
+from otel_grounding.internal_error import strict
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config):
+    pathlib.Path("strict-after-session.txt").write_text(str(strict()))
+'''
+
+
+@pytest.fixture
+def strict_cases(agent: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    # The suite's own strict mode (tests/conftest.py) must not leak into the user's session.
+    monkeypatch.setenv(STRICT_ENV, "0")
+    agent.makepyfile(test_strict=STRICT_CASES)
+    agent.makeconftest(STRICT_CONFTEST)
+    return agent
+
+
+def _strict_after(pytester: pytest.Pytester) -> str:
+    return (pytester.path / "strict-after-session.txt").read_text()
+
+
+def test_internal_errors_pass_unnoticed_without_strict_mode(strict_cases: pytest.Pytester) -> None:
+    result = run(strict_cases)
+    result.assert_outcomes(passed=4)
+    assert "otel_grounding: internal error" not in result.stdout.str()  # logged, not shown
+    assert _strict_after(strict_cases) == "False"
+
+
+def test_grounding_strict_fails_the_test_an_internal_error_happened_in(
+    strict_cases: pytest.Pytester,
+) -> None:
+    result = run(strict_cases, "--grounding-strict")
+    # test_teardown's call passed, its teardown errs: pytest counts both.
+    result.assert_outcomes(passed=2, failed=2, errors=1)
+    result.stdout.fnmatch_lines([  # pytest lists the errors, then the failures
+        "*_ ERROR at teardown of test_teardown _*",
+        "otel-grounding: internal error(s) during the test: {*a fixture's teardown*: 1} *",
+        "*_ test_inline _*",
+        "E       TypeError: a bug in grading",  # raised where the run span ended
+        "*_ test_background _*",
+        "otel-grounding: internal error(s) during the test: {*} (--grounding-strict; *)",
+    ])
+    assert _strict_after(strict_cases) == "False"  # restored after the session
+
+
+def test_grounding_strict_as_an_ini_option_and_the_flag_that_turns_it_off(
+    strict_cases: pytest.Pytester,
+) -> None:
+    strict_cases.makeini(
+        "[pytest]\naddopts = -p no:cacheprovider\nasyncio_mode = strict\n"
+        "asyncio_default_fixture_loop_scope = function\ngrounding_strict = true\n"
+    )
+    run(strict_cases).assert_outcomes(passed=2, failed=2, errors=1)
+    run(strict_cases, "--no-grounding-strict").assert_outcomes(passed=4)

@@ -21,6 +21,13 @@ Where spans come from, per test:
 
 Every result is read after `force_flush()`, so a processor that scores off-thread still
 delivers every run before the assertions look.
+
+Strict mode (`--grounding-strict`, ini `grounding_strict`; off by default) turns the product's
+internal errors into failures of the test during which they happened, in every test of the
+session (the product may run inside the application under test, fixture or not): an error met
+on the test's own thread raises there (`internal_error`'s strict switch), one met on a
+background thread fails the test when its call, or its teardown, ends. The switch is restored
+when the session ends.
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 
 from otel_grounding.config import ConfigError, check_threshold
 from otel_grounding.grade import GRADES
+from otel_grounding.internal_error import internal_errors, set_strict, strict
 from otel_grounding.processor import GroundingSpanProcessor
 from otel_grounding.scored import ScoredRun
 
@@ -52,6 +60,38 @@ MARKER = "grounding"
 REPORT_KEY = "otel_grounding.runs"
 #: How long a flush may take before the results are read anyway.
 FLUSH_TIMEOUT_MS = 30_000
+
+
+@dataclass(frozen=True)
+class Switch:
+    """A yes/no option of the plugin, declared once: an ini key and its flag
+    (`--key-name` / `--no-key-name`), the flag winning over the ini file."""
+
+    ini: str
+    default: bool
+    help: str
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.ini.replace("_", "-")
+
+    def add_to(self, parser: pytest.Parser, group: Any) -> None:
+        shown = "on" if self.default else "off"
+        group.addoption(
+            self.flag, dest=self.ini, action=argparse.BooleanOptionalAction, default=None,
+            help=f"{self.help} (default {shown}; ini {self.ini})",
+        )
+        parser.addini(self.ini, type="bool", default=self.default, help=self.help)
+
+    def value(self, config: pytest.Config) -> bool:
+        given = config.getoption(self.ini)
+        return bool(config.getini(self.ini) if given is None else given)
+
+
+STRICT = Switch(
+    "grounding_strict", False,
+    "fail a test during which otel-grounding counted an internal error (strict mode)",
+)
 
 def _scored(span: ReadableSpan) -> ScoredRun | None:
     context = span.context
@@ -343,6 +383,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "grounding_global_provider", type="bool", default=True,
         help="route spans of the global TracerProvider to the grounding fixture",
     )
+    STRICT.add_to(parser, group)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -353,6 +394,16 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     _check_json_path(config.getoption("--grounding-json"))
     config.pluginmanager.register(SessionReport(config), "otel-grounding-report")
+    if STRICT.value(config):
+        config.stash[_STRICT_BEFORE] = strict()
+        set_strict(True)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Strict mode as it was before the session."""
+    before = config.stash.get(_STRICT_BEFORE, None)
+    if before is not None:
+        set_strict(before)
 
 
 def _check_json_path(path: str | None) -> None:
@@ -371,6 +422,9 @@ def _check_json_path(path: str | None) -> None:
 
 
 _ACTIVE = pytest.StashKey[Grounding]()
+_STRICT_BEFORE = pytest.StashKey[bool]()
+#: Internal errors counted so far, as last seen for the test running now.
+_SEEN_ERRORS = pytest.StashKey[Mapping[str, int]]()
 
 
 @pytest.fixture
@@ -398,10 +452,49 @@ def grounding(request: pytest.FixtureRequest) -> Iterator[Grounding]:
         request.node.user_properties.append((REPORT_KEY, [run.to_dict() for run in runs]))
 
 
+def _new_internal_errors(item: pytest.Item) -> dict[str, int]:
+    """The internal errors counted since the test's last look (none outside strict mode)."""
+    if _STRICT_BEFORE not in item.config.stash:
+        return {}
+    seen = item.stash.get(_SEEN_ERRORS, {})
+    now = internal_errors()
+    item.stash[_SEEN_ERRORS] = now
+    return {where: n - seen.get(where, 0) for where, n in now.items() if n > seen.get(where, 0)}
+
+
+def _fail_on_internal_errors(grown: Mapping[str, int]) -> None:
+    if grown:
+        pytest.fail(
+            f"otel-grounding: internal error(s) during the test: {dict(grown)} "
+            f"({STRICT.flag}; the log has the first traceback)",
+            pytrace=False,
+        )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    _new_internal_errors(item)  # the errors of earlier tests are theirs
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
+    """Strict mode: an internal error while the test's fixtures closed (the grounding fixture
+    flushes runs graded off-thread) fails the test at teardown."""
+    result = yield
+    _fail_on_internal_errors(_new_internal_errors(item))
+    return result
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
-    """Under --grounding-min-rate, a passing test with the fixture fails when a run falls short."""
-    result = yield
+    """Strict mode: a test during which an internal error was counted fails. Under
+    --grounding-min-rate, a passing test with the fixture fails when a run falls short."""
+    try:
+        result = yield
+    finally:
+        grown = _new_internal_errors(item)  # an error the test already raised is not re-told
+    _fail_on_internal_errors(grown)
     min_rate = item.config.getoption("--grounding-min-rate")
     collector = item.stash.get(_ACTIVE, None)
     if min_rate is not None and collector is not None:
