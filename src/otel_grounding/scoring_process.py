@@ -24,9 +24,8 @@ import threading
 from collections.abc import Sequence
 from typing import IO, Any
 
-from otel_grounding.config import ScoringOptions
 from otel_grounding.internal_error import background_error
-from otel_grounding.scoring import GroundingResult, score
+from otel_grounding.scoring import GroundingResult, ScoringOptions, score
 
 logger = logging.getLogger("otel_grounding")
 
