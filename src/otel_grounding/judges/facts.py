@@ -63,6 +63,13 @@ NEGATIONS = frozenset(
         "not no never none nobody nothing neither nor cannot without"
     )
 )
+#: The ending of a negating contraction ("doesn't").
+NEGATION_ENDINGS = ("n't", "n\u2019t")
+#: Every negation word holds one of these: a text holding none of them negates nothing.
+_NEGATION_MARKS = (
+    *sorted(w for w in NEGATIONS if not any(o != w and o in w for o in NEGATIONS)),
+    *NEGATION_ENDINGS,
+)
 #: Words before a number that allow it to be rounded ("about 5 GB" for 4.87 GB).
 HEDGES = frozenset(
     word_list(
@@ -151,7 +158,7 @@ def word_profile(word: str) -> WordProfile:
     """One word's profile (cached: evidence repeats its words)."""
     parts = word_parts(word)
     lower = word.lower()  # "not-for-profit" negates nothing
-    negation = lower in NEGATIONS or lower.endswith(("n't", "n\u2019t"))
+    negation = lower in NEGATIONS or lower.endswith(NEGATION_ENDINGS)
     stems = tuple(stem(p) for p in parts if len(p) >= 2 and p not in STOPWORDS
                   and p not in NEGATIONS)
     return WordProfile(parts, stems, negation)
@@ -162,6 +169,12 @@ def clause_names(text: str) -> frozenset[str]:
     first that are no function words."""
     words = _WORD.findall(text)
     return frozenset(w.lower() for w in words[1:] if _is_name(w))
+
+
+def may_negate(text: str) -> bool:
+    """Whether a text may hold a negation word (False: it holds none; a scan per mark)."""
+    lowered = text.lower()
+    return any(mark in lowered for mark in _NEGATION_MARKS)
 
 
 def words_of_in_order(text: str) -> list[str]:
@@ -377,7 +390,7 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
     for m in _WORD.finditer(word_text):
         word = m.group()
         lower = word.lower()
-        if lower in NEGATIONS or lower.endswith(("n't", "n\u2019t")):
+        if lower in NEGATIONS or lower.endswith(NEGATION_ENDINGS):
             negations += 1
         words.append(word)
         if _is_name(word):
@@ -463,6 +476,16 @@ def number_keys(text: str) -> set[str]:
     return keys
 
 
+#: `_EVIDENCE_SENTENCE`'s ends found from the character that makes them (a character-set scan,
+#: not a look-behind tried at every position); the white space after one is stripped anyway.
+_EVIDENCE_END = re.compile(r"([.!?\n])(?:(?<=\n)|(?<!\b[A-Z]\.)(?=\s|[A-Z\"]))")
+
+
 def evidence_sentences(text: str) -> list[str]:
-    """Evidence cut into sentences for polarity and the nearest-sentence reason."""
-    return [s.strip() for s in _EVIDENCE_SENTENCE.split(text) if s.strip()]
+    """Evidence cut into sentences for polarity and the nearest-sentence reason: the pieces
+    between `_EVIDENCE_SENTENCE`'s matches, stripped, the empty ones dropped."""
+    pieces = _EVIDENCE_END.split(text)  # text, end, text, end, ..., text
+    ends = pieces[1::2]
+    ends.append("")
+    cut = map(str.__add__, pieces[0::2], ends)
+    return [s for s in map(str.strip, cut) if s]
