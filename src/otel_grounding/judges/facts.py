@@ -108,24 +108,35 @@ _DATE = re.compile(
 )
 #: Identifiers: a run holding a digit and a letter, or dotted digits ("v3.3.2", "AGPL-3.0",
 #: "C2H5OH", "#4521", "10.0.0.1"); URLs and e-mail addresses.
+_RUN_IDENTIFIER = (
+    r"(?<![\w.])#?(?=[\w.-]*\d)(?=[\w.-]*[A-Za-z]|\d+\.\d+\.\d)[A-Za-z0-9][\w-]*(?:\.(?![A-Z][a-z])[\w-]+)*"
+)
 _IDENTIFIER = re.compile(
     r"https?://[^\s<>\"']+[^\s<>\"'.,;:!?)]"
     r"|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
-    r"|(?<![\w.])#?(?=[\w.-]*\d)(?=[\w.-]*[A-Za-z]|\d+\.\d+\.\d)[A-Za-z0-9][\w-]*(?:\.(?![A-Z][a-z])[\w-]+)*"
+    r"|" + _RUN_IDENTIFIER
 )
+#: `_IDENTIFIER` for a text holding no "://" and no "@" (the same matches: the other two
+#: alternatives need them), without their tries at every position.
+_RUN_IDENTIFIER_ONLY = re.compile(_RUN_IDENTIFIER)
+#: Every date starts with one of these (`_DATE`'s look-ahead): a text without one has none.
+_DATE_START = re.compile(r"[0-9JFMASONDjfmasond]", re.IGNORECASE)
 #: A number with a unit or an ending glued to it is a number, not an identifier ("18s", "12GB").
 _GLUED_NUMBER = re.compile(
     r"\d+(?:\.\d+)?(?:s|st|nd|rd|th|am|pm|k|m|b|bn|gb|mb|kb|tb|km|kg|g|mg|ms|h|min|x|%)",
     re.IGNORECASE,
 )
+#: A number: `\d{1,3}(?:,\d{3})+|\d+` with its first digit written first (then the look-behind
+#: checks the character before it), so that the scan jumps from digit to digit.
 _NUMBER_PATTERN = (
-    r"(?P<n>\d{1,3}(?:,\d{3})+|\d+)(?P<frac>\.\d+)?(?:st|nd|rd|th)?"
+    r"(?P<n>\d(?<!{before}\d)(?:\d{{0,2}}(?:,\d{{3}})+|\d*))(?P<frac>\.\d+)?(?:st|nd|rd|th)?"
     r"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn|[kKmMbB])\b)?"
 )
+_DIGIT = re.compile(r"\d")
 #: A claim's numbers start at a word boundary; the evidence's anywhere after a non-digit
 #: ("Collins.51 Birch Street" holds 51).
-_CLAIM_NUMBER = re.compile(r"(?<![\w.,])" + _NUMBER_PATTERN)
-_EVIDENCE_NUMBER = re.compile(r"(?<![\d,])" + _NUMBER_PATTERN)
+_CLAIM_NUMBER = re.compile(_NUMBER_PATTERN.format(before=r"[\w.,]"))
+_EVIDENCE_NUMBER = re.compile(_NUMBER_PATTERN.format(before=r"[\d,]"))
 #: A word: a letter, then optionally word characters, apostrophes and hyphens ending in a letter
 #: or a digit (the common first letter written once: one scan per position, not two).
 _WORD = re.compile(r"[^\W\d_](?:[\w'\u2019-]*[^\W_])?")
@@ -346,7 +357,8 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
     spans: list[tuple[int, int]] = []
     identifiers: list[str] = []
     # Evidence identifiers are looked up in its text as they are (no pass needed here).
-    for m in _IDENTIFIER.finditer(text) if claim else ():
+    pattern = _IDENTIFIER if "@" in text or "://" in text else _RUN_IDENTIFIER_ONLY
+    for m in pattern.finditer(text) if claim else ():
         found = m.group()
         if not _is_identifier(found):
             continue
@@ -355,7 +367,7 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
     masked = _mask(text, spans)
     dates: list[DateFact] = []
     date_spans: list[tuple[int, int]] = []
-    for m in _DATE.finditer(masked):
+    for m in _DATE.finditer(masked) if _DATE_START.search(masked) else ():
         fact = _date(m)
         if fact is not None:
             dates.append(fact)
@@ -364,7 +376,7 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
     # and identifiers as wholes.
     number_text = _mask(masked, date_spans) if claim else text
     numbers: list[NumberFact] = []
-    lowered = number_text.lower()
+    lowered = number_text.lower() if claim and _DIGIT.search(number_text) else ""
     for m in (_CLAIM_NUMBER if claim else _EVIDENCE_NUMBER).finditer(number_text):
         raw = m.group("n").replace(",", "")
         frac = m.group("frac") or ""
@@ -386,8 +398,7 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
             if word.lower() in NUMBER_WORDS:
                 numbers.append(NumberFact(word, float(NUMBER_WORDS[word.lower()]), 0, None, False))
         return TextFacts((), (), tuple(numbers), tuple(dates), tuple(identifiers), 0, frozenset())
-    word_text = _mask(masked, date_spans)
-    for m in _WORD.finditer(word_text):
+    for m in _WORD.finditer(number_text):  # the claim's text without identifiers and dates
         word = m.group()
         lower = word.lower()
         if lower in NEGATIONS or lower.endswith(NEGATION_ENDINGS):
