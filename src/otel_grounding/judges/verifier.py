@@ -27,7 +27,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import accumulate, chain
+from itertools import accumulate, chain, repeat
 from typing import NamedTuple
 
 from otel_grounding.config import JudgeSettings
@@ -114,6 +114,15 @@ _HOLDING_WINDOW = 16
 #: space: the evidence's words are runs of its text, a set look-up before a scan of the text).
 _WORD_CUTS = str.maketrans(dict.fromkeys(".,;:!?()[]{}\"'<>", " "))
 _CUT_OR_SPACE = re.compile(r"[\s.,;:!?()\[\]{}\"'<>]")
+
+
+@lru_cache(maxsize=65536)
+def _identifier_key(identifier: str) -> str:
+    """An identifier as the lowercased evidence may hold it: no "#", no "v" before a version."""
+    key = identifier.lower().lstrip("#")
+    if key.startswith("v") and key[1:2].isdigit():
+        key = key[1:]
+    return key
 
 
 def _digits(part: str) -> str:
@@ -209,6 +218,12 @@ class EvidenceIndex:
         self._by_source = [evidence_sentences(text) for text in texts]
         self.sentences: list[_EvidenceSentence] = []
         for source, sentences in enumerate(self._by_source):
+            if one_clause(texts[source]):  # no sentence of it holds two clauses
+                # tuple.__new__ builds the named tuples without a Python call each
+                self.sentences.extend(map(
+                    tuple.__new__, repeat(_EvidenceSentence), zip(sentences, repeat(source), sentences)
+                ))
+                continue
             for sentence in sentences:
                 if one_clause(sentence):
                     self.sentences.append(_EvidenceSentence(sentence, source, sentence))
@@ -412,20 +427,17 @@ class EvidenceIndex:
         return False
 
     def has_identifier(self, identifier: str) -> bool:
-        key = identifier.lower().lstrip("#")
-        if key.startswith("v") and key[1:2].isdigit():
-            key = key[1:]
-        found = self._identifiers.get(key)
+        found = self._identifiers.get(identifier)
         if found is None:
-            found = self._identifiers[key] = self._has_identifier(key)
+            if self._words is None:
+                self._words = set(self.text.translate(_WORD_CUTS).split())
+                self._words_text = " ".join(self._words)
+            key = _identifier_key(identifier)
+            found = key in self._words or self._has_identifier(key)
+            self._identifiers[identifier] = found
         return found
 
     def _has_identifier(self, key: str) -> bool:
-        if self._words is None:
-            self._words = set(self.text.translate(_WORD_CUTS).split())
-            self._words_text = " ".join(self._words)
-        if key in self._words:
-            return True
         # A key without a space or a cut character is in the text when it is in one word.
         if key in (self.text if _CUT_OR_SPACE.search(key) else self._words_text):
             return True
@@ -461,7 +473,7 @@ class EvidenceIndex:
             lowered = [sentence.text.lower() for sentence in self.sentences]
             self._starts = [0, *accumulate(len(t) + len(_SEPARATOR) for t in lowered)][:-1]
             self._joined = _SEPARATOR.join(lowered)
-        if any(_SEPARATOR in w for w in wanted):
+        if _SEPARATOR in "".join(wanted):
             return next(
                 (p for p, sentence in enumerate(self.sentences)
                  if any(w in sentence.text.lower() for w in wanted)),
