@@ -427,15 +427,27 @@ class EvidenceIndex:
         return False
 
     def has_identifier(self, identifier: str) -> bool:
-        found = self._identifiers.get(identifier)
-        if found is None:
-            if self._words is None:
-                self._words = set(self.text.translate(_WORD_CUTS).split())
-                self._words_text = " ".join(self._words)
-            key = _identifier_key(identifier)
-            found = key in self._words or self._has_identifier(key)
-            self._identifiers[identifier] = found
-        return found
+        return not self.missing_identifiers((identifier,))
+
+    def missing_identifiers(self, identifiers: Sequence[str]) -> list[str]:
+        """Those of a claim's identifiers that the evidence does not hold, in order (most are
+        found among the evidence's words: one set look-up each)."""
+        if self._words is None:
+            self._words = set(self.text.translate(_WORD_CUTS).split())
+            self._words_text = " ".join(self._words)
+        keys = list(map(_identifier_key, identifiers))
+        if self._words.issuperset(keys):
+            return []
+        missing = []
+        for identifier, key in zip(identifiers, keys, strict=True):
+            if key in self._words:
+                continue
+            found = self._identifiers.get(key)
+            if found is None:
+                found = self._identifiers[key] = self._has_identifier(key)
+            if not found:
+                missing.append(identifier)
+        return missing
 
     def _has_identifier(self, key: str) -> bool:
         # A key without a space or a cut character is in the text when it is in one word.
@@ -687,9 +699,7 @@ def _missing_facts(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
     missing.extend(f"name '{n}'" for n in facts.names if not index.has_name(n))
     missing.extend(f"number '{n.text}'" for n in facts.numbers if not index.has_number(n))
     missing.extend(f"date '{d.text}'" for d in facts.dates if not index.has_date(d))
-    missing.extend(
-        f"identifier '{i}'" for i in facts.identifiers if not index.has_identifier(i)
-    )
+    missing.extend(f"identifier '{i}'" for i in index.missing_identifiers(facts.identifiers))
     return tuple(dict.fromkeys(missing))
 
 
