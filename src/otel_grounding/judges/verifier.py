@@ -23,7 +23,7 @@ from __future__ import annotations
 import bisect
 import datetime
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -514,10 +514,11 @@ class EvidenceIndex:
     def nearest(self, stems: frozenset[str], least: float = 1) -> list[tuple[int, int]]:
         """(shared content words, sentence position), most shared first; only the sentences
         sharing at least `least` of them."""
-        counts: dict[int, int] = {}
-        for s in stems:
-            for position in self.positions(s):
-                counts[position] = counts.get(position, 0) + 1
+        self.profiles  # noqa: B018 -- the stem index
+        # Counted in C: a common word is in hundreds of sentences.
+        counts = Counter(chain.from_iterable(map(self.by_stem.get, stems, repeat(()))))
+        if least <= 1:
+            return sorted(zip(counts.values(), counts.keys()), reverse=True)
         return sorted(((n, p) for p, n in counts.items() if n >= least), reverse=True)
 
 
