@@ -514,6 +514,8 @@ class EvidenceIndex:
     def nearest(self, stems: frozenset[str], least: float = 1) -> list[tuple[int, int]]:
         """(shared content words, sentence position), most shared first; only the sentences
         sharing at least `least` of them."""
+        if not stems:
+            return []
         self.profiles  # noqa: B018 -- the stem index
         # Counted in C: a common word is in hundreds of sentences.
         counts = Counter(chain.from_iterable(map(self.by_stem.get, stems, repeat(()))))
