@@ -1,8 +1,10 @@
 """The `verifier` judge: an offline check of what a claim states against what the tools returned.
 
 No model, no network, nothing downloaded: rules over the facts of a claim (judges/facts.py)
-against an index of the evidence built once per run (under a millisecond for a short tool
-output, tens of milliseconds for 32 KB: benchmarks/bench_verifier.py). A claim is
+against an index of the evidence built once per run and read lazily: its sentences up front, the
+rest (clause profiles, the stem index, segments, numbers and dates) when a claim reaches a rule
+that needs it (under a millisecond for a short tool output, a few milliseconds for 32 KB:
+benchmarks/bench_verifier.py). A claim is
 
 - `contradicted` when its polarity is the opposite of every evidence sentence that states the
   same thing ("is not licensed under MIT" against "is licensed under MIT");
@@ -213,24 +215,25 @@ class EvidenceIndex:
         self._negates: bool | None = None
         self._distinct: set[str] = set()
         self._vocabulary: _Vocabulary | None = None
-        self.by_stem: defaultdict[str, list[int]] = defaultdict(list)
+        self._by_stem: defaultdict[str, list[int]] = defaultdict(list)
         #: Each tool output's sentences, and its clauses (with their sentence).
         self._by_source = [evidence_sentences(text) for text in texts]
         self.sentences: list[_EvidenceSentence] = []
+        #: Per tool output, the clauses of each of its sentences (None: one clause each).
+        self._clauses: list[list[list[str]] | None] = []
         for source, sentences in enumerate(self._by_source):
             if one_clause(texts[source]):  # no sentence of it holds two clauses
                 # tuple.__new__ builds the named tuples without a Python call each
                 self.sentences.extend(map(
                     tuple.__new__, repeat(_EvidenceSentence), zip(sentences, repeat(source), sentences)
                 ))
+                self._clauses.append(None)
                 continue
-            for sentence in sentences:
-                if one_clause(sentence):
-                    self.sentences.append(_EvidenceSentence(sentence, source, sentence))
-                else:  # polarity is read per clause
-                    self.sentences.extend(
-                        _EvidenceSentence(sentence, source, c) for c in clauses(sentence)
-                    )
+            # polarity is read per clause
+            split = [[s] if one_clause(s) else clauses(s) for s in sentences]
+            self._clauses.append(split)
+            for sentence, parts in zip(sentences, split, strict=True):
+                self.sentences.extend(_EvidenceSentence(sentence, source, c) for c in parts)
         #: Each evidence sentence with its segment's ordinal (for `number_at`), and how many
         #: segments the evidence holds (each tool output's, added up): read on first use.
         self._ordinals: list[tuple[str, int]] = []
@@ -293,19 +296,19 @@ class EvidenceIndex:
         ordinal_of = iter(self._ordinals)
         distinct = self._distinct
         profiles: list[_Profile] = []
-        by_stem = self.by_stem
+        by_stem = self._by_stem
         at = 0
-        for sentences in self._by_source:
-            for sentence in sentences:
+        for sentences, split in zip(self._by_source, self._clauses, strict=True):
+            for i, sentence in enumerate(sentences):
                 _, ordinal = next(ordinal_of)
                 # A sentence's words are the text's (sentences are cut at white space and
                 # punctuation): one read gives the vocabulary and a one-clause profile.
                 words = words_of_in_order(sentence)
                 distinct.update(words)
-                if one_clause(sentence):
+                if split is None or one_clause(sentence):
                     profiled = [words_profile(words)]
                 else:
-                    profiled = [sentence_profile(c) for c in clauses(sentence)]
+                    profiled = [sentence_profile(c) for c in split[i]]
                 for stems, negated in profiled:
                     profiles.append(_Profile(stems, negated, ordinal))
                     for s in stems:
@@ -509,7 +512,7 @@ class EvidenceIndex:
     def positions(self, stem: str) -> Sequence[int]:
         """The clauses holding one content stem, in order."""
         self.profiles  # noqa: B018 -- the stem index
-        return self.by_stem.get(stem, ())
+        return self._by_stem.get(stem, ())
 
     def nearest(self, stems: frozenset[str], least: float = 1) -> list[tuple[int, int]]:
         """(shared content words, sentence position), most shared first; only the sentences
@@ -518,7 +521,7 @@ class EvidenceIndex:
             return []
         self.profiles  # noqa: B018 -- the stem index
         # Counted in C: a common word is in hundreds of sentences.
-        counts = Counter(chain.from_iterable(map(self.by_stem.get, stems, repeat(()))))
+        counts = Counter(chain.from_iterable(map(self._by_stem.get, stems, repeat(()))))
         if least <= 1:
             return sorted(zip(counts.values(), counts.keys()), reverse=True)
         return sorted(((n, p) for p, n in counts.items() if n >= least), reverse=True)
