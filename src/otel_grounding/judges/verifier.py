@@ -225,7 +225,9 @@ class EvidenceIndex:
             if one_clause(texts[source]):  # no sentence of it holds two clauses
                 # tuple.__new__ builds the named tuples without a Python call each
                 self.sentences.extend(map(
-                    tuple.__new__, repeat(_EvidenceSentence), zip(sentences, repeat(source), sentences)
+                    tuple.__new__,
+                    repeat(_EvidenceSentence),
+                    zip(sentences, [source] * len(sentences), sentences, strict=True),
                 ))
                 self._clauses.append(None)
                 continue
@@ -523,7 +525,7 @@ class EvidenceIndex:
         # Counted in C: a common word is in hundreds of sentences.
         counts = Counter(chain.from_iterable(map(self._by_stem.get, stems, repeat(()))))
         if least <= 1:
-            return sorted(zip(counts.values(), counts.keys()), reverse=True)
+            return sorted(zip(counts.values(), counts.keys(), strict=True), reverse=True)
         return sorted(((n, p) for p, n in counts.items() if n >= least), reverse=True)
 
 
