@@ -16,7 +16,9 @@ CPU time of the process (on a shared machine the wall clock mostly measures the 
 
 Target: the verifier's median on the typical run at most `TARGET_MS` (so that it can judge every
 run). The script prints whether it is met; it does not fail on it (the figure depends on the
-machine). Standard library and this package only.
+machine). A change made for speed must leave every verdict as it was: record them before with
+`benchmarks/verifier_parity.py record FILE`, check after with `... check FILE`. Standard library
+and this package only.
 """
 
 from __future__ import annotations

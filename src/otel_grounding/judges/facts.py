@@ -63,6 +63,13 @@ NEGATIONS = frozenset(
         "not no never none nobody nothing neither nor cannot without"
     )
 )
+#: The ending of a negating contraction ("doesn't").
+NEGATION_ENDINGS = ("n't", "n\u2019t")
+#: Every negation word holds one of these: a text holding none of them negates nothing.
+_NEGATION_MARKS = (
+    *sorted(w for w in NEGATIONS if not any(o != w and o in w for o in NEGATIONS)),
+    *NEGATION_ENDINGS,
+)
 #: Words before a number that allow it to be rounded ("about 5 GB" for 4.87 GB).
 HEDGES = frozenset(
     word_list(
@@ -101,24 +108,35 @@ _DATE = re.compile(
 )
 #: Identifiers: a run holding a digit and a letter, or dotted digits ("v3.3.2", "AGPL-3.0",
 #: "C2H5OH", "#4521", "10.0.0.1"); URLs and e-mail addresses.
+_RUN_IDENTIFIER = (
+    r"(?<![\w.])#?(?=[\w.-]*\d)(?=[\w.-]*[A-Za-z]|\d+\.\d+\.\d)[A-Za-z0-9][\w-]*(?:\.(?![A-Z][a-z])[\w-]+)*"
+)
 _IDENTIFIER = re.compile(
     r"https?://[^\s<>\"']+[^\s<>\"'.,;:!?)]"
     r"|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
-    r"|(?<![\w.])#?(?=[\w.-]*\d)(?=[\w.-]*[A-Za-z]|\d+\.\d+\.\d)[A-Za-z0-9][\w-]*(?:\.(?![A-Z][a-z])[\w-]+)*"
+    r"|" + _RUN_IDENTIFIER
 )
+#: `_IDENTIFIER` for a text holding no "://" and no "@" (the same matches: the other two
+#: alternatives need them), without their tries at every position.
+_RUN_IDENTIFIER_ONLY = re.compile(_RUN_IDENTIFIER)
+#: Every date starts with one of these (`_DATE`'s look-ahead): a text without one has none.
+_DATE_START = re.compile(r"[0-9JFMASONDjfmasond]", re.IGNORECASE)
 #: A number with a unit or an ending glued to it is a number, not an identifier ("18s", "12GB").
 _GLUED_NUMBER = re.compile(
     r"\d+(?:\.\d+)?(?:s|st|nd|rd|th|am|pm|k|m|b|bn|gb|mb|kb|tb|km|kg|g|mg|ms|h|min|x|%)",
     re.IGNORECASE,
 )
+#: A number: `\d{1,3}(?:,\d{3})+|\d+` with its first digit written first (then the look-behind
+#: checks the character before it), so that the scan jumps from digit to digit.
 _NUMBER_PATTERN = (
-    r"(?P<n>\d{1,3}(?:,\d{3})+|\d+)(?P<frac>\.\d+)?(?:st|nd|rd|th)?"
+    r"(?P<n>\d(?<!{before}\d)(?:\d{{0,2}}(?:,\d{{3}})+|\d*))(?P<frac>\.\d+)?(?:st|nd|rd|th)?"
     r"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn|[kKmMbB])\b)?"
 )
+_DIGIT = re.compile(r"\d")
 #: A claim's numbers start at a word boundary; the evidence's anywhere after a non-digit
 #: ("Collins.51 Birch Street" holds 51).
-_CLAIM_NUMBER = re.compile(r"(?<![\w.,])" + _NUMBER_PATTERN)
-_EVIDENCE_NUMBER = re.compile(r"(?<![\d,])" + _NUMBER_PATTERN)
+_CLAIM_NUMBER = re.compile(_NUMBER_PATTERN.format(before=r"[\w.,]"))
+_EVIDENCE_NUMBER = re.compile(_NUMBER_PATTERN.format(before=r"[\d,]"))
 #: A word: a letter, then optionally word characters, apostrophes and hyphens ending in a letter
 #: or a digit (the common first letter written once: one scan per position, not two).
 _WORD = re.compile(r"[^\W\d_](?:[\w'\u2019-]*[^\W_])?")
@@ -151,7 +169,7 @@ def word_profile(word: str) -> WordProfile:
     """One word's profile (cached: evidence repeats its words)."""
     parts = word_parts(word)
     lower = word.lower()  # "not-for-profit" negates nothing
-    negation = lower in NEGATIONS or lower.endswith(("n't", "n\u2019t"))
+    negation = lower in NEGATIONS or lower.endswith(NEGATION_ENDINGS)
     stems = tuple(stem(p) for p in parts if len(p) >= 2 and p not in STOPWORDS
                   and p not in NEGATIONS)
     return WordProfile(parts, stems, negation)
@@ -162,6 +180,12 @@ def clause_names(text: str) -> frozenset[str]:
     first that are no function words."""
     words = _WORD.findall(text)
     return frozenset(w.lower() for w in words[1:] if _is_name(w))
+
+
+def may_negate(text: str) -> bool:
+    """Whether a text may hold a negation word (False: it holds none; a scan per mark)."""
+    lowered = text.lower()
+    return any(mark in lowered for mark in _NEGATION_MARKS)
 
 
 def words_of_in_order(text: str) -> list[str]:
@@ -333,7 +357,8 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
     spans: list[tuple[int, int]] = []
     identifiers: list[str] = []
     # Evidence identifiers are looked up in its text as they are (no pass needed here).
-    for m in _IDENTIFIER.finditer(text) if claim else ():
+    pattern = _IDENTIFIER if "@" in text or "://" in text else _RUN_IDENTIFIER_ONLY
+    for m in pattern.finditer(text) if claim else ():
         found = m.group()
         if not _is_identifier(found):
             continue
@@ -342,7 +367,7 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
     masked = _mask(text, spans)
     dates: list[DateFact] = []
     date_spans: list[tuple[int, int]] = []
-    for m in _DATE.finditer(masked):
+    for m in _DATE.finditer(masked) if _DATE_START.search(masked) else ():
         fact = _date(m)
         if fact is not None:
             dates.append(fact)
@@ -351,7 +376,7 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
     # and identifiers as wholes.
     number_text = _mask(masked, date_spans) if claim else text
     numbers: list[NumberFact] = []
-    lowered = number_text.lower()
+    lowered = number_text.lower() if claim and _DIGIT.search(number_text) else ""
     for m in (_CLAIM_NUMBER if claim else _EVIDENCE_NUMBER).finditer(number_text):
         raw = m.group("n").replace(",", "")
         frac = m.group("frac") or ""
@@ -373,11 +398,10 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
             if word.lower() in NUMBER_WORDS:
                 numbers.append(NumberFact(word, float(NUMBER_WORDS[word.lower()]), 0, None, False))
         return TextFacts((), (), tuple(numbers), tuple(dates), tuple(identifiers), 0, frozenset())
-    word_text = _mask(masked, date_spans)
-    for m in _WORD.finditer(word_text):
+    for m in _WORD.finditer(number_text):  # the claim's text without identifiers and dates
         word = m.group()
         lower = word.lower()
-        if lower in NEGATIONS or lower.endswith(("n't", "n\u2019t")):
+        if lower in NEGATIONS or lower.endswith(NEGATION_ENDINGS):
             negations += 1
         words.append(word)
         if _is_name(word):
@@ -463,6 +487,16 @@ def number_keys(text: str) -> set[str]:
     return keys
 
 
+#: `_EVIDENCE_SENTENCE`'s ends found from the character that makes them (a character-set scan,
+#: not a look-behind tried at every position); the white space after one is stripped anyway.
+_EVIDENCE_END = re.compile(r"([.!?\n])(?:(?<=\n)|(?<!\b[A-Z]\.)(?=\s|[A-Z\"]))")
+
+
 def evidence_sentences(text: str) -> list[str]:
-    """Evidence cut into sentences for polarity and the nearest-sentence reason."""
-    return [s.strip() for s in _EVIDENCE_SENTENCE.split(text) if s.strip()]
+    """Evidence cut into sentences for polarity and the nearest-sentence reason: the pieces
+    between `_EVIDENCE_SENTENCE`'s matches, stripped, the empty ones dropped."""
+    pieces = _EVIDENCE_END.split(text)  # text, end, text, end, ..., text
+    ends = pieces[1::2]
+    ends.append("")
+    cut = map(str.__add__, pieces[0::2], ends)
+    return [s for s in map(str.strip, cut) if s]

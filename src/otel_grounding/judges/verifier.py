@@ -1,8 +1,10 @@
 """The `verifier` judge: an offline check of what a claim states against what the tools returned.
 
 No model, no network, nothing downloaded: rules over the facts of a claim (judges/facts.py)
-against an index of the evidence built once per run (under a millisecond for a short tool
-output, tens of milliseconds for 32 KB: benchmarks/bench_verifier.py). A claim is
+against an index of the evidence built once per run and read lazily: its sentences up front, the
+rest (clause profiles, the stem index, segments, numbers and dates) when a claim reaches a rule
+that needs it (under a millisecond for a short tool output, a few milliseconds for 32 KB:
+benchmarks/bench_verifier.py). A claim is
 
 - `contradicted` when its polarity is the opposite of every evidence sentence that states the
   same thing ("is not licensed under MIT" against "is licensed under MIT");
@@ -23,11 +25,11 @@ from __future__ import annotations
 import bisect
 import datetime
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import accumulate, chain
+from itertools import accumulate, chain, repeat
 from typing import NamedTuple
 
 from otel_grounding.config import JudgeSettings
@@ -48,6 +50,7 @@ from otel_grounding.judges.facts import (
     clauses,
     continues,
     evidence_sentences,
+    may_negate,
     number_key,
     number_keys,
     one_clause,
@@ -105,11 +108,23 @@ _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
 #: A part of a hyphenated identifier that may be checked on its own: a word, or digits with
 #: an ending ("18s", "3rd").
 _PLAIN_PART = re.compile(r"[^\W\d_]+|\d+[a-z]{0,2}")
-#: A run of the lowercased evidence that an identifier may equal (any run of the text is in
-#: it: a set look-up before the scan of the whole text).
 #: Joins the evidence sentences into one string to search (no claim's fact holds it).
 _SEPARATOR = "\x00"
-_TOKEN = re.compile(r"\w+(?:[.+-]\w+)*")
+#: How many sentences `EvidenceIndex.holding` searches first (then four times as many, ...).
+_HOLDING_WINDOW = 16
+#: Punctuation that a fact found as a word of the evidence is cut from (each character becomes a
+#: space: the evidence's words are runs of its text, a set look-up before a scan of the text).
+_WORD_CUTS = str.maketrans(dict.fromkeys(".,;:!?()[]{}\"'<>", " "))
+_CUT_OR_SPACE = re.compile(r"[\s.,;:!?()\[\]{}\"'<>]")
+
+
+@lru_cache(maxsize=65536)
+def _identifier_key(identifier: str) -> str:
+    """An identifier as the lowercased evidence may hold it: no "#", no "v" before a version."""
+    key = identifier.lower().lstrip("#")
+    if key.startswith("v") and key[1:2].isdigit():
+        key = key[1:]
+    return key
 
 
 def _digits(part: str) -> str:
@@ -163,16 +178,22 @@ class _EvidenceSentence(NamedTuple):
 
     text: str
     source: int
-    stems: frozenset[str]
-    negated: frozenset[str]
-    ordinal: int
     #: The clause itself (its names are read when a rule asks for them).
     clause: str
 
 
+class _Profile(NamedTuple):
+    """One evidence clause's content stems, those in a negation's scope, and its segment."""
+
+    stems: frozenset[str]
+    negated: frozenset[str]
+    ordinal: int
+
+
 class EvidenceIndex:
-    """Everything the rules look up in a run's evidence, built once per judgement. What only
-    some claims ask for (numbers and dates, which sentence holds which number, a clause's
+    """Everything the rules look up in a run's evidence, built once per judgement. Only the
+    sentences are cut up front; what only some claims ask for (each clause's content words and
+    the stem index, segments, numbers and dates, which sentence holds which number, a clause's
     names, the deletion index) is read on first use: a run pays for the rules its claims reach."""
 
     def __init__(self, texts: Sequence[str]) -> None:
@@ -180,53 +201,135 @@ class EvidenceIndex:
         self.text = "\n".join(texts).lower()
         self._deletions: set[str] | None = None
         self._facts: _EvidenceFacts | None = None
-        self._tokens: set[str] | None = None
+        #: The evidence's words cut at spaces and `_WORD_CUTS` (and joined by spaces), and the
+        #: identifiers looked up so far.
+        self._words: set[str] | None = None
+        self._words_text = ""
+        self._identifiers: dict[str, bool] = {}
         self._joined: str | None = None
         self._starts: list[int] = []
         self._names: dict[int, frozenset[str]] = {}
         self._segments: dict[int, set[str]] = {}
-        distinct: set[str] = set()
-        self.sentences: list[_EvidenceSentence] = []
-        self.by_stem: defaultdict[str, list[int]] = defaultdict(list)
-        #: Each evidence sentence with its segment's ordinal (for `number_at`).
-        self._ordinals: list[tuple[str, int]] = []
         self._number_at: dict[str, list[int]] | None = None
+        self._profiles: list[_Profile] | None = None
+        self._negates: bool | None = None
+        self._distinct: set[str] = set()
+        self._vocabulary: _Vocabulary | None = None
+        self._by_stem: defaultdict[str, list[int]] = defaultdict(list)
+        #: Each tool output's sentences, and its clauses (with their sentence).
+        self._by_source = [evidence_sentences(text) for text in texts]
+        self.sentences: list[_EvidenceSentence] = []
+        #: Per tool output, the clauses of each of its sentences (None: one clause each).
+        self._clauses: list[list[list[str]] | None] = []
+        for source, sentences in enumerate(self._by_source):
+            if one_clause(texts[source]):  # no sentence of it holds two clauses
+                # tuple.__new__ builds the named tuples without a Python call each
+                self.sentences.extend(map(
+                    tuple.__new__,
+                    repeat(_EvidenceSentence),
+                    zip(sentences, [source] * len(sentences), sentences, strict=True),
+                ))
+                self._clauses.append(None)
+                continue
+            # polarity is read per clause
+            split = [[s] if one_clause(s) else clauses(s) for s in sentences]
+            self._clauses.append(split)
+            for sentence, parts in zip(sentences, split, strict=True):
+                self.sentences.extend(_EvidenceSentence(sentence, source, c) for c in parts)
+        #: Each evidence sentence with its segment's ordinal (for `number_at`), and how many
+        #: segments the evidence holds (each tool output's, added up): read on first use.
+        self._ordinals: list[tuple[str, int]] = []
+        self._segment_count: int | None = None
+        #: Known: more segments than this (counted only that far).
+        self._segments_above = -1
+
+    def _read_segments(self, stop_above: int | None = None) -> int:
+        """Cut the evidence into segments about one subject (`SEGMENT_MIN_WORDS`); with
+        `stop_above`, only count them until there are more than that many."""
+        ordinals: list[tuple[str, int]] = []
         ordinal = 0
-        #: How many segments the evidence holds (each tool output's, added up).
-        self.segments = 0
-        for source, text in enumerate(texts):
+        segments = 0
+        for sentences in self._by_source:
             before = ordinal
             segment_words = SEGMENT_MIN_WORDS
-            for sentence in evidence_sentences(text):
+            for sentence in sentences:
                 if segment_words >= SEGMENT_MIN_WORDS and not continues(sentence):
                     ordinal += 1
                     segment_words = 0
+                    if stop_above is not None and segments + ordinal - before > stop_above:
+                        return segments + ordinal - before
                 segment_words += sentence.count(" ") + 1
-                self._ordinals.append((sentence, ordinal))
+                ordinals.append((sentence, ordinal))
+            segments += ordinal - before
+            ordinal += SCATTER_WINDOW + 1  # no window spans two tool outputs
+        self._ordinals = ordinals
+        self._segment_count = segments
+        return segments
+
+    @property
+    def segments(self) -> int:
+        """How many segments the evidence holds (each tool output's, added up)."""
+        if self._segment_count is None:
+            self._read_segments()
+        assert self._segment_count is not None
+        return self._segment_count
+
+    def more_segments_than(self, limit: int) -> bool:
+        """`segments > limit`, counting only as far as needed."""
+        if self._segment_count is not None:
+            return self._segment_count > limit
+        if limit <= self._segments_above:
+            return True
+        if self._read_segments(stop_above=limit) > limit:
+            self._segments_above = max(self._segments_above, limit)
+            return True
+        return False
+
+    @property
+    def profiles(self) -> list[_Profile]:
+        """Each clause's content stems, negated stems and segment ordinal (read on first use,
+        with the stem index and the evidence's distinct words)."""
+        if self._profiles is None:
+            self._profiles = self._read_profiles()
+        return self._profiles
+
+    def _read_profiles(self) -> list[_Profile]:
+        self.segments  # noqa: B018 -- the ordinals
+        ordinal_of = iter(self._ordinals)
+        distinct = self._distinct
+        profiles: list[_Profile] = []
+        by_stem = self._by_stem
+        at = 0
+        for sentences, split in zip(self._by_source, self._clauses, strict=True):
+            for i, sentence in enumerate(sentences):
+                _, ordinal = next(ordinal_of)
                 # A sentence's words are the text's (sentences are cut at white space and
                 # punctuation): one read gives the vocabulary and a one-clause profile.
                 words = words_of_in_order(sentence)
                 distinct.update(words)
-                if one_clause(sentence):
-                    profiled = [(sentence, words_profile(words))]
-                else:  # polarity is read per clause
-                    profiled = [(c, sentence_profile(c)) for c in clauses(sentence)]
-                for clause, (stems, negated) in profiled:
-                    position = len(self.sentences)
-                    self.sentences.append(
-                        _EvidenceSentence(sentence, source, stems, negated, ordinal, clause)
-                    )
+                if split is None or one_clause(sentence):
+                    profiled = [words_profile(words)]
+                else:
+                    profiled = [sentence_profile(c) for c in split[i]]
+                for stems, negated in profiled:
+                    profiles.append(_Profile(stems, negated, ordinal))
                     for s in stems:
-                        self.by_stem[s].append(position)
-            self.segments += ordinal - before
-            ordinal += SCATTER_WINDOW + 1  # no window spans two tool outputs
-        self._distinct = distinct
-        self._vocabulary: _Vocabulary | None = None
+                        by_stem[s].append(at)
+                    at += 1
+        return profiles
+
+    @property
+    def negates(self) -> bool:
+        """Whether any evidence clause has a word in a negation's scope."""
+        if self._negates is None:
+            self._negates = may_negate(self.text) and any(p.negated for p in self.profiles)
+        return self._negates
 
     @property
     def vocabulary(self) -> _Vocabulary:
         """The evidence's words, stems and prefixes, built on first use."""
         if self._vocabulary is None:
+            self.profiles  # noqa: B018 -- the distinct words
             self._vocabulary = _Vocabulary(self._distinct)
         return self._vocabulary
 
@@ -245,6 +348,7 @@ class EvidenceIndex:
         """Number key -> ordinals of the evidence sentences holding it."""
         if self._number_at is None:
             self._number_at = {}
+            self.segments  # noqa: B018 -- the ordinals
             for sentence, ordinal in self._ordinals:
                 for key in number_keys(sentence):
                     self._number_at.setdefault(key, []).append(ordinal)
@@ -328,12 +432,31 @@ class EvidenceIndex:
         return False
 
     def has_identifier(self, identifier: str) -> bool:
-        key = identifier.lower().lstrip("#")
-        if key.startswith("v") and key[1:2].isdigit():
-            key = key[1:]
-        if self._tokens is None:
-            self._tokens = set(_TOKEN.findall(self.text))
-        if key in self._tokens or key in self.text:  # a token of the text is in it
+        return not self.missing_identifiers((identifier,))
+
+    def missing_identifiers(self, identifiers: Sequence[str]) -> list[str]:
+        """Those of a claim's identifiers that the evidence does not hold, in order (most are
+        found among the evidence's words: one set look-up each)."""
+        if self._words is None:
+            self._words = set(self.text.translate(_WORD_CUTS).split())
+            self._words_text = " ".join(self._words)
+        keys = list(map(_identifier_key, identifiers))
+        if self._words.issuperset(keys):
+            return []
+        missing = []
+        for identifier, key in zip(identifiers, keys, strict=True):
+            if key in self._words:
+                continue
+            found = self._identifiers.get(key)
+            if found is None:
+                found = self._identifiers[key] = self._has_identifier(key)
+            if not found:
+                missing.append(identifier)
+        return missing
+
+    def _has_identifier(self, key: str) -> bool:
+        # A key without a space or a cut character is in the text when it is in one word.
+        if key in (self.text if _CUT_OR_SPACE.search(key) else self._words_text):
             return True
         # "under-18s" for "under 18": hyphenated words and plain numbers, each found.
         parts = key.split("-")
@@ -351,9 +474,9 @@ class EvidenceIndex:
         found = self._segments.get(ordinal)
         if found is None:
             found = set()
-            for sentence in self.sentences:
-                if sentence.ordinal == ordinal:
-                    found |= sentence.stems
+            for profile in self.profiles:
+                if profile.ordinal == ordinal:
+                    found |= profile.stems
             self._segments[ordinal] = found
         return found
 
@@ -367,28 +490,42 @@ class EvidenceIndex:
             lowered = [sentence.text.lower() for sentence in self.sentences]
             self._starts = [0, *accumulate(len(t) + len(_SEPARATOR) for t in lowered)][:-1]
             self._joined = _SEPARATOR.join(lowered)
-        if any(_SEPARATOR in w for w in wanted):
+        if _SEPARATOR in "".join(wanted):
             return next(
                 (p for p, sentence in enumerate(self.sentences)
                  if any(w in sentence.text.lower() for w in wanted)),
                 None,
             )
+        # The sentences in growing windows from the start: the first window holding one of them
+        # holds the nearest (each window is searched for every fact).
         first: int | None = None
-        for w in wanted:  # only a sentence before the first found so far can be nearer
-            at = self._joined.find(w, 0, self._starts[first] if first is not None else None)
-            if at >= 0:
-                first = bisect.bisect_right(self._starts, at) - 1
-                if first == 0:
-                    break
+        start, window = 0, _HOLDING_WINDOW
+        while first is None and start < len(self._joined):
+            end = self._starts[window] if window < len(self._starts) else len(self._joined)
+            for w in wanted:  # only a sentence before the first found so far can be nearer
+                at = self._joined.find(w, start, self._starts[first] if first is not None else end)
+                if at >= 0:
+                    first = bisect.bisect_right(self._starts, at) - 1
+                    if first == 0:
+                        break
+            start, window = end, window * 4
         return first
+
+    def positions(self, stem: str) -> Sequence[int]:
+        """The clauses holding one content stem, in order."""
+        self.profiles  # noqa: B018 -- the stem index
+        return self._by_stem.get(stem, ())
 
     def nearest(self, stems: frozenset[str], least: float = 1) -> list[tuple[int, int]]:
         """(shared content words, sentence position), most shared first; only the sentences
         sharing at least `least` of them."""
-        counts: dict[int, int] = {}
-        for s in stems:
-            for position in self.by_stem.get(s, ()):
-                counts[position] = counts.get(position, 0) + 1
+        if not stems:
+            return []
+        self.profiles  # noqa: B018 -- the stem index
+        # Counted in C: a common word is in hundreds of sentences.
+        counts = Counter(chain.from_iterable(map(self._by_stem.get, stems, repeat(()))))
+        if least <= 1:
+            return sorted(zip(counts.values(), counts.keys(), strict=True), reverse=True)
         return sorted(((n, p) for p, n in counts.items() if n >= least), reverse=True)
 
 
@@ -469,7 +606,7 @@ def check_claim(claim: str, index: EvidenceIndex) -> ClaimCheck:
     missing = _missing_facts(facts, index)
     if missing:
         return ClaimCheck(UNSUPPORTED, missing, coverage, None, nearest)
-    if index.segments <= SCATTER_MAX_SEGMENTS:  # both rules read short evidence only
+    if not index.more_segments_than(SCATTER_MAX_SEGMENTS):  # both rules: short evidence only
         per_clause = [facts if part == claim else read_facts(part, claim=True) for part in parts]
         scattered = next(
             (found for clause_facts in per_clause if (found := _scattered(clause_facts, index))),
@@ -496,7 +633,7 @@ def _scattered(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
     `SCATTER_WINDOW` segments of each other: the claim joins facts the evidence keeps apart.
     Only over short evidence (`SCATTER_MAX_SEGMENTS`): a summary of a long document joins
     facts from far apart as a matter of course."""
-    if index.segments > SCATTER_MAX_SEGMENTS:
+    if index.more_segments_than(SCATTER_MAX_SEGMENTS):
         return ()
     places: dict[str, list[int]] = {}
     names = list(facts.names)
@@ -507,7 +644,7 @@ def _scattered(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
         found: set[int] = set()
         for part in word_parts(name):
             if len(part) >= 2:
-                found.update(index.sentences[p].ordinal for p in index.by_stem.get(stem(part), ()))
+                found.update(index.profiles[p].ordinal for p in index.positions(stem(part)))
         if found:
             places[name] = sorted(found)
     for number in facts.numbers:  # years and amounts; not clock times or small counts
@@ -536,7 +673,7 @@ def _swapped(
     stating the rest of it (most of its other content words) mention another name, and one of
     the claim's names is nowhere in their passage ("narrated by Robert Knapp" where the
     evidence says "narrated by Walter Coy" and names Knapp in another passage)."""
-    if index.segments > SCATTER_MAX_SEGMENTS:  # short evidence only, as for joined facts
+    if index.more_segments_than(SCATTER_MAX_SEGMENTS):  # short evidence, as for joined facts
         return None
     names = list(facts.names)
     first = facts.words[0] if facts.words else ""
@@ -553,8 +690,7 @@ def _swapped(
         return None
     best = [p for n, p in ranked if n == ranked[0][0]]
     for position in best:
-        clause = index.sentences[position]
-        segment = index.segment_stems(clause.ordinal)
+        segment = index.segment_stems(index.profiles[position].ordinal)
         absent = [
             n for n in names
             if not {stem(p) for p in word_parts(n) if len(p) >= 2} & segment
@@ -571,9 +707,7 @@ def _missing_facts(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
     missing.extend(f"name '{n}'" for n in facts.names if not index.has_name(n))
     missing.extend(f"number '{n.text}'" for n in facts.numbers if not index.has_number(n))
     missing.extend(f"date '{d.text}'" for d in facts.dates if not index.has_date(d))
-    missing.extend(
-        f"identifier '{i}'" for i in facts.identifiers if not index.has_identifier(i)
-    )
+    missing.extend(f"identifier '{i}'" for i in index.missing_identifiers(facts.identifiers))
     return tuple(dict.fromkeys(missing))
 
 
@@ -582,6 +716,8 @@ def _polarity_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
     that states what it states (most of its content words) negates a shared word the claim
     does not, or the other way round ("supports Windows" / "does not support Windows")."""
     for clause in parts:
+        if not (index.negates or may_negate(clause)):  # no negation on either side
+            continue
         words = words_of_in_order(clause)
         if title_like(words):  # a bare name asserts no polarity
             continue
@@ -593,8 +729,8 @@ def _polarity_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
         if not same:
             continue
         if all(
-            (negated & (shared := stems & index.sentences[p].stems))
-            != (index.sentences[p].negated & shared)
+            (negated & (shared := stems & index.profiles[p].stems))
+            != (index.profiles[p].negated & shared)
             for p in same
         ):
             return same[0]
