@@ -48,7 +48,7 @@ class ScriptedJudge:
     """Says `verdict` for every claim after `delay` seconds; can be held on an event."""
 
     name = "scripted"
-    model = "rules-v1"
+    model = "rules-v2"
 
     def __init__(
         self,

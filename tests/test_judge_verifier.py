@@ -308,3 +308,96 @@ def test_a_clock_time_is_no_clause_boundary() -> None:
         "in Vega with Priya Nair and Tom Okafor."
     )
     assert verdict(claim, evidence)[0] == SUPPORTED
+
+
+# -- the second rules (each with the agent-style or development case that motivated it) ----
+NOTES = (
+    "Notes, 2026-11-26. Attendees: Lena Fischer, Omar Haddad, Sofia Rossi. Decisions: launch "
+    "moved to 2027-01-15; budget raised by 12% to 480k EUR. Action: Omar to update the roadmap "
+    "by Friday."
+)
+
+
+def test_one_listed_person_given_anothers_task_is_said_of_another_name() -> None:
+    # The swapped name is in the evidence (an attendee), but not in the sentence stating the
+    # task, which names Omar (its first word: the evidence names him elsewhere too).
+    found, why = verdict("Sofia will update the roadmap by Friday.", NOTES)
+    assert found == UNSUPPORTED and "'Sofia'" in why and "'omar'" in why
+    assert verdict("Omar will update the roadmap by Friday.", NOTES)[0] == SUPPORTED
+
+
+def test_a_name_cut_off_by_an_abbreviation_belongs_to_the_next_sentence() -> None:
+    evidence = (
+        "Robert Manoogian Jr. (January 4, 1918 - April 3, 2002) was an American professional "
+        "wrestler who was best known for his work with National Wrestling Alliance."
+    )
+    claim = "Robert Manoogian Jr. was an American professional wrestler."
+    assert verdict(claim, evidence)[0] == SUPPORTED
+
+
+def test_a_value_bound_to_another_key_is_unsupported() -> None:
+    sales = '[("EMEA", 1840200), ("APAC", 1312950), ("Americas", 2207400)]'
+    found, why = verdict("The Americas followed with 1,840,200 and APAC with 1,312,950.", sales)
+    assert found == UNSUPPORTED and "'Americas', '1,840,200' are in the evidence" in why
+    assert verdict("EMEA followed with 1,840,200 and APAC with 1,312,950.", sales)[0] == SUPPORTED
+    # A JSON object is a record too; the key may be an identifier.
+    offers = (
+        '[{"flight": "LH1234", "price_eur": 214}, {"flight": "TP579", "price_eur": 189}]'
+    )
+    assert verdict("TP579 costs 214 euros.", offers)[0] == UNSUPPORTED
+    assert verdict("TP579 costs 189 euros, LH1234 costs 214.", offers)[0] == SUPPORTED
+    # Plain sentences are records: the number's sentence must hold the name.
+    budget = "Marketing: planned 120,000, spent 96,300. Support: planned 80,000, spent 61,250."
+    assert verdict("Marketing has spent 61,250 of 120,000.", budget)[0] == UNSUPPORTED
+    assert verdict("Marketing has spent 96,300 of 120,000.", budget)[0] == SUPPORTED
+
+
+def test_a_joined_name_in_the_evidences_scheme_must_be_in_it() -> None:
+    evidence = "Root cause: expired TLS certificate on payments-gw. Resolved by checkout-service."
+    found, why = verdict("The certificate on auth-gw had expired.", evidence)
+    assert found == UNSUPPORTED and "identifier 'auth-gw'" in why
+    assert verdict("The certificate on payments-gw had expired.", evidence)[0] == SUPPORTED
+    # Not a name in its scheme: a compound whose parts the evidence holds or starts.
+    wind = "Paris, France: 14 C, light rain, wind 22 km/h from the south-west."
+    assert verdict("It is 14 °C with a south-westerly wind of 22 km/h.", wind)[0] == SUPPORTED
+
+
+def test_a_place_written_as_its_code_is_the_place() -> None:
+    offers = '[{"flight": "TP579", "from": "FRA", "to": "LIS", "departs": "2026-12-18T11:40"}]'
+    assert verdict("TP579 flies from Frankfurt to Lisbon on December 18.", offers)[0] == SUPPORTED
+    assert verdict("TP579 flies from Munich to Lisbon on December 18.", offers)[0] == UNSUPPORTED
+
+
+def test_missing_is_a_negation_and_its_reach_may_differ() -> None:
+    evidence = "Top slow query: SELECT * FROM invoices. Missing index on invoices(customer_id)."
+    assert verdict("The invoices table has no index on customer_id.", evidence)[0] == SUPPORTED
+    assert verdict("The invoices table has an index on customer_id.", evidence)[0] == CONTRADICTED
+
+
+def test_over_a_document_a_claim_is_held_to_one_passage() -> None:
+    # Four segments of a news article; each answer sentence is checked against its best one.
+    article = " ".join(
+        f"{place} officials said on Monday morning that {detail}, according to a statement "
+        f"the city's {topic} office released later that day to local reporters."
+        for topic, place, detail in (
+            ("harbour", "Kiel", "three ferries had been delayed by the storm surge"),
+            ("school", "Lübeck", "the new gymnasium would open after the winter holidays"),
+            ("market", "Rostock", "the Christmas market would stay open two extra days"),
+            ("railway", "Schwerin", "the regional line would close for track repairs"),
+        )
+    )
+    drawn = ("Three ferries were delayed by the storm surge in Kiel. "
+             "The Christmas market in Rostock will stay open two extra days.")
+    loose = ("Ferry passengers protested against new ticket prices in the harbour town. "
+             "Regional politicians promised cheaper winter heating for every household.")
+    request = lambda text: JudgeRequest(  # noqa: E731
+        tuple(s.strip() + "." for s in text.split(".") if s.strip()), (EvidenceText(article),), 1.0
+    )
+    judge = VerifierJudge()
+    assert {v.verdict for v in judge.judge(request(drawn))} == {SUPPORTED}
+    loose_verdicts = judge.judge(request(loose))
+    assert {v.verdict for v in loose_verdicts} == {UNSUPPORTED}
+    assert "any one passage of the document" in (loose_verdicts[0].explanation or "")
+    # One loose sentence in an answer otherwise drawn from the document is context.
+    mixed = drawn + " Regional politicians promised cheaper winter heating for every household."
+    assert [v.verdict for v in judge.judge(request(mixed))].count(UNSUPPORTED) == 0

@@ -60,7 +60,7 @@ MONTHS = {
 #: "won" is a verb).
 NEGATIONS = frozenset(
     word_list(
-        "not no never none nobody nothing neither nor cannot without"
+        "not no never none nobody nothing neither nor cannot without missing lacks lacking"
     )
 )
 #: The ending of a negating contraction ("doesn't").
@@ -98,7 +98,7 @@ _MONTH_ALT = (
 )
 _DATE = re.compile(
     r"(?=[0-9JFMASONDjfmasond])(?:(?<![\w.])"
-    r"(?P<iso>(?P<iy>\d{4})-(?P<im>\d{1,2})-(?P<id>\d{1,2}))(?![\w]|\.\d)"
+    r"(?P<iso>(?P<iy>\d{4})-(?P<im>\d{1,2})-(?P<id>\d{1,2}))(?:(?=T\d)|(?![\w]|\.\d))"
     r"|\b(?P<m1>" + _MONTH_ALT + r")\.?\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?\b"
     r"(?:,?\s+(?P<y1>\d{4})\b)?"
     r"|\b(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m2>" + _MONTH_ALT + r")\b\.?"
