@@ -18,8 +18,8 @@ RECOMMENDED = ROOT / "examples" / "offline-detection.json"
 
 #: task -> (items, lexical TP, lexical FP, recommended TP, recommended FP)
 EXPECTED = {
-    "qa": (150, 20, 0, 95, 0),
-    "summarization": (50, 5, 2, 9, 18),
+    "qa": (150, 20, 0, 102, 0),
+    "summarization": (50, 5, 2, 20, 12),
 }
 
 
