@@ -1,4 +1,5 @@
-"""`otel-grounding relay`: flags, wiring, and the lifecycle (start, serve, drain on SIGTERM).
+"""`otel-grounding relay`: wiring, and the lifecycle (start, serve, drain on SIGTERM); the flags
+are declared in `options.py`.
 
 `add_parser(subcommands)` adds the `relay` subcommand to the `otel-grounding` parser;
 `main(argv)` runs it standalone (`python -m otel_grounding.relay ...`).
@@ -8,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import math
 import os
 import signal
 import socket
@@ -19,19 +19,14 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from otel_grounding.config import (
-    MAX_SECONDS,
     RELAY,
     ConfigError,
     GroundingSettings,
-    add_setting_flags,
     flag_overrides,
     load_settings,
 )
-from otel_grounding.relay.memory import DEFAULT_INTAKE_BYTES, SPIKE_FRACTION, IntakeBudget
-
-#: The health port's default: not the shipped Collector's `health_check` (13133) nor the
-#: shipped Jaeger's (13134), so that the relay runs beside the shipped stack.
-DEFAULT_HEALTH_PORT = 13135
+from otel_grounding.relay.memory import DEFAULT_INTAKE_BYTES, IntakeBudget, MiB
+from otel_grounding.relay.options import DEFAULT_HEALTH_PORT, TOKEN_ENV, add_option_flags
 
 if TYPE_CHECKING:
     from otel_grounding.judge import Judge
@@ -39,10 +34,6 @@ if TYPE_CHECKING:
 logger = logging.getLogger("otel_grounding.relay")
 _Server = TypeVar("_Server")
 
-TOKEN_ENV = "OTEL_GROUNDING_RELAY_TOKEN"
-MiB = 1024 * 1024
-#: More export workers than this only contend for the GIL (and each holds a batch).
-MAX_EXPORT_WORKERS = 64
 #: At shutdown, how long the evaluation events still buffered may take to export.
 LOGS_FLUSH_TIMEOUT_MS = 5_000
 #: On drain, the share of --drain-timeout runs being judged may take; the rest is kept for
@@ -50,149 +41,9 @@ LOGS_FLUSH_TIMEOUT_MS = 5_000
 JUDGE_DRAIN_SHARE = 0.8
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not an integer >= 1")
-    return value
-
-
-def _at_most(limit: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        value = _positive_int(text)
-        if value > limit:
-            raise argparse.ArgumentTypeError(f"{text} is more than {limit}")
-        return value
-
-    return parse
-
-
-def _port(text: str) -> int:
-    value = _positive_int(text)
-    if value > 65535:
-        raise argparse.ArgumentTypeError(f"{text} is not a TCP port (1-65535)")
-    return value
-
-
-def _seconds(text: str) -> float:
-    """A finite number of seconds in [0, MAX_SECONDS] (`inf`, `nan` and typos refused)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not (math.isfinite(value) and 0 <= value <= MAX_SECONDS):
-        raise argparse.ArgumentTypeError(
-            f"{text} is not a number of seconds from 0 to {MAX_SECONDS:g}"
-        )
-    return value
-
-
-def _positive_seconds(text: str) -> float:
-    value = _seconds(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text} is not a number of seconds > 0")
-    return value
-
-
-def _bool_text(text: str) -> bool:
-    lowered = text.lower()
-    if lowered not in ("true", "false"):
-        raise argparse.ArgumentTypeError(f"{text} is not true or false")
-    return lowered == "true"
-
-
 def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """The relay's flags on a given parser (the subcommand's or a standalone one)."""
-    recv = parser.add_argument_group("receivers (loopback by default)")
-    recv.add_argument("--grpc-endpoint", default="127.0.0.1:4317",
-                      help="OTLP/gRPC listen address, HOST:PORT or 'none' (default %(default)s)")
-    recv.add_argument("--http-endpoint", default="127.0.0.1:4318",
-                      help="OTLP/HTTP listen address, HOST:PORT or 'none' (default %(default)s)")
-    recv.add_argument("--health-endpoint", default=f"127.0.0.1:{DEFAULT_HEALTH_PORT}",
-                      help="/healthz, /readyz and /debug/metrics, HOST:PORT or 'none' "
-                      "(default %(default)s)")
-    recv.add_argument("--auth-token-file", default=None,
-                      help=f"require 'Authorization: Bearer <token>' (token read from this file; "
-                      f"or set ${TOKEN_ENV})")
-    recv.add_argument("--tls-cert", default=None, help="PEM certificate: TLS on both receivers")
-    recv.add_argument("--tls-key", default=None, help="PEM private key for --tls-cert")
-    recv.add_argument("--max-request-bytes", type=_positive_int, default=4 * MiB,
-                      help="largest request body on the wire (default %(default)s)")
-    recv.add_argument("--max-decompressed-bytes", type=_positive_int, default=16 * MiB,
-                      help="largest request once decompressed (default %(default)s)")
-    recv.add_argument("--memory-limit-mib", type=_positive_int, default=None,
-                      help="refuse requests (retryable) while the resident size is above "
-                      f"{100 - int(SPIKE_FRACTION * 100)}%% of this (default: no limit)")
-    recv.add_argument("--max-intake-bytes", type=_positive_int, default=None,
-                      help="bytes all requests being read, inflated and decoded may take "
-                      f"together (default {DEFAULT_INTAKE_BYTES // MiB} MiB, or a third of "
-                      "the soft memory limit)")
-    recv.add_argument("--grpc-max-concurrent-calls", type=_at_most(4096), default=32,
-                      help="Export calls served at once; beyond, UNAVAILABLE + RetryInfo "
-                      "(default %(default)s)")
-    recv.add_argument("--http-max-connections", type=_at_most(4096), default=64,
-                      help="connections served at once; as many more are answered 503 + "
-                      "Retry-After (default %(default)s)")
-    recv.add_argument("--http-max-connections-per-peer", type=_at_most(4096), default=32,
-                      help="of those, at most this many from one client address "
-                      "(default %(default)s)")
-    recv.add_argument("--request-timeout", type=_positive_seconds, default=30.0,
-                      help="time one request may take to arrive as a whole (HTTP headers and "
-                      "body, a gRPC call's message; default %(default)s s)")
-
-    hop = parser.add_argument_group("next hop (defaults: the OTEL_EXPORTER_OTLP_* variables)")
-    hop.add_argument("--exporter-endpoint", default=None, help="URL of the next OTLP hop")
-    hop.add_argument("--exporter-protocol", choices=("grpc", "http/protobuf", "http/json"),
-                     default=None)
-    hop.add_argument("--exporter-headers", default=None, help="key1=value1,key2=value2")
-    hop.add_argument("--exporter-insecure", type=_bool_text, default=None, metavar="true|false")
-    hop.add_argument("--exporter-certificate", default=None, help="CA bundle for TLS")
-    hop.add_argument("--exporter-compression", choices=("gzip", "none"), default=None)
-    hop.add_argument("--exporter-timeout", type=_positive_seconds, default=None, help="seconds")
-
-    queue = parser.add_argument_group("queue and delivery")
-    queue.add_argument("--queue-max-spans", type=_positive_int, default=100_000)
-    queue.add_argument("--queue-max-bytes", type=_positive_int, default=64 * MiB)
-    queue.add_argument("--queue-dir", default=None,
-                       help="persistent queue: every accepted request is written here before "
-                       "it is acknowledged and replayed after a kill (default: memory only)")
-    queue.add_argument("--queue-dir-max-bytes", type=_positive_int, default=None,
-                       help="bytes the queue directory may hold (default 2 x --queue-max-bytes)")
-    queue.add_argument("--queue-dir-fsync", action="store_true",
-                       help="fsync each request file (survive a machine crash, not only a kill)")
-    queue.add_argument("--export-workers", type=_at_most(MAX_EXPORT_WORKERS), default=2)
-    queue.add_argument("--export-batch-spans", type=_positive_int, default=4096)
-    queue.add_argument("--export-batch-bytes", type=_positive_int, default=3 * MiB)
-    queue.add_argument("--retry-initial", type=_seconds, default=0.5)
-    queue.add_argument("--retry-max-interval", type=_seconds, default=30.0)
-    queue.add_argument("--retry-max-elapsed", type=_seconds, default=300.0,
-                       help="give up a batch after this long (0: retry until shutdown)")
-    queue.add_argument("--retry-after", type=_seconds, default=1.0,
-                       help="seconds a refused client is told to wait (Retry-After / RetryInfo)")
-    queue.add_argument("--drain-timeout", type=_seconds, default=10.0,
-                       help="on SIGTERM, how long to keep delivering accepted spans")
-
-    ground = parser.add_argument_group(
-        "grounding (the processor's settings; also OTEL_GROUNDING_* and the settings file)"
-    )
-    add_setting_flags(ground, RELAY)
-
-    obs = parser.add_argument_group("self-observability")
-    obs.add_argument("--log-level", default="info",
-                     choices=("debug", "info", "warning", "error"))
-    obs.add_argument("--metrics-exporter", choices=("none", "otlp"), default="none",
-                     help="also push the relay's metrics over OTLP (OTEL_EXPORTER_OTLP_METRICS_*)")
-    obs.add_argument("--logs-exporter", choices=("none", "otlp"), default="none",
-                     help="push the gen_ai.evaluation.result events over OTLP "
-                          "(OTEL_EXPORTER_OTLP_LOGS_*)")
-    obs.add_argument("--prometheus-port", type=_port, default=None,
-                     help="serve the metrics on 127.0.0.1:PORT (needs the prometheus extra)")
-    obs.add_argument("--passthrough", action="store_true",
-                     help="benchmark floor: decode and re-encode only, no grounding")
-    return parser
+    return add_option_flags(parser)
 
 
 def add_parser(subcommands: Any) -> argparse.ArgumentParser:
@@ -598,3 +449,6 @@ def _shutdown(
         },
     )
     return 0 if undelivered == 0 else 1
+
+
+__all__ = ["DEFAULT_HEALTH_PORT", "add_parser", "build_parser", "main", "run"]

@@ -30,6 +30,14 @@ from google.rpc import error_details_pb2, status_pb2
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
 
 from otel_grounding.config import ConfigError
+from otel_grounding.relay.options import (
+    DEFAULT_EXPORT_BATCH_BYTES,
+    DEFAULT_EXPORT_BATCH_SPANS,
+    DEFAULT_EXPORT_WORKERS,
+    DEFAULT_RETRY_INITIAL_S,
+    DEFAULT_RETRY_MAX_ELAPSED_S,
+    DEFAULT_RETRY_MAX_INTERVAL_S,
+)
 from otel_grounding.relay.otlp import decode_protobuf, encode_json
 from otel_grounding.relay.queue import Chunk, DeliveryQueue
 from otel_grounding.relay.telemetry import (
@@ -486,10 +494,12 @@ def make_sender(hop: NextHop) -> GrpcSender | HttpSender:
 # -- the export workers -----------------------------------------------------------------------
 @dataclass(frozen=True)
 class RetryPolicy:
-    initial: float = 0.5
+    """Exponential backoff with jitter; a server's own delay wins when longer."""
+
+    initial: float = DEFAULT_RETRY_INITIAL_S
     multiplier: float = 2.0
-    max_interval: float = 30.0
-    max_elapsed: float = 300.0  # 0: retry until shutdown
+    max_interval: float = DEFAULT_RETRY_MAX_INTERVAL_S
+    max_elapsed: float = DEFAULT_RETRY_MAX_ELAPSED_S  # 0: retry until shutdown
 
 
 @dataclass
@@ -511,9 +521,9 @@ class Forwarder:
         sender: GrpcSender | HttpSender,
         metrics: RelayMetrics | None = None,
         *,
-        workers: int = 2,
-        batch_spans: int = 4096,
-        batch_bytes: int = 3 * 1024 * 1024,
+        workers: int = DEFAULT_EXPORT_WORKERS,
+        batch_spans: int = DEFAULT_EXPORT_BATCH_SPANS,
+        batch_bytes: int = DEFAULT_EXPORT_BATCH_BYTES,
         retry: RetryPolicy = RetryPolicy(),
         describe: str = "",
     ) -> None:
