@@ -30,6 +30,7 @@ from google.rpc import error_details_pb2, status_pb2
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
 
 from otel_grounding.config import ConfigError
+from otel_grounding.internal_error import background_error
 from otel_grounding.relay.options import (
     DEFAULT_EXPORT_BATCH_BYTES,
     DEFAULT_EXPORT_BATCH_SPANS,
@@ -586,7 +587,8 @@ class Forwarder:
         while True:
             try:
                 result = self.sender.send(data)
-            except Exception as exc:  # a sender bug must not kill the worker
+            except Exception as exc:  # a bug, not a failed send (senders return those)
+                background_error("relay.export")  # counted and logged; the worker lives on
                 result = SendResult(False, False, message=repr(exc), reason="error")
             if result.ok:
                 self._delivered(batch, spans, result)
