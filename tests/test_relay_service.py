@@ -113,3 +113,34 @@ def test_options_that_cannot_work_are_refused_before_anything_serves(sink):
                          exporter_endpoint=sink.endpoint), settings, environ={})
     with pytest.raises(ConfigError, match="--tls-cert and --tls-key go together"):
         RelayService.build(_options(sink, tls_cert="cert.pem"), settings, environ={})
+
+
+@pytest.mark.internal_errors
+def test_a_bug_serving_an_http_request_is_an_internal_error_and_the_relay_goes_on(
+    service, sink, lenient, monkeypatch
+):
+    """socketserver's own error hook printed such a bug to stderr, uncounted; now it goes
+    through `internal_error` (re-raised in strict mode, counted and logged otherwise), the
+    connection is closed, and the next request is served."""
+    from otel_grounding.internal_error import internal_errors
+
+    before = internal_errors().get("relay.http", 0)
+    real = service.relay.ingest
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        monkeypatch.setattr(service.relay, "ingest", real)  # once
+        raise RuntimeError("a bug in the relay")
+
+    monkeypatch.setattr(service.relay, "ingest", broken)
+    url = f"http://{service.http_address}/v1/traces"
+    headers = {"Content-Type": "application/x-protobuf"}
+    _, request = agent_trace("bug")
+    with pytest.raises((urllib.error.URLError, ConnectionError)):
+        urllib.request.urlopen(urllib.request.Request(url, data=request, headers=headers),
+                               timeout=5)
+    assert internal_errors().get("relay.http", 0) == before + 1
+    trace_id, request = agent_trace("after-the-bug")
+    with urllib.request.urlopen(urllib.request.Request(url, data=request, headers=headers),
+                                timeout=5) as response:
+        assert response.status == 200
+    assert run_span(sink, trace_id).attributes[A.GRADE] == "full"

@@ -14,6 +14,7 @@ from __future__ import annotations
 import email.utils
 import gzip
 import http.client
+import json
 import logging
 import math
 import os
@@ -26,6 +27,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import grpc
+from google.protobuf import json_format
+from google.protobuf.message import DecodeError
 from google.rpc import error_details_pb2, status_pb2
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
 
@@ -279,7 +282,7 @@ def _retry_info_delay(blob: bytes | None) -> float | None:
         return None
     try:
         info = error_details_pb2.RetryInfo.FromString(blob)
-    except Exception:  # a peer's malformed detail: no retry hint
+    except DecodeError:  # a peer's malformed detail: no retry hint
         return None
     return info.retry_delay.seconds + info.retry_delay.nanos / 1e9
 
@@ -289,7 +292,7 @@ def _status_retry_delay(blob: bytes | None) -> float | None:
         return None
     try:
         status = status_pb2.Status.FromString(blob)
-    except Exception:  # a peer's malformed status: no retry hint
+    except DecodeError:  # a peer's malformed status: no retry hint
         return None
     for detail in status.details:
         if detail.Is(error_details_pb2.RetryInfo.DESCRIPTOR):
@@ -451,12 +454,10 @@ def _decode_response(payload: bytes, content_type: str) -> ExportTraceServiceRes
         return response
     try:
         if "json" in content_type:
-            from google.protobuf import json_format
-
             json_format.Parse(payload, response, ignore_unknown_fields=True)
         else:
             response.ParseFromString(payload)
-    except Exception:  # an unreadable response body reads as an empty one
+    except (DecodeError, json_format.ParseError, ValueError):  # unreadable: read as empty
         return ExportTraceServiceResponse()
     return response
 
@@ -465,13 +466,14 @@ def _status_message(payload: bytes, content_type: str) -> str:
     if not payload:
         return ""
     try:
-        if "json" in content_type:
-            import json
-
-            return str(json.loads(payload).get("message", ""))[:500]
-        return status_pb2.Status.FromString(payload).message[:500]
-    except Exception:  # an unreadable status: show its first bytes instead
-        return payload[:200].decode("utf-8", "replace")
+        if "json" not in content_type:
+            return status_pb2.Status.FromString(payload).message[:500]
+        document = json.loads(payload)
+        if isinstance(document, dict):
+            return str(document.get("message", ""))[:500]
+    except (DecodeError, ValueError):  # an unreadable status: show its first bytes instead
+        pass
+    return payload[:200].decode("utf-8", "replace")
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -567,7 +569,7 @@ class Forwarder:
             self._give_up_at_shutdown([Chunk(b"", stuck)], "export still in flight at exit")
         try:
             self.sender.close()
-        except Exception:  # closing at exit: nothing is left to save
+        except OSError:  # closing at exit: nothing is left to save
             pass
         return self.stats.dropped - before
 
