@@ -29,9 +29,9 @@ LOOPBACK_ANY = "127.0.0.1:0"
 
 
 def _options(sink: OtlpSink, **given: Any) -> RelayOptions:
-    return RelayOptions(grpc_endpoint=LOOPBACK_ANY, http_endpoint=LOOPBACK_ANY,
-                        health_endpoint=LOOPBACK_ANY, exporter_endpoint=sink.endpoint,
-                        drain_timeout=5.0, **given)
+    return RelayOptions(**{"grpc_endpoint": LOOPBACK_ANY, "http_endpoint": LOOPBACK_ANY,
+                           "health_endpoint": LOOPBACK_ANY, "exporter_endpoint": sink.endpoint,
+                           "drain_timeout": 5.0, **given})
 
 
 @pytest.fixture
@@ -144,3 +144,23 @@ def test_a_bug_serving_an_http_request_is_an_internal_error_and_the_relay_goes_o
                                 timeout=5) as response:
         assert response.status == 200
     assert run_span(sink, trace_id).attributes[A.GRADE] == "full"
+
+
+def test_an_address_in_use_is_refused_and_the_ports_already_bound_are_freed(sink):
+    """The gRPC port is taken: build names it, and the HTTP port it had bound is free again."""
+    import socket
+
+    settings = load_settings({}, environ={}, shell=RELAY)
+    with socket.socket() as taken, socket.socket() as probe:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        probe.bind(("127.0.0.1", 0))
+        http_port = probe.getsockname()[1]
+        probe.close()
+        grpc = f"127.0.0.1:{taken.getsockname()[1]}"
+        with pytest.raises(ConfigError, match=f"--grpc-endpoint {grpc}: cannot listen there"):
+            RelayService.build(_options(sink, grpc_endpoint=grpc,
+                                        http_endpoint=f"127.0.0.1:{http_port}"),
+                               settings, environ={})
+    with socket.socket() as again:
+        again.bind(("127.0.0.1", http_port))  # raises when the relay still holds it

@@ -205,19 +205,31 @@ class RelayService:
         )
         receiving = ReceiverOptions.of(options, token)
         budget = _budget(options)
-        grpc_receiver = _listen(
-            "--grpc-endpoint", options.grpc_endpoint,
-            lambda endpoint: GrpcReceiver(relay, endpoint, receiving, budget),
-        )
-        http_receiver = _listen(
-            "--http-endpoint", options.http_endpoint,
-            lambda endpoint: HttpReceiver(relay, endpoint, receiving, budget),
-        )
         status = RelayStatus(relay, queue, traces, forwarder, budget)
-        health = _listen(
-            "--health-endpoint", options.health_endpoint,
-            lambda endpoint: HealthServer(endpoint, status, lambda: metrics_snapshot(memory)),
-        )
+        # gRPC binds last: grpcio frees a bound port only once its server has run, so nothing
+        # may fail after it; the HTTP listeners bound before a failure are closed
+        http_receiver: HttpReceiver | None = None
+        health: HealthServer | None = None
+        try:
+            http_receiver = _listen(
+                "--http-endpoint", options.http_endpoint,
+                lambda endpoint: HttpReceiver(relay, endpoint, receiving, budget),
+            )
+            health = _listen(
+                "--health-endpoint", options.health_endpoint,
+                lambda endpoint: HealthServer(endpoint, status, lambda: metrics_snapshot(memory)),
+            )
+            grpc_receiver = _listen(
+                "--grpc-endpoint", options.grpc_endpoint,
+                lambda endpoint: GrpcReceiver(relay, endpoint, receiving, budget),
+            )
+        except ConfigError:
+            for server in (http_receiver, health):
+                if server is not None:
+                    server.stop()
+            pipeline.close()
+            meter_provider.shutdown()
+            raise
         return cls(
             options, settings, hop=hop, token=token, meter_provider=meter_provider,
             logger_provider=logger_provider, pipeline=pipeline, relay=relay,
