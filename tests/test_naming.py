@@ -205,6 +205,8 @@ def instruments() -> Iterator[list[Created]]:
     provider = RecordingMeterProvider()
     metrics.GroundingMetrics(provider)  # type: ignore[arg-type]
     telemetry.RelayMetrics(provider)  # type: ignore[arg-type]
+    telemetry.observe_levels(provider, queue_spans=lambda: 0, queue_bytes=lambda: 0,  # type: ignore[arg-type]
+                             runs_held=lambda: 0)
     yield provider.created
     provider.shutdown()
 

@@ -155,3 +155,56 @@ def test_the_relays_own_exports_run_with_instrumentation_suppressed():
     assert queue.wait_empty(time.monotonic() + 10)
     forwarder.drain(time.monotonic() + 2)
     assert sender.instrumented == [False]
+
+
+class _BrokenOnce:
+    """A sender with a bug on its first call (it raises instead of returning a failed send)."""
+
+    def __init__(self, real: GrpcSender) -> None:
+        self.real, self.calls = real, 0
+
+    def send(self, data: bytes):
+        self.calls += 1
+        if self.calls == 1:
+            raise RuntimeError("a bug in the sender")
+        return self.real.send(data)
+
+    def close(self) -> None:
+        self.real.close()
+
+
+@pytest.mark.internal_errors
+def test_a_sender_bug_is_an_internal_error_and_the_worker_goes_on(sink):
+    """A sender that raises was read as a failed send, uncounted as an error; now it is counted
+    and logged as an internal error (never re-raised: nobody can take it on a worker thread),
+    its batch is dropped and counted, and the worker delivers the next one."""
+    from otel_grounding.internal_error import internal_errors
+
+    before = internal_errors().get("relay.export", 0)
+    queue = DeliveryQueue(100, 1 << 20)
+    sender = _BrokenOnce(GrpcSender(next_hop_from_env({}, endpoint=sink.endpoint, insecure=True)))
+    forwarder = Forwarder(queue, sender, workers=1)  # type: ignore[arg-type]
+    forwarder.start()
+    for name in ("lost", "delivered"):
+        chunk = Chunk(make_request([make_span(os.urandom(16), os.urandom(8), None, name)])
+                      .SerializeToString(), 1)
+        assert queue.reserve(chunk.spans, chunk.size)
+        queue.put(chunk)
+        assert queue.wait_empty(time.monotonic() + 10)
+    forwarder.drain(time.monotonic() + 2)
+    assert internal_errors().get("relay.export", 0) == before + 1
+    assert (forwarder.stats.dropped, forwarder.stats.exported) == (1, 1)
+    assert any(s.span.name == "delivered" for s in sink.spans())
+
+
+def test_a_next_hops_unreadable_answers_are_read_as_empty_never_raised():
+    from otel_grounding.relay.forward import _decode_response, _retry_info_delay, _status_message
+
+    for payload, kind in ((b"{bad", "application/json"), (b"\xff", "application/json"),
+                          (b'{"partialSuccess": 5}', "application/json"),
+                          (b"\x0a\xff\xff", "application/x-protobuf")):
+        assert _decode_response(payload, kind).partial_success.rejected_spans == 0
+    assert _status_message(b"[1]", "application/json") == "[1]"
+    assert _status_message(b'{"message": "no"}', "application/json") == "no"
+    assert _status_message(b"\x0a\xff\xff", "application/x-protobuf").startswith("\n")
+    assert _retry_info_delay(b"\xff") is None

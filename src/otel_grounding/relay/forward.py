@@ -14,6 +14,7 @@ from __future__ import annotations
 import email.utils
 import gzip
 import http.client
+import json
 import logging
 import math
 import os
@@ -26,10 +27,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import grpc
+from google.protobuf import json_format
+from google.protobuf.message import DecodeError
 from google.rpc import error_details_pb2, status_pb2
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
 
 from otel_grounding.config import ConfigError
+from otel_grounding.internal_error import background_error
+from otel_grounding.relay.options import (
+    DEFAULT_EXPORT_BATCH_BYTES,
+    DEFAULT_EXPORT_BATCH_SPANS,
+    DEFAULT_EXPORT_WORKERS,
+    DEFAULT_RETRY_INITIAL_S,
+    DEFAULT_RETRY_MAX_ELAPSED_S,
+    DEFAULT_RETRY_MAX_INTERVAL_S,
+)
 from otel_grounding.relay.otlp import decode_protobuf, encode_json
 from otel_grounding.relay.queue import Chunk, DeliveryQueue
 from otel_grounding.relay.telemetry import (
@@ -271,7 +283,7 @@ def _retry_info_delay(blob: bytes | None) -> float | None:
         return None
     try:
         info = error_details_pb2.RetryInfo.FromString(blob)
-    except Exception:  # a peer's malformed detail: no retry hint
+    except DecodeError:  # a peer's malformed detail: no retry hint
         return None
     return info.retry_delay.seconds + info.retry_delay.nanos / 1e9
 
@@ -281,7 +293,7 @@ def _status_retry_delay(blob: bytes | None) -> float | None:
         return None
     try:
         status = status_pb2.Status.FromString(blob)
-    except Exception:  # a peer's malformed status: no retry hint
+    except DecodeError:  # a peer's malformed status: no retry hint
         return None
     for detail in status.details:
         if detail.Is(error_details_pb2.RetryInfo.DESCRIPTOR):
@@ -443,12 +455,10 @@ def _decode_response(payload: bytes, content_type: str) -> ExportTraceServiceRes
         return response
     try:
         if "json" in content_type:
-            from google.protobuf import json_format
-
             json_format.Parse(payload, response, ignore_unknown_fields=True)
         else:
             response.ParseFromString(payload)
-    except Exception:  # an unreadable response body reads as an empty one
+    except (DecodeError, json_format.ParseError, ValueError):  # unreadable: read as empty
         return ExportTraceServiceResponse()
     return response
 
@@ -457,13 +467,14 @@ def _status_message(payload: bytes, content_type: str) -> str:
     if not payload:
         return ""
     try:
-        if "json" in content_type:
-            import json
-
-            return str(json.loads(payload).get("message", ""))[:500]
-        return status_pb2.Status.FromString(payload).message[:500]
-    except Exception:  # an unreadable status: show its first bytes instead
-        return payload[:200].decode("utf-8", "replace")
+        if "json" not in content_type:
+            return status_pb2.Status.FromString(payload).message[:500]
+        document = json.loads(payload)
+        if isinstance(document, dict):
+            return str(document.get("message", ""))[:500]
+    except (DecodeError, ValueError):  # an unreadable status: show its first bytes instead
+        pass
+    return payload[:200].decode("utf-8", "replace")
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -487,10 +498,12 @@ def make_sender(hop: NextHop) -> GrpcSender | HttpSender:
 # -- the export workers -----------------------------------------------------------------------
 @dataclass(frozen=True)
 class RetryPolicy:
-    initial: float = 0.5
+    """Exponential backoff with jitter; a server's own delay wins when longer."""
+
+    initial: float = DEFAULT_RETRY_INITIAL_S
     multiplier: float = 2.0
-    max_interval: float = 30.0
-    max_elapsed: float = 300.0  # 0: retry until shutdown
+    max_interval: float = DEFAULT_RETRY_MAX_INTERVAL_S
+    max_elapsed: float = DEFAULT_RETRY_MAX_ELAPSED_S  # 0: retry until shutdown
 
 
 @dataclass
@@ -512,9 +525,9 @@ class Forwarder:
         sender: GrpcSender | HttpSender,
         metrics: RelayMetrics | None = None,
         *,
-        workers: int = 2,
-        batch_spans: int = 4096,
-        batch_bytes: int = 3 * 1024 * 1024,
+        workers: int = DEFAULT_EXPORT_WORKERS,
+        batch_spans: int = DEFAULT_EXPORT_BATCH_SPANS,
+        batch_bytes: int = DEFAULT_EXPORT_BATCH_BYTES,
         retry: RetryPolicy = RetryPolicy(),
         describe: str = "",
     ) -> None:
@@ -557,7 +570,7 @@ class Forwarder:
             self._give_up_at_shutdown([Chunk(b"", stuck)], "export still in flight at exit")
         try:
             self.sender.close()
-        except Exception:  # closing at exit: nothing is left to save
+        except OSError:  # closing at exit: nothing is left to save
             pass
         return self.stats.dropped - before
 
@@ -580,7 +593,8 @@ class Forwarder:
         while True:
             try:
                 result = self.sender.send(data)
-            except Exception as exc:  # a sender bug must not kill the worker
+            except Exception as exc:  # a bug, not a failed send (senders return those)
+                background_error("relay.export")  # counted and logged; the worker lives on
                 result = SendResult(False, False, message=repr(exc), reason="error")
             if result.ok:
                 self._delivered(batch, spans, result)

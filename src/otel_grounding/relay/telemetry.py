@@ -58,16 +58,9 @@ logger = logging.getLogger("otel_grounding.relay")
 
 
 class RelayMetrics:
-    """The relay's instruments; gauges read live values through callbacks."""
+    """The relay's counters and histogram (its gauges: `observe_levels`)."""
 
-    def __init__(
-        self,
-        meter_provider: MeterProvider,
-        *,
-        queue_spans: Callable[[], int] = lambda: 0,
-        queue_bytes: Callable[[], int] = lambda: 0,
-        runs_held: Callable[[], int] = lambda: 0,
-    ) -> None:
+    def __init__(self, meter_provider: MeterProvider) -> None:
         meter = meter_provider.get_meter(METER_NAME)
         def tally(name: str, unit: str, description: str) -> Tally:
             return Tally(meter, PREFIX + name, unit=unit, description=description)
@@ -91,14 +84,26 @@ class RelayMetrics:
                 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
             ],
         )
-        for name, read, description in (
-            ("queue_spans", queue_spans, "Spans accepted and not yet delivered"),
-            ("queue_bytes", queue_bytes, "Bytes accepted and not yet delivered"),
-            ("runs_held", runs_held, "Run spans waiting for late evidence"),
-        ):
-            meter.create_observable_gauge(
-                PREFIX + name, callbacks=[_gauge(read)], description=description
-            )
+
+
+def observe_levels(
+    meter_provider: MeterProvider,
+    *,
+    queue_spans: Callable[[], int],
+    queue_bytes: Callable[[], int],
+    runs_held: Callable[[], int],
+) -> None:
+    """The relay's gauges, read through callbacks from the parts that hold the levels (made
+    after them, as `RelayMetrics` is made before the parts that count into it)."""
+    meter = meter_provider.get_meter(METER_NAME)
+    for name, read, description in (
+        ("queue_spans", queue_spans, "Spans accepted and not yet delivered"),
+        ("queue_bytes", queue_bytes, "Bytes accepted and not yet delivered"),
+        ("runs_held", runs_held, "Run spans waiting for late evidence"),
+    ):
+        meter.create_observable_gauge(
+            PREFIX + name, callbacks=[_gauge(read)], description=description
+        )
 
 
 def _gauge(read: Callable[[], int]) -> Callable[[CallbackOptions], list[Observation]]:
