@@ -173,6 +173,11 @@ class GroundingPipeline:
     def conventions(self) -> tuple[Convention, ...]:
         return self._conventions
 
+    @property
+    def markers(self) -> frozenset[str]:
+        """The attribute keys by which some convention may read a span."""
+        return self._markers
+
     # -- reading ------------------------------------------------------------------------------
     def read(self, span: SpanView) -> SpanReading | None:
         """What the conventions read of this span (None: of no interest). Never raises.

@@ -28,9 +28,10 @@ from otel_grounding.pipeline import GroundingPipeline, Scorer
 from otel_grounding.scoring import score
 from otel_grounding.scoring_process import shared_scorer
 from otel_grounding.sdkcompat import (
+    TRACE_ID,
     attribute_dict,
     own_attributes,
-    own_trace_id,
+    own_context,
     span_context,
     span_limits,
 )
@@ -84,7 +85,7 @@ class RunLifecycle:
         self._value_limit = value_limit
         self._limit_unread = True
         self._skips = pipeline.skips
-        self._may_read = pipeline.conventions_may_read
+        self._unmarked = pipeline.markers.isdisjoint  # a C call: no frame on the hot path
         self._open = 0  # runs begun and not yet left
         self._open_lock = threading.Lock()
 
@@ -108,7 +109,7 @@ class RunLifecycle:
             attributes = own_attributes(span)
         except AttributeError:
             attributes = attribute_dict(span)
-        if self._may_read(attributes):
+        if not self._unmarked(attributes):
             self.pipeline.started(start_view(span))
 
     def _read_limit(self, span: Span) -> None:
@@ -124,10 +125,10 @@ class RunLifecycle:
         """A span ended: the span to forward now (the same object unless enriched), or None
         when the worker took the run (`forward` gets it). Raises what fails: the shell's
         boundary forwards the original (a run begun here is settled first)."""
-        try:
+        try:  # C getters on the hot path of every ordinary span
             attributes = own_attributes(span)
-            trace_id = own_trace_id(span)
-        except AttributeError:
+            trace_id = own_context(span)[TRACE_ID]
+        except (AttributeError, TypeError):
             attributes, trace_id = attribute_dict(span), _trace_id(span)
         if self._skips(trace_id, attributes):
             return span  # an ordinary span in a trace that holds nothing: counted, as it is
@@ -167,7 +168,7 @@ class RunLifecycle:
         """A batch's first pass over one span: begun when it is a run, read when a convention
         may read it, else None (left for the second pass); False when that failed."""
         try:
-            if not self._may_read(attribute_dict(span)):
+            if self._unmarked(attribute_dict(span)):
                 return None
             view = to_view(span, self._value_limit)
             reading = self.pipeline.read(view)

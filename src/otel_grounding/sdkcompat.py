@@ -15,7 +15,7 @@ import logging
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
-from typing import Any
+from typing import Any, Final
 
 from opentelemetry.attributes import BoundedAttributes
 from opentelemetry.sdk.trace import ReadableSpan, SpanLimits
@@ -144,11 +144,14 @@ def bounded_list(items: Sequence[Any], dropped: int) -> BoundedList:
 
 
 #: The hot path's reads of an ended or live SDK span, as C getters (no Python frame per span):
-#: the attributes' own dict and the trace id. They raise AttributeError where the field is not
-#: there (a span built by hand with a plain dict or no context, an SDK that renamed a field):
-#: the caller then asks `attribute_dict` / `span_context`, which fall back (and say so).
+#: the attributes' own dict, and the span context, a tuple (the API defines it so) whose item
+#: `TRACE_ID` is the trace id (its property would be a frame). They raise AttributeError or
+#: TypeError where the field is not there (a span built by hand with a plain dict or no
+#: context, an SDK that renamed a field): the caller then asks `attribute_dict` /
+#: `span_context`, which fall back (and say so).
 own_attributes: Callable[[Any], Mapping[str, object]] = attrgetter("_attributes._dict")
-own_trace_id: Callable[[Any], int] = attrgetter("_context.trace_id")
+own_context: Callable[[Any], SpanContext] = attrgetter("_context")
+TRACE_ID: Final = 0
 
 
 #: The bytecode of a body that does nothing (`pass` or a docstring): return None.
@@ -201,6 +204,7 @@ class ForwardsEnding:
 
 __all__ = [
     "CONSEQUENCES",
+    "TRACE_ID",
     "ForwardsEnding",
     "acting_hook",
     "attribute_dict",
@@ -210,7 +214,7 @@ __all__ = [
     "ending_hook",
     "instrumentation_info",
     "own_attributes",
-    "own_trace_id",
+    "own_context",
     "span_context",
     "span_limits",
 ]
