@@ -16,7 +16,7 @@ The public surface, the same for every shell (none of it is shell-specific):
   where the store can), `waits(span, reading)` while steps under it may still end, then
   exactly one of
   `finish_run(span, reading)`, `finish_run_later(span, reading, deliver)` or
-  `refuse_run(span, reading, reason)`;
+  `refuse_run(span, reading, reason)` (the SDK shells' `runs.BegunRun` enforces it);
 - `process(span)`: `read` then `observe` or `grade_run`, for a shell with nothing to decide;
 - `judges`: the judge tier (None without a judge), for its name and pending depth;
   `flush_judges(timeout)` / `shutdown_judges(timeout)` settle what it holds.
