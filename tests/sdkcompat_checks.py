@@ -138,6 +138,32 @@ def ending_hook_is_forwarded_where_the_sdk_calls_it() -> None:
 
 
 @check
+def the_sdk_processors_hooks_that_do_nothing_are_not_called() -> None:
+    simple = SimpleSpanProcessor(InMemorySpanExporter())
+    assert sdkcompat.acting_hook(simple, "on_start") is None
+    assert sdkcompat.acting_hook(simple, "_on_ending") is None
+    assert sdkcompat.acting_hook(simple, "on_end") is not None
+
+    class Acting(SpanProcessor):
+        def on_start(self, span: Any, parent_context: Any = None) -> None:
+            span.set_attribute("seen", True)
+
+    assert sdkcompat.acting_hook(Acting(), "on_start") is not None
+
+
+@check
+def the_hot_path_getters_read_the_spans_own_fields() -> None:
+    provider, exporter = _provider()
+    with provider.get_tracer("checks").start_as_current_span("s", attributes={"a": 1}) as span:
+        assert sdkcompat.own_attributes(span) is sdkcompat.attribute_dict(span)
+        assert sdkcompat.own_context(span)[sdkcompat.TRACE_ID] == span.get_span_context().trace_id
+    ended = exporter.get_finished_spans()[-1]
+    assert sdkcompat.own_attributes(ended) == {"a": 1}
+    assert ended.context is not None
+    assert sdkcompat.own_context(ended)[sdkcompat.TRACE_ID] == ended.context.trace_id
+
+
+@check
 def a_run_is_graded_and_truncation_seen_through_provider_limits() -> None:
     p = Pipeline(scoring_mode="inline")
     p.golden_run()

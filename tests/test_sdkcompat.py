@@ -23,7 +23,7 @@ from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.trace import SpanContext
 
 from otel_grounding import attributes as A
-from otel_grounding import processor as processor_module
+from otel_grounding import runs as runs_module
 from otel_grounding import sdkcompat
 from otel_grounding.conventions import native
 from otel_grounding.internal_error import internal_errors
@@ -135,8 +135,7 @@ def _break_views(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("view failed")
 
-    monkeypatch.setattr(processor_module, "to_view", broken)
-    monkeypatch.setattr(processor_module, "enrich_sdk_span", broken)
+    monkeypatch.setattr(runs_module, "to_view", broken)
 
 
 def _golden(p: Pipeline) -> None:

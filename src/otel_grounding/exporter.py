@@ -13,28 +13,16 @@ from __future__ import annotations
 import logging
 import os
 import threading
-import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
 
 from otel_grounding.config import ConfigError
-from otel_grounding.conventions import RUN
-from otel_grounding.internal_error import internal_error
 from otel_grounding.pipeline import GroundingPipeline, check_judge_mode, check_wrapped
-from otel_grounding.sdkcompat import attribute_dict
-from otel_grounding.sdkspan import (
-    configured_value_limit,
-    count_error,
-    drain,
-    enrich_sdk_span,
-    enriched_copy,
-    hand_off,
-    scoring_worker,
-    to_view,
-)
+from otel_grounding.runs import RunLifecycle, scoring_worker, shell_scorer
+from otel_grounding.sdkspan import configured_value_limit
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -45,8 +33,6 @@ logger = logging.getLogger("otel_grounding")
 
 #: Graded run spans exported together (the SDK batch processor's default batch size).
 GRADED_BATCH_SPANS = 512
-#: How long `shutdown()` waits for runs being graded before the wrapped exporter shuts down.
-SHUTDOWN_TIMEOUT_S = 30.0
 
 PROTOCOL_ENV = "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"
 GENERAL_PROTOCOL_ENV = "OTEL_EXPORTER_OTLP_PROTOCOL"
@@ -57,6 +43,8 @@ class GroundingSpanExporter(SpanExporter):
     enriched from the scoring worker (or, `scoring_mode="inline"`, enrich them in place).
 
     Keyword arguments as `GroundingSpanProcessor`'s (`ShellOptions`: every setting and the wiring).
+    What happens to a span is `runs.RunLifecycle`'s; this adapts it to the `SpanExporter`
+    interface and sends the graded runs in batches of their own.
     """
 
     def __init__(
@@ -67,80 +55,25 @@ class GroundingSpanExporter(SpanExporter):
         check_wrapped(next_exporter, ("export", "shutdown", "force_flush"),
                       "BatchSpanProcessor(GroundingSpanExporter(exporter))")
         self._next = next_exporter
-        self.pipeline: GroundingPipeline | None = GroundingPipeline.configure(**options)
-        self._value_limit = configured_value_limit()
         self._export_lock = threading.Lock()  # the wrapped exporter sees one call at a time
         self._outbox: list[ReadableSpan] = []
         self._outbox_lock = threading.Lock()
+        self.pipeline: GroundingPipeline | None = GroundingPipeline.configure(
+            scorer_for=shell_scorer, **options
+        )
         check_judge_mode(self.pipeline)
-        self._worker = scoring_worker(self.pipeline, idle=self._send_graded)
+        self._runs: RunLifecycle | None = RunLifecycle(
+            self.pipeline,
+            scoring_worker(self.pipeline.settings, idle=self._send_graded),
+            self._graded,
+            configured_value_limit(),
+            forward_late=self._judged,
+        )
 
     def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
-        pipeline = self.pipeline
-        if pipeline is None:
+        if self._runs is None:
             return self._send(list(spans))
-        limit = self._value_limit
-        if self._worker is None:
-            return self._send([self._enriched(pipeline, s, limit) for s in spans])
-        # Runs of this batch are registered first, so that a local root ending before one of
-        # them (earlier in the batch) does not release the evidence that run will need.
-        # The shell's boundary is each span: one that fails goes on unchanged, the rest enriched.
-        readings: list[Any] = []
-        for span in spans:
-            readings.append(None)
-            try:
-                if pipeline.conventions_may_read(attribute_dict(span)):
-                    view = to_view(span, limit)
-                    reading = pipeline.read(view)
-                    readings[-1] = (view, reading)
-                    if reading is not None and reading.role == RUN:
-                        pipeline.begin_run(view, reading)
-            except Exception:
-                readings[-1] = False  # forwarded unchanged below
-                internal_error("exporter export", count_error(pipeline))
-        out: list[ReadableSpan] = []
-        runs: list[tuple[ReadableSpan, Any, Any]] = []
-        for span, read in zip(spans, readings, strict=True):
-            if read is False:
-                out.append(span)
-                continue
-            try:
-                if read is None:
-                    out.append(self._enriched(pipeline, span, limit))
-                    continue
-                view, reading = read
-                if reading is None or reading.role != RUN:
-                    enrichment = pipeline.observe(view, reading)
-                    out.append(span if enrichment is None else enriched_copy(span, enrichment))
-                    continue
-                runs.append((span, view, reading))
-            except Exception:
-                out.append(span)
-                internal_error("exporter export", count_error(pipeline))
-        # The runs go to the worker once the batch's steps are in: a run takes its evidence
-        # when it is handed over, and a step may come after its run in a batch.
-        for span, view, reading in runs:
-            try:
-                now = hand_off(
-                    pipeline, self._worker, span, view, reading, self._graded, self._judged
-                )
-                if now is not None:
-                    out.append(now)
-            except Exception:
-                out.append(span)
-                internal_error("exporter export", count_error(pipeline))
-        return self._send(out)
-
-    @staticmethod
-    def _enriched(
-        pipeline: GroundingPipeline, span: ReadableSpan, limit: int | None
-    ) -> ReadableSpan:
-        """`enrich_sdk_span` at the shell's boundary: the original when it fails."""
-        try:
-            return enrich_sdk_span(pipeline, span, limit)
-        except Exception:
-            internal_error("exporter export", count_error(pipeline))
-            return span
+        return self._send(self._runs.end_batch(spans, "exporter export"))
 
     def _graded(self, span: ReadableSpan) -> None:
         """A graded run (on the worker): sent with the next batch, at the latest when full."""
@@ -169,22 +102,22 @@ class GroundingSpanExporter(SpanExporter):
             return self._next.export(spans)
 
     def shutdown(self) -> None:
-        try:
-            deadline = time.monotonic() + SHUTDOWN_TIMEOUT_S
-            if self._worker is not None:
-                self._worker.shutdown(SHUTDOWN_TIMEOUT_S)
-            if self.pipeline is not None:
-                self.pipeline.shutdown_judges(deadline - time.monotonic())
-            if self._worker is not None:
-                self._send_graded()
+        if self._runs is None:
             self._next.shutdown()
-        finally:
-            if self.pipeline is not None:
-                self.pipeline.close()
+        else:
+            self._runs.shutdown(self._shutdown_next)
+
+    def _shutdown_next(self) -> None:
+        """Once the worker and the judges are done: the last graded runs, then the wrapped
+        exporter."""
+        self._send_graded()
+        self._next.shutdown()
 
     def force_flush(self, timeout_millis: int = 30000) -> bool:
         """Grade and export the runs on the worker, then flush the wrapped exporter."""
-        return drain(self._worker, timeout_millis, self._next.force_flush, self.pipeline)
+        if self._runs is None:
+            return self._next.force_flush(timeout_millis)
+        return self._runs.flush(timeout_millis, self._next.force_flush)
 
 
 #: The OTLP protocols the Python exporters speak (the spec's `http/json` has none).
@@ -278,5 +211,5 @@ class GroundingOTLPSpanExporter(GroundingSpanExporter):
             logger.error("otel-grounding: invalid setting, spans are exported unscored: %s", error)
             self._next = exporter
             self.pipeline = None
-            self._worker = None
+            self._runs = None
             self._export_lock = threading.Lock()

@@ -16,7 +16,7 @@ The public surface, the same for every shell (none of it is shell-specific):
   where the store can), `waits(span, reading)` while steps under it may still end, then
   exactly one of
   `finish_run(span, reading)`, `finish_run_later(span, reading, deliver)` or
-  `refuse_run(span, reading, reason)`;
+  `refuse_run(span, reading, reason)` (the SDK shells' `runs.BegunRun` enforces it);
 - `process(span)`: `read` then `observe` or `grade_run`, for a shell with nothing to decide;
 - `judges`: the judge tier (None without a judge), for its name and pending depth;
   `flush_judges(timeout)` / `shutdown_judges(timeout)` settle what it holds.
@@ -34,7 +34,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from opentelemetry.metrics import MeterProvider
 
@@ -44,6 +44,7 @@ from otel_grounding.config import (
     SCORING_INLINE,
     ConfigError,
     GroundingSettings,
+    ScoringOptions,
     load_settings,
 )
 from otel_grounding.conventions import DEFAULT_CONVENTIONS, RUN, Convention, SpanReading, read_span
@@ -54,7 +55,7 @@ from otel_grounding.internal_error import internal_error
 from otel_grounding.judge import Judge, load_judge
 from otel_grounding.judgetier import Judgement, JudgeTier
 from otel_grounding.metrics import GroundingMetrics
-from otel_grounding.scoring import score
+from otel_grounding.scoring import GroundingResult, score
 from otel_grounding.spanview import SpanView
 from otel_grounding.store import InProcessStore, TraceStore
 
@@ -68,6 +69,22 @@ START_VALUE_CHARS = 256
 #: already took.
 RUNS_REMEMBERED = 512
 
+
+class Scorer(Protocol):
+    """What grades an answer against its evidence: `scoring.score`, or a
+    `scoring_process.ProcessScorer` (the same call, computed in a child process)."""
+
+    def __call__(
+        self,
+        output: str,
+        sources: Sequence[str],
+        *,
+        threshold: float | None,
+        options: ScoringOptions,
+        evidence_incomplete: bool,
+    ) -> GroundingResult: ...
+
+
 class GroundingPipeline:
     """Conventions, a trace store, scoring and enrichment, wired once per shell."""
 
@@ -80,11 +97,12 @@ class GroundingPipeline:
         store: TraceStore | None = None,
         judge: Judge | None = None,
         logger_provider: Any | None = None,
+        scorer: Scorer = score,
     ) -> None:
         """`store` holds the traces' state (default: an `InProcessStore` from the settings);
         the pipeline counts its evictions. `judge` turns the judge tier on (for
         `finish_run_later`); `logger_provider` receives the evaluation events (default: the
-        global one).
+        global one); `scorer` grades the runs (default: `score`, in this thread).
         """
         self.settings = settings
         self._conventions = tuple(conventions)
@@ -98,8 +116,8 @@ class GroundingPipeline:
             settings
         )
         self.store.on_evict = self.metrics.count_eviction
-        #: The scoring function; a shell may put a `ProcessScorer` here (same signature).
-        self.scorer: Any = score
+        #: The scoring function, fixed for the pipeline's life.
+        self.scorer: Scorer = scorer
         self.judges = (
             JudgeTier(judge, settings.judge, self.metrics) if judge is not None else None
         )
@@ -116,12 +134,14 @@ class GroundingPipeline:
         meter_provider: MeterProvider | None = None,
         conventions: Sequence[Convention] = DEFAULT_CONVENTIONS,
         logger_provider: Any | None = None,
+        scorer_for: Callable[[GroundingSettings], Scorer] | None = None,
         **options: Any,
     ) -> GroundingPipeline:
         """Build from explicit settings, or from options over the environment and settings file.
 
         Options left at None are not given: the environment or the file may set them. The
-        `judge` option is a judge's entry-point name or a `Judge` object.
+        `judge` option is a judge's entry-point name or a `Judge` object. `scorer_for` picks
+        the scorer once the settings are known (default: `score`).
         """
         judge_object = options.get("judge")
         if judge_object is not None and not isinstance(judge_object, str):
@@ -142,6 +162,7 @@ class GroundingPipeline:
             meter_provider=meter_provider,
             judge=judge,
             logger_provider=logger_provider,
+            scorer=score if scorer_for is None else scorer_for(settings),
         )
 
     def spans_seen(self) -> int:
@@ -151,6 +172,11 @@ class GroundingPipeline:
     @property
     def conventions(self) -> tuple[Convention, ...]:
         return self._conventions
+
+    @property
+    def markers(self) -> frozenset[str]:
+        """The attribute keys by which some convention may read a span."""
+        return self._markers
 
     # -- reading ------------------------------------------------------------------------------
     def read(self, span: SpanView) -> SpanReading | None:

@@ -11,11 +11,13 @@ visible degradation, never a silent change of behaviour.
 
 from __future__ import annotations
 
+import dis
 import logging
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from operator import attrgetter
+from typing import Any, Final
 
 from opentelemetry import context
 from opentelemetry.attributes import BoundedAttributes
@@ -150,12 +152,48 @@ def bounded_list(items: Sequence[Any], dropped: int) -> BoundedList:
     return bounded
 
 
+#: The hot path's reads of an ended or live SDK span, as C getters (no Python frame per span):
+#: the attributes' own dict, and the span context, a tuple (the API defines it so) whose item
+#: `TRACE_ID` is the trace id (its property would be a frame). They raise AttributeError or
+#: TypeError where the field is not there (a span built by hand with a plain dict or no
+#: context, an SDK that renamed a field): the caller then asks `attribute_dict` /
+#: `span_context`, which fall back (and say so).
+own_attributes: Callable[[Any], Mapping[str, object]] = attrgetter("_attributes._dict")
+own_context: Callable[[Any], SpanContext] = attrgetter("_context")
+TRACE_ID: Final = 0
+
+
+#: The bytecode of a body that does nothing (`pass` or a docstring): return None.
+_NOTHING = ([("LOAD_CONST", None), ("RETURN_VALUE", None)], [("RETURN_CONST", None)])
+
+
+def _does_nothing(function: Any) -> bool:
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return False
+    ops = [
+        (op.opname, op.argval)
+        for op in dis.get_instructions(code)
+        if op.opname not in ("RESUME", "NOP", "CACHE")
+    ]
+    return ops in _NOTHING
+
+
+def acting_hook(processor: object, name: str) -> Callable[..., None] | None:
+    """`processor`'s hook `name` (`on_start`, `_on_ending`), or None when it has none or it does
+    nothing (its body is a docstring or `pass`, as the SDK's own processors' `on_start` and
+    `_on_ending` are): a wrapper then need not call it for every span. `_on_ending` is what
+    newer SDKs call on every processor between a span's end and `on_end` (none before 1.3x)."""
+    hook = getattr(processor, name, None)
+    if not callable(hook) or _does_nothing(getattr(hook, "__func__", None)):
+        return None
+    return hook
+
+
 def ending_hook(processor: object) -> Callable[[Any], None] | None:
-    """The `_on_ending` hook of a span processor (newer SDKs call it on every processor between
-    a span's end and `on_end`). None when the processor has none (SDKs before 1.3x, processors
-    that are not the SDK's): nothing to forward."""
-    hook = getattr(processor, "_on_ending", None)
-    return hook if callable(hook) else None
+    """The `_on_ending` hook of a span processor that does something, else None (see
+    `acting_hook`)."""
+    return acting_hook(processor, "_on_ending")
 
 
 @contextmanager
@@ -180,18 +218,24 @@ def instrumentation_suppressed() -> Iterator[None]:
 
 class ForwardsEnding:
     """For a processor that wraps another: the SDK's `_on_ending` hook, forwarded to the
-    wrapped processor's (set `_next_ending` from `ending_hook(wrapped)`)."""
+    wrapped processor's. Call `_forward_ending(wrapped)` once built: when the wrapped hook does
+    something it becomes this instance's own hook (the SDK calls it directly, no frame of ours
+    between); otherwise this one, which does nothing, stays."""
 
-    _next_ending: Callable[[Any], None] | None = None
+    def _forward_ending(self, wrapped: object) -> None:
+        hook = ending_hook(wrapped)
+        if hook is not None:
+            self._on_ending = hook  # type: ignore[method-assign,assignment]
 
     def _on_ending(self, span: Any) -> None:
-        if self._next_ending is not None:
-            self._next_ending(span)
+        """Nothing to forward: the wrapped processor's hook does nothing or is not there."""
 
 
 __all__ = [
     "CONSEQUENCES",
+    "TRACE_ID",
     "ForwardsEnding",
+    "acting_hook",
     "attribute_dict",
     "bounded_attributes",
     "bounded_list",
@@ -199,6 +243,8 @@ __all__ = [
     "ending_hook",
     "instrumentation_info",
     "instrumentation_suppressed",
+    "own_attributes",
+    "own_context",
     "span_context",
     "span_limits",
 ]
