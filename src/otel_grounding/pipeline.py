@@ -19,7 +19,13 @@ The public surface, the same for every shell (none of it is shell-specific):
   `refuse_run(span, reading, reason)` (the SDK shells' `runs.BegunRun` enforces it);
 - `process(span)`: `read` then `observe` or `grade_run`, for a shell with nothing to decide;
 - `judges`: the judge tier (None without a judge), for its name and pending depth;
-  `flush_judges(timeout)` / `shutdown_judges(timeout)` settle what it holds.
+  `flush_judges(timeout)` / `shutdown_judges(timeout)` settle what it holds;
+- before reading a span: `markers` (the attribute keys any convention reads) and
+  `skips(trace_id, keys)` (a span of no interest in a trace holding no state: forwarded as it
+  is, nothing kept); `graded_before(span)` for a reader that may see a run twice;
+- `settings` (what it was configured with), `conventions` (the adapters, in order),
+  `metrics` (its instruments, which shells count into), `expire()` (idle traces out, for a
+  shell without spans arriving), `close()` at shutdown.
 
 A shell gives the pipeline its store (`store.TraceStore`): `store.InProcessStore` by default,
 `relay.unordered.UnorderedStore` where spans arrive in any order. A shell that needs its store's
