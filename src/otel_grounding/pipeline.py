@@ -39,7 +39,6 @@ from typing import Any
 from opentelemetry.metrics import MeterProvider
 
 from otel_grounding import attributes as attr
-from otel_grounding.assembly import Evidence, answerless
 from otel_grounding.config import (
     SCORING_INLINE,
     ConfigError,
@@ -54,9 +53,11 @@ from otel_grounding.internal_error import internal_error
 from otel_grounding.judge import Judge, load_judge
 from otel_grounding.judgetier import Judgement, JudgeTier
 from otel_grounding.metrics import GroundingMetrics
+from otel_grounding.run_ownership import answerless
 from otel_grounding.scoring import score
 from otel_grounding.spanview import SpanView
 from otel_grounding.store import InProcessStore, TraceStore
+from otel_grounding.trace_records import Evidence
 
 SERVICE_NAME = "service.name"
 
