@@ -89,6 +89,10 @@ class TraceAssembly:
         #: (trace id, run span id) -> the evidence a run took when it was handed over.
         self._handed: dict[tuple[int, int], Evidence] = {}
         self._open = OpenSpans()
+        #: `start(span, reading)`: note a started span (with what its start attributes say it
+        #: is), so that a run that ends before it can wait for it and a trace is kept while it
+        #: may still end (the open spans' own method: one call per span).
+        self.start = self._open.start
 
     @property
     def implicit_runs(self) -> bool:
@@ -114,11 +118,6 @@ class TraceAssembly:
             )
 
     # -- open spans (shells that see spans start) --------------------------------------------
-    def start(self, span: SpanView, reading: SpanReading | None) -> None:
-        """Note a started span (with what its start attributes say it is), so that a run that
-        ends before it can wait for it and a trace is kept while it may still end."""
-        self._open.start(span, reading)
-
     def open_children(self, span: SpanView) -> bool:
         """Whether a started span below this run has not ended yet."""
         if not self._open:

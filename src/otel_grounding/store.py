@@ -150,7 +150,18 @@ class InProcessStore:
             new_trace=order.new_trace,
             ages_out_quietly=order.ages_out_quietly,
         )
-        self._assembly = TraceAssembly(self._table, order)
+        self._assembly = assembly = TraceAssembly(self._table, order)
+        self.holds = self._table.holds
+        self.implicit_run = assembly.implicit_run
+        self.start = assembly.start
+        self.observe = assembly.observe
+        self.begin_run = assembly.begin_run
+        self.hand_over = assembly.hand_over
+        self.open_children = assembly.open_children
+        self.awaits_answer = assembly.awaits_answer
+        self.claim_run = assembly.claim_run
+        self.expire = assembly.expire
+        self.clear = assembly.clear
 
     @classmethod
     def from_settings(cls, settings: GroundingSettings) -> InProcessStore:
@@ -162,7 +173,8 @@ class InProcessStore:
             retention=settings.trace_retention,
         )
 
-    # -- store.TraceStore, answered by the assembly and its table ------------------------------
+    # -- store.TraceStore: the table's and the assembly's own methods (bound once, in
+    # `__init__`, so that a call costs what it would on them), and these properties ------------
     @property
     def on_evict(self) -> Callable[[str], None]:
         return self._table.on_evict
@@ -178,41 +190,6 @@ class InProcessStore:
     @property
     def implicit_runs(self) -> bool:
         return self._assembly.implicit_runs
-
-    def holds(self, trace_id: int) -> bool:
-        return self._table.holds(trace_id)
-
-    def implicit_run(self, span: SpanView) -> bool:
-        return self._assembly.implicit_run(span)
-
-    def start(self, span: SpanView, reading: SpanReading | None) -> None:
-        self._assembly.start(span, reading)
-
-    def observe(self, span: SpanView, reading: SpanReading | None) -> None:
-        self._assembly.observe(span, reading)
-
-    def begin_run(self, span: SpanView, reading: SpanReading) -> None:
-        self._assembly.begin_run(span, reading)
-
-    def hand_over(self, span: SpanView, reading: SpanReading) -> None:
-        self._assembly.hand_over(span, reading)
-
-    def open_children(self, span: SpanView) -> bool:
-        return self._assembly.open_children(span)
-
-    def awaits_answer(self, span: SpanView, reading: SpanReading) -> bool:
-        return self._assembly.awaits_answer(span, reading)
-
-    def claim_run(
-        self, span: SpanView, reading: SpanReading, *, refused: bool = False
-    ) -> Evidence | None:
-        return self._assembly.claim_run(span, reading, refused=refused)
-
-    def expire(self) -> None:
-        self._assembly.expire()
-
-    def clear(self) -> None:
-        self._assembly.clear()
 
     @property
     def buffered_bytes(self) -> int:

@@ -20,11 +20,9 @@ from typing import Protocol
 
 from otel_grounding.assembly import TraceAssembly
 from otel_grounding.config import GroundingSettings
-from otel_grounding.conventions.base import SpanReading
 from otel_grounding.evicted import EvictedTraces
 from otel_grounding.open_spans import OpenSpans
-from otel_grounding.spanview import SpanView
-from otel_grounding.trace_records import Claim, Evidence, TraceState
+from otel_grounding.trace_records import Claim, TraceState
 from otel_grounding.trace_table import TraceTable
 
 #: Rough bytes a batch of links costs beyond its own size (object header, list slot).
@@ -122,7 +120,18 @@ class UnorderedStore:
             new_trace=order.new_trace,
             ages_out_quietly=order.ages_out_quietly,
         )
-        self._assembly = TraceAssembly(self._table, order)
+        self._assembly = assembly = TraceAssembly(self._table, order)
+        self.holds = self._table.holds
+        self.implicit_run = assembly.implicit_run
+        self.start = assembly.start
+        self.observe = assembly.observe
+        self.begin_run = assembly.begin_run
+        self.hand_over = assembly.hand_over
+        self.open_children = assembly.open_children
+        self.awaits_answer = assembly.awaits_answer
+        self.claim_run = assembly.claim_run
+        self.expire = assembly.expire
+        self.clear = assembly.clear
 
     @classmethod
     def from_settings(cls, settings: GroundingSettings, retention: float) -> UnorderedStore:
@@ -159,7 +168,8 @@ class UnorderedStore:
         for trace_id in trace_ids:
             self._table.evicted.add(trace_id)
 
-    # -- store.TraceStore, answered by the assembly and its table ------------------------------
+    # -- store.TraceStore: the table's and the assembly's own methods (bound once, in
+    # `__init__`, so that a call costs what it would on them), and these properties ------------
     @property
     def on_evict(self) -> Callable[[str], None]:
         return self._table.on_evict
@@ -175,41 +185,6 @@ class UnorderedStore:
     @property
     def implicit_runs(self) -> bool:
         return self._assembly.implicit_runs
-
-    def holds(self, trace_id: int) -> bool:
-        return self._table.holds(trace_id)
-
-    def implicit_run(self, span: SpanView) -> bool:
-        return self._assembly.implicit_run(span)
-
-    def start(self, span: SpanView, reading: SpanReading | None) -> None:
-        self._assembly.start(span, reading)
-
-    def observe(self, span: SpanView, reading: SpanReading | None) -> None:
-        self._assembly.observe(span, reading)
-
-    def begin_run(self, span: SpanView, reading: SpanReading) -> None:
-        self._assembly.begin_run(span, reading)
-
-    def hand_over(self, span: SpanView, reading: SpanReading) -> None:
-        self._assembly.hand_over(span, reading)
-
-    def open_children(self, span: SpanView) -> bool:
-        return self._assembly.open_children(span)
-
-    def awaits_answer(self, span: SpanView, reading: SpanReading) -> bool:
-        return self._assembly.awaits_answer(span, reading)
-
-    def claim_run(
-        self, span: SpanView, reading: SpanReading, *, refused: bool = False
-    ) -> Evidence | None:
-        return self._assembly.claim_run(span, reading, refused=refused)
-
-    def expire(self) -> None:
-        self._assembly.expire()
-
-    def clear(self) -> None:
-        self._assembly.clear()
 
     @property
     def buffered_bytes(self) -> int:
