@@ -17,9 +17,9 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from otel_grounding import ConfigError, GroundingSpanProcessor
 from otel_grounding import attributes as A
 from otel_grounding import metrics as M
-from otel_grounding.assembly import RECORD_OVERHEAD
 from otel_grounding.config import DEFAULT_MAX_SPANS_PER_TRACE
 from otel_grounding.conventions import native
+from otel_grounding.trace_table import RECORD_OVERHEAD
 
 from sdk_harness import GOLDEN_SOURCES, Pipeline, attrs, event_names
 

@@ -45,7 +45,6 @@ from typing import Any, Protocol
 from opentelemetry.metrics import MeterProvider
 
 from otel_grounding import attributes as attr
-from otel_grounding.assembly import Evidence, answerless
 from otel_grounding.config import (
     SCORING_INLINE,
     ConfigError,
@@ -61,9 +60,11 @@ from otel_grounding.internal_error import internal_error
 from otel_grounding.judge import Judge, load_judge
 from otel_grounding.judgetier import Judgement, JudgeTier
 from otel_grounding.metrics import GroundingMetrics
+from otel_grounding.run_ownership import answerless
 from otel_grounding.scoring import GroundingResult, score
 from otel_grounding.spanview import SpanView
 from otel_grounding.store import InProcessStore, TraceStore
+from otel_grounding.trace_records import Evidence
 
 SERVICE_NAME = "service.name"
 

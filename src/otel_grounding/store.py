@@ -1,19 +1,22 @@
 """Trace stores: the interface the pipeline is built on, and the in-process store.
 
-Like the Collector's `groupbytrace` storage, a store holds per-trace state within budgets and
-answers what the pipeline asks; unlike it, it also decides which evidence a run owns (see
-`assembly`). Two implementations share `assembly.TraceAssembly`:
+Like the Collector's `groupbytrace` storage (a five-method interface over its trace map), a
+store holds per-trace state within budgets and answers what the pipeline asks; unlike it, it
+also decides which evidence a run owns. Both stores are a `trace_table.TraceTable` and an
+`assembly.TraceAssembly` over it, told by an `assembly.ArrivalOrder` policy what the order
+their spans arrive in allows:
 
-- `InProcessStore` (this module), for the SDK shells: spans of one process arrive mostly in
-  order (children before parents), so a span of no interest is linked only into a trace that
-  already holds state, a run takes its evidence when it goes to the scoring worker
-  (`hands_over`: the outputs it owns leave the trace with it, so that runs waiting for the
-  worker under one long-lived root, a chat session or a worker loop, never count against that
-  root's budgets), and a local root ending closes its trace's state. Out-of-order arrivals
-  still happen (an async generator's agent span ending after its local root; a run ending
-  before its last steps start): open spans are tracked, and a run ending after a run around it
-  was graded is covered by that grade.
-- `relay.unordered.UnorderedStore`, for the relay and `score-traces`: spans in any order.
+- `InProcessStore` (this module, policy `MostlyInOrder`), for the SDK shells: spans of one
+  process arrive mostly in order (children before parents), so a span of no interest is linked
+  only into a trace that already holds state, a run takes its evidence when it goes to the
+  scoring worker (`hands_over`: the outputs it owns leave the trace with it, so that runs
+  waiting for the worker under one long-lived root, a chat session or a worker loop, never
+  count against that root's budgets), and a local root ending closes its trace's state.
+  Out-of-order arrivals still happen (an async generator's agent span ending after its local
+  root; a run ending before its last steps start): open spans are tracked, and a run ending
+  after a run around it was graded is covered by that grade.
+- `relay.unordered.UnorderedStore` (policy `relay.unordered.AnyOrder`), for the relay and
+  `score-traces`: spans in any order.
 """
 
 from __future__ import annotations
@@ -21,21 +24,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from otel_grounding.assembly import (
-    EVICT_TRACE_BYTES,
-    GRADED_RUNS_KEPT,
-    RECORD_OVERHEAD,
-    Claim,
-    Evidence,
-    OpenSpan,
-    Output,
-    TraceAssembly,
-    TraceState,
-)
+from otel_grounding.assembly import TraceAssembly
 from otel_grounding.config import GroundingSettings
-from otel_grounding.conventions.base import RUN, SpanReading
+from otel_grounding.conventions.base import SpanReading
 from otel_grounding.evicted import EvictedTraces
+from otel_grounding.open_spans import OpenSpans
+from otel_grounding.run_ownership import claimed_above
 from otel_grounding.spanview import SpanView
+from otel_grounding.trace_records import Claim, Evidence, OpenSpan, Output, TraceState
+from otel_grounding.trace_table import EVICT_TRACE_BYTES, RECORD_OVERHEAD, TraceTable
+
+#: Graded runs remembered per trace (for the runs around them); older ones are forgotten.
+GRADED_RUNS_KEPT = 64
 
 
 class TraceStore(Protocol):
@@ -44,9 +44,11 @@ class TraceStore(Protocol):
     state (a run of one of them is told so)."""
 
     on_evict: Callable[[str], None]
-    evicted: EvictedTraces
-    implicit_runs: bool
 
+    @property
+    def evicted(self) -> EvictedTraces: ...
+    @property
+    def implicit_runs(self) -> bool: ...
     def holds(self, trace_id: int) -> bool: ...
     def implicit_run(self, span: SpanView) -> bool: ...
     def start(self, span: SpanView, reading: SpanReading | None) -> None: ...
@@ -66,11 +68,100 @@ class TraceStore(Protocol):
     def buffered_traces(self) -> int: ...
 
 
-class InProcessStore(TraceAssembly):
-    """The SDK shells' store: spans of one process, mostly in order (see the module text)."""
+class MostlyInOrder:
+    """The arrival order of one process's spans (`assembly.ArrivalOrder`): a run's steps end
+    before it, so a graded run releases what only it needed, a trace over its bytes drops its
+    oldest texts first, and links no pending work needs are forgotten at the span cap."""
 
     implicit_runs = True
     hands_over = True
+    links_every_span = False
+    links_apart = False
+    releases = True
+
+    def new_trace(self) -> TraceState:
+        return TraceState()
+
+    def ages_out_quietly(self, trace: TraceState) -> bool:
+        return False
+
+    def make_room(self, trace: TraceState, needed: int, table: TraceTable) -> None:
+        """Drop the oldest texts of this trace (tool outputs first) until `needed` bytes fit;
+        what is dropped stays as a marker, so that its run learns it lost evidence."""
+        table.on_evict(EVICT_TRACE_BYTES)
+        for outputs in (trace.tools, trace.llms):
+            for output in outputs:
+                if trace.size + needed <= table.max_bytes:
+                    return
+                if output.size:
+                    table.charge(trace, -output.size)
+                    output.text, output.results, output.size, output.evicted = None, (), 0, True
+
+    def after_grade(self, claim: Claim, table: TraceTable) -> None:
+        """Release the run's outputs (unless an open run around it will count them too), and
+        remember it graded for the runs around it (the last `GRADED_RUNS_KEPT`)."""
+        span, trace = claim.span, claim.trace
+        if not claimed_above(span, claim.reading.agent, claim.opened, trace):
+            _release(trace, span.span_id, claim.owned, claim.opened, table)
+        trace.graded[span.span_id] = None
+        while len(trace.graded) > GRADED_RUNS_KEPT:
+            old, _ = trace.graded.popitem(last=False)
+            trace.runs.pop(old, None)
+
+    def compact(self, trace: TraceState, table: TraceTable, opened: OpenSpans) -> bool:
+        """Forget the links no pending output, run or open span needs (in a long-lived trace
+        they pile up from work already graded); True when that freed a quarter of the cap."""
+        if trace.overflowed:
+            return False
+        needed: set[int] = set()
+        seeds: list[int | None] = [o.span_id for o in (*trace.tools, *trace.llms)]
+        seeds += list(trace.runs)
+        seeds += opened.parent_ids()
+        _add_ancestry(trace, seeds, needed)
+        unneeded = [span_id for span_id in trace.parents if span_id not in needed]
+        if len(unneeded) < table.max_spans // 4:
+            return False
+        for span_id in unneeded:
+            del trace.parents[span_id]
+        table.charge(trace, -RECORD_OVERHEAD * len(unneeded))
+        return True
+
+
+class InProcessStore:
+    """The SDK shells' store: spans of one process, mostly in order (see the module text)."""
+
+    def __init__(
+        self,
+        *,
+        num_traces: int,
+        max_spans_per_trace: int,
+        max_bytes: int,
+        retention: float,
+        on_evict: Callable[[str], None] = lambda reason: None,
+    ) -> None:
+        """`retention`: how long an idle trace's state is kept."""
+        order = MostlyInOrder()
+        self._table = TraceTable(
+            num_traces=num_traces,
+            max_spans_per_trace=max_spans_per_trace,
+            max_bytes=max_bytes,
+            retention=retention,
+            on_evict=on_evict,
+            new_trace=order.new_trace,
+            ages_out_quietly=order.ages_out_quietly,
+        )
+        self._assembly = assembly = TraceAssembly(self._table, order)
+        self.holds = self._table.holds
+        self.implicit_run = assembly.implicit_run
+        self.start = assembly.start
+        self.observe = assembly.observe
+        self.begin_run = assembly.begin_run
+        self.hand_over = assembly.hand_over
+        self.open_children = assembly.open_children
+        self.awaits_answer = assembly.awaits_answer
+        self.claim_run = assembly.claim_run
+        self.expire = assembly.expire
+        self.clear = assembly.clear
 
     @classmethod
     def from_settings(cls, settings: GroundingSettings) -> InProcessStore:
@@ -82,104 +173,64 @@ class InProcessStore(TraceAssembly):
             retention=settings.trace_retention,
         )
 
-    def _observe_unread(self, span: SpanView) -> None:
-        if span.trace_id not in self._traces:  # cheap unlocked check: most traces have no state
-            return
-        with self._lock:
-            trace = self._traces.get(span.trace_id)
-            self._open.pop(span.span_id, None)
-            if trace is not None:
-                self._link(trace, span, 0)
-                self._ended(span, trace)
+    # -- store.TraceStore: the table's and the assembly's own methods (bound once, in
+    # `__init__`, so that a call costs what it would on them), and these properties ------------
+    @property
+    def on_evict(self) -> Callable[[str], None]:
+        return self._table.on_evict
 
-    def _make_room(self, trace: TraceState, needed: int) -> None:
-        """Drop the oldest texts of this trace (tool outputs first) until `needed` bytes fit;
-        what is dropped stays as a marker, so that its run learns it lost evidence."""
-        self.on_evict(EVICT_TRACE_BYTES)
-        for outputs in (trace.tools, trace.llms):
-            for output in outputs:
-                if trace.size + needed <= self._max_bytes:
-                    return
-                if output.size:
-                    self._charge(trace, -output.size)
-                    output.text, output.results, output.size, output.evicted = None, (), 0, True
+    @on_evict.setter
+    def on_evict(self, on_evict: Callable[[str], None]) -> None:
+        self._table.on_evict = on_evict
 
-    def _settle(self, trace_id: int, trace: TraceState) -> None:
-        if trace.pending_runs == 0 and not (trace.tools or trace.llms):
-            trace.overflowed = False  # nothing pending could have lost a link
-        super()._settle(trace_id, trace)
+    @property
+    def evicted(self) -> EvictedTraces:
+        return self._table.evicted
 
-    def _after_grade(self, claim: Claim) -> None:
-        span, trace = claim.span, claim.trace
-        if not self._claimed_above(span, claim.reading.agent, claim.opened, trace):
-            self._release(trace, span.span_id, claim.owned, claim.opened)
-        trace.graded[span.span_id] = None
-        while len(trace.graded) > GRADED_RUNS_KEPT:
-            old, _ = trace.graded.popitem(last=False)
-            trace.runs.pop(old, None)
+    @property
+    def implicit_runs(self) -> bool:
+        return self._assembly.implicit_runs
 
-    def _claimed_above(
-        self, span: SpanView, agent: str | None, opened: dict[int, OpenSpan], trace: TraceState
-    ) -> bool:
-        """Whether an open run around this one (known as a run when it started) would count
-        this run's outputs as its own: the same agent, or this run names none."""
-        node = span.parent_id
-        for _ in range(len(opened) + trace.linked + 1):
-            if node is None:
-                return False
-            entry = opened.get(node)
-            if entry is not None:
-                if entry.role == RUN and entry.agent is not None and agent in (None, entry.agent):
-                    return True
-                node = entry.parent_id
-            else:
-                node = trace.parent(node)
-        return False
+    @property
+    def buffered_bytes(self) -> int:
+        return self._table.buffered_bytes
 
-    def _release(
-        self, trace: TraceState, run_span: int, owned: list[Output], opened: dict[int, OpenSpan]
-    ) -> None:
-        ids = {id(o) for o in owned}
-        trace.output_ids.difference_update(o.span_id for o in owned)
-        trace.tools = [t for t in trace.tools if id(t) not in ids]
-        trace.llms = [t for t in trace.llms if id(t) not in ids]
-        freed = sum(o.size for o in owned)
-        # The links from those outputs up to the run go too, unless still on the way up from
-        # an output kept (another run's, by explicit id) or from a span still open. Other links
-        # under the run are left to `_compact` (cheaper than a walk of the whole trace per run).
-        keep: set[int] = {run_span}
-        _add_ancestry(trace, [o.span_id for o in (*trace.tools, *trace.llms)], keep)
-        _add_ancestry(trace, [o.parent_id for o in opened.values()], keep)
-        dropped = 0
-        for output in owned:
-            chain: list[int] = []
-            step: int | None = output.span_id
-            while step is not None and step not in keep and step in trace.parents:
-                chain.append(step)
-                step = trace.parents[step]
-            if step == run_span:  # only what lies under the run
-                for span_id in chain:
-                    del trace.parents[span_id]
-                dropped += len(chain)
-        self._charge(trace, -(freed + RECORD_OVERHEAD * dropped))
+    @property
+    def buffered_traces(self) -> int:
+        return self._table.buffered_traces
 
-    def _compact(self, trace: TraceState) -> bool:
-        """Forget the links no pending output, run or open span needs (in a long-lived trace
-        they pile up from work already graded); True when that freed a quarter of the cap."""
-        if trace.overflowed:
-            return False
-        needed: set[int] = set()
-        seeds: list[int | None] = [o.span_id for o in (*trace.tools, *trace.llms)]
-        seeds += list(trace.runs)
-        seeds += [o.parent_id for o in list(self._open.values())]
-        _add_ancestry(trace, seeds, needed)
-        unneeded = [span_id for span_id in trace.parents if span_id not in needed]
-        if len(unneeded) < self._max_spans // 4:
-            return False
-        for span_id in unneeded:
-            del trace.parents[span_id]
-        self._charge(trace, -RECORD_OVERHEAD * len(unneeded))
-        return True
+
+def _release(
+    trace: TraceState,
+    run_span: int,
+    owned: list[Output],
+    opened: dict[int, OpenSpan],
+    table: TraceTable,
+) -> None:
+    """Take a graded run's outputs out of its trace, with the links only they needed."""
+    ids = {id(o) for o in owned}
+    trace.output_ids.difference_update(o.span_id for o in owned)
+    trace.tools = [t for t in trace.tools if id(t) not in ids]
+    trace.llms = [t for t in trace.llms if id(t) not in ids]
+    freed = sum(o.size for o in owned)
+    # The links from those outputs up to the run go too, unless still on the way up from
+    # an output kept (another run's, by explicit id) or from a span still open. Other links
+    # under the run are left to `compact` (cheaper than a walk of the whole trace per run).
+    keep: set[int] = {run_span}
+    _add_ancestry(trace, [o.span_id for o in (*trace.tools, *trace.llms)], keep)
+    _add_ancestry(trace, [o.parent_id for o in opened.values()], keep)
+    dropped = 0
+    for output in owned:
+        chain: list[int] = []
+        step: int | None = output.span_id
+        while step is not None and step not in keep and step in trace.parents:
+            chain.append(step)
+            step = trace.parents[step]
+        if step == run_span:  # only what lies under the run
+            for span_id in chain:
+                del trace.parents[span_id]
+            dropped += len(chain)
+    table.charge(trace, -(freed + RECORD_OVERHEAD * dropped))
 
 
 def _add_ancestry(trace: TraceState, seeds: Sequence[int | None], into: set[int]) -> None:

@@ -7,17 +7,23 @@ told from the links already known. No shell knows when such a trace is complete,
 run releases nothing and a trace ageing out is the normal end of its state (not counted as
 evicted unless it still holds outputs no run claimed); a run arriving after that still learns
 its state is gone. `score-traces` uses the same store for stored spans (linked one by one).
+The store is a `trace_table.TraceTable` and an `assembly.TraceAssembly` told, by the policy
+`AnyOrder`, what that order allows; `remember_batches` adds to the table through its public
+surface, under its lock.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from otel_grounding.assembly import RECORD_OVERHEAD, TraceAssembly, TraceState
+from otel_grounding.assembly import TraceAssembly
 from otel_grounding.config import GroundingSettings
-from otel_grounding.spanview import SpanView
+from otel_grounding.evicted import EvictedTraces
+from otel_grounding.open_spans import OpenSpans
+from otel_grounding.trace_records import Claim, TraceState
+from otel_grounding.trace_table import TraceTable
 
 #: Rough bytes a batch of links costs beyond its own size (object header, list slot).
 BATCH_OVERHEAD = 64
@@ -63,8 +69,69 @@ class _BatchedTrace(TraceState):
         return None
 
 
-class UnorderedStore(TraceAssembly):
+class AnyOrder:
+    """Spans in any order (`assembly.ArrivalOrder`): every span's link is kept, a step's link
+    came with its batch, a graded run releases nothing (a later span may still need it), and
+    a trace ageing out with its runs graded is the normal end of its state."""
+
+    implicit_runs = False
+    hands_over = False
+    links_every_span = True
+    links_apart = True
+    releases = False
+
+    def new_trace(self) -> TraceState:
+        return _BatchedTrace()
+
+    def ages_out_quietly(self, trace: TraceState) -> bool:
+        return bool(trace.runs) or not (trace.tools or trace.llms)
+
+    def make_room(self, trace: TraceState, needed: int, table: TraceTable) -> None:
+        """No room is made: the output's text is not kept, and its run is told."""
+
+    def after_grade(self, claim: Claim, table: TraceTable) -> None:
+        """Nothing is released: a span arriving later may still need it."""
+
+    def compact(self, trace: TraceState, table: TraceTable, opened: OpenSpans) -> bool:
+        """No link is forgotten: which ones a later span needs cannot be told."""
+        return False
+
+
+class UnorderedStore:
     """Per-trace state for spans that arrive in any order (see the module text)."""
+
+    def __init__(
+        self,
+        *,
+        num_traces: int,
+        max_spans_per_trace: int,
+        max_bytes: int,
+        retention: float,
+        on_evict: Callable[[str], None] = lambda reason: None,
+    ) -> None:
+        """`retention`: how long an idle trace's state is kept."""
+        order = AnyOrder()
+        self._table = TraceTable(
+            num_traces=num_traces,
+            max_spans_per_trace=max_spans_per_trace,
+            max_bytes=max_bytes,
+            retention=retention,
+            on_evict=on_evict,
+            new_trace=order.new_trace,
+            ages_out_quietly=order.ages_out_quietly,
+        )
+        self._assembly = assembly = TraceAssembly(self._table, order)
+        self.holds = self._table.holds
+        self.implicit_run = assembly.implicit_run
+        self.start = assembly.start
+        self.observe = assembly.observe
+        self.begin_run = assembly.begin_run
+        self.hand_over = assembly.hand_over
+        self.open_children = assembly.open_children
+        self.awaits_answer = assembly.awaits_answer
+        self.claim_run = assembly.claim_run
+        self.expire = assembly.expire
+        self.clear = assembly.clear
 
     @classmethod
     def from_settings(cls, settings: GroundingSettings, retention: float) -> UnorderedStore:
@@ -80,41 +147,49 @@ class UnorderedStore(TraceAssembly):
     def remember_batches(self, batches: Mapping[int, LinkBatch]) -> None:
         """Remember parent links, one batch per trace id, creating each trace's state; the
         links are decoded only if a run needs them."""
-        with self._lock:
-            self._expire()
+        table = self._table
+        with table.lock:
+            table.expire()
             for trace_id, batch in batches.items():
-                trace = self._trace_for(trace_id, expire=False)
+                trace = table.trace_for(trace_id, expire=False)
                 assert isinstance(trace, _BatchedTrace)
                 count = batch.count
-                if trace.linked + count > self._max_spans:
-                    self._overflow(trace)
+                if trace.linked + count > table.max_spans:
+                    table.overflow(trace)
                     continue
                 trace.pending.append(batch)
                 trace.pending_links += count
-                self._charge(trace, batch.size + BATCH_OVERHEAD)
-            self._enforce_budgets()
+                table.charge(trace, batch.size + BATCH_OVERHEAD)
+            table.enforce_budgets()
 
     def mark_lost(self, trace_ids: Iterable[int]) -> None:
         """Traces whose state a shell lost (the relay replaying its persistent queue after a
         kill): a run of one of them grades partial (`evidence-evicted`)."""
         for trace_id in trace_ids:
-            self.evicted.add(trace_id)
+            self._table.evicted.add(trace_id)
 
-    def _new_trace(self) -> TraceState:
-        return _BatchedTrace()
+    # -- store.TraceStore: the table's and the assembly's own methods (bound once, in
+    # `__init__`, so that a call costs what it would on them), and these properties ------------
+    @property
+    def on_evict(self) -> Callable[[str], None]:
+        return self._table.on_evict
 
-    def _observe_unread(self, span: SpanView) -> None:
-        with self._lock:
-            self._link(self._trace_for(span.trace_id), span, 0)
-            self._enforce_budgets()
+    @on_evict.setter
+    def on_evict(self, on_evict: Callable[[str], None]) -> None:
+        self._table.on_evict = on_evict
 
-    def _link_output(self, span: SpanView, trace: TraceState, text_size: int) -> bool:
-        """A step's link was remembered with its batch (or as an unread span): only its text
-        is charged here, not its link a second time."""
-        if trace.overflowed:
-            return False
-        self._charge(trace, RECORD_OVERHEAD + text_size)
-        return True
+    @property
+    def evicted(self) -> EvictedTraces:
+        return self._table.evicted
 
-    def _ages_out_quietly(self, trace: TraceState) -> bool:
-        return bool(trace.runs) or not (trace.tools or trace.llms)
+    @property
+    def implicit_runs(self) -> bool:
+        return self._assembly.implicit_runs
+
+    @property
+    def buffered_bytes(self) -> int:
+        return self._table.buffered_bytes
+
+    @property
+    def buffered_traces(self) -> int:
+        return self._table.buffered_traces
