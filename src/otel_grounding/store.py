@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from otel_grounding.assembly import TraceAssembly
+from otel_grounding.assembly import ArrivalOrder, TraceAssembly
 from otel_grounding.config import GroundingSettings
 from otel_grounding.conventions.base import SpanReading
 from otel_grounding.evicted import EvictedTraces
@@ -127,8 +127,14 @@ class MostlyInOrder:
         return True
 
 
-class InProcessStore:
-    """The SDK shells' store: spans of one process, mostly in order (see the module text)."""
+class AssembledStore:
+    """A `TraceStore` made of a trace table with its budgets and an assembly over it, told by
+    an arrival-order policy what its order allows; the two stores are this with their order
+    (and the relay's, its link batches). The table's and the assembly's methods are bound once,
+    here, so that a call costs what it would on them."""
+
+    #: The policy of the store's arrival order, one per store.
+    arrival_order: Callable[[], ArrivalOrder]
 
     def __init__(
         self,
@@ -140,8 +146,8 @@ class InProcessStore:
         on_evict: Callable[[str], None] = lambda reason: None,
     ) -> None:
         """`retention`: how long an idle trace's state is kept."""
-        order = MostlyInOrder()
-        self._table = TraceTable(
+        order = self.arrival_order()
+        self.table = table = TraceTable(
             num_traces=num_traces,
             max_spans_per_trace=max_spans_per_trace,
             max_bytes=max_bytes,
@@ -150,8 +156,8 @@ class InProcessStore:
             new_trace=order.new_trace,
             ages_out_quietly=order.ages_out_quietly,
         )
-        self._assembly = assembly = TraceAssembly(self._table, order)
-        self.holds = self._table.holds
+        self.assembly = assembly = TraceAssembly(table, order)
+        self.holds = table.holds
         self.implicit_run = assembly.implicit_run
         self.start = assembly.start
         self.observe = assembly.observe
@@ -163,6 +169,36 @@ class InProcessStore:
         self.expire = assembly.expire
         self.clear = assembly.clear
 
+    @property
+    def on_evict(self) -> Callable[[str], None]:
+        return self.table.on_evict
+
+    @on_evict.setter
+    def on_evict(self, on_evict: Callable[[str], None]) -> None:
+        self.table.on_evict = on_evict
+
+    @property
+    def evicted(self) -> EvictedTraces:
+        return self.table.evicted
+
+    @property
+    def implicit_runs(self) -> bool:
+        return self.assembly.implicit_runs
+
+    @property
+    def buffered_bytes(self) -> int:
+        return self.table.buffered_bytes
+
+    @property
+    def buffered_traces(self) -> int:
+        return self.table.buffered_traces
+
+
+class InProcessStore(AssembledStore):
+    """The SDK shells' store: spans of one process, mostly in order (see the module text)."""
+
+    arrival_order = MostlyInOrder
+
     @classmethod
     def from_settings(cls, settings: GroundingSettings) -> InProcessStore:
         """Budgets from the settings; idle traces are kept `trace_retention`."""
@@ -172,32 +208,6 @@ class InProcessStore:
             max_bytes=settings.max_buffer_bytes,
             retention=settings.trace_retention,
         )
-
-    # -- store.TraceStore: the table's and the assembly's own methods (bound once, in
-    # `__init__`, so that a call costs what it would on them), and these properties ------------
-    @property
-    def on_evict(self) -> Callable[[str], None]:
-        return self._table.on_evict
-
-    @on_evict.setter
-    def on_evict(self, on_evict: Callable[[str], None]) -> None:
-        self._table.on_evict = on_evict
-
-    @property
-    def evicted(self) -> EvictedTraces:
-        return self._table.evicted
-
-    @property
-    def implicit_runs(self) -> bool:
-        return self._assembly.implicit_runs
-
-    @property
-    def buffered_bytes(self) -> int:
-        return self._table.buffered_bytes
-
-    @property
-    def buffered_traces(self) -> int:
-        return self._table.buffered_traces
 
 
 def _release(

@@ -14,14 +14,13 @@ surface, under its lock.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from otel_grounding.assembly import TraceAssembly
 from otel_grounding.config import GroundingSettings
-from otel_grounding.evicted import EvictedTraces
 from otel_grounding.open_spans import OpenSpans
+from otel_grounding.store import AssembledStore
 from otel_grounding.trace_records import Claim, TraceState
 from otel_grounding.trace_table import TraceTable
 
@@ -97,41 +96,10 @@ class AnyOrder:
         return False
 
 
-class UnorderedStore:
+class UnorderedStore(AssembledStore):
     """Per-trace state for spans that arrive in any order (see the module text)."""
 
-    def __init__(
-        self,
-        *,
-        num_traces: int,
-        max_spans_per_trace: int,
-        max_bytes: int,
-        retention: float,
-        on_evict: Callable[[str], None] = lambda reason: None,
-    ) -> None:
-        """`retention`: how long an idle trace's state is kept."""
-        order = AnyOrder()
-        self._table = TraceTable(
-            num_traces=num_traces,
-            max_spans_per_trace=max_spans_per_trace,
-            max_bytes=max_bytes,
-            retention=retention,
-            on_evict=on_evict,
-            new_trace=order.new_trace,
-            ages_out_quietly=order.ages_out_quietly,
-        )
-        self._assembly = assembly = TraceAssembly(self._table, order)
-        self.holds = self._table.holds
-        self.implicit_run = assembly.implicit_run
-        self.start = assembly.start
-        self.observe = assembly.observe
-        self.begin_run = assembly.begin_run
-        self.hand_over = assembly.hand_over
-        self.open_children = assembly.open_children
-        self.awaits_answer = assembly.awaits_answer
-        self.claim_run = assembly.claim_run
-        self.expire = assembly.expire
-        self.clear = assembly.clear
+    arrival_order = AnyOrder
 
     @classmethod
     def from_settings(cls, settings: GroundingSettings, retention: float) -> UnorderedStore:
@@ -147,7 +115,7 @@ class UnorderedStore:
     def remember_batches(self, batches: Mapping[int, LinkBatch]) -> None:
         """Remember parent links, one batch per trace id, creating each trace's state; the
         links are decoded only if a run needs them."""
-        table = self._table
+        table = self.table
         with table.lock:
             table.expire()
             for trace_id, batch in batches.items():
@@ -166,30 +134,4 @@ class UnorderedStore:
         """Traces whose state a shell lost (the relay replaying its persistent queue after a
         kill): a run of one of them grades partial (`evidence-evicted`)."""
         for trace_id in trace_ids:
-            self._table.evicted.add(trace_id)
-
-    # -- store.TraceStore: the table's and the assembly's own methods (bound once, in
-    # `__init__`, so that a call costs what it would on them), and these properties ------------
-    @property
-    def on_evict(self) -> Callable[[str], None]:
-        return self._table.on_evict
-
-    @on_evict.setter
-    def on_evict(self, on_evict: Callable[[str], None]) -> None:
-        self._table.on_evict = on_evict
-
-    @property
-    def evicted(self) -> EvictedTraces:
-        return self._table.evicted
-
-    @property
-    def implicit_runs(self) -> bool:
-        return self._assembly.implicit_runs
-
-    @property
-    def buffered_bytes(self) -> int:
-        return self._table.buffered_bytes
-
-    @property
-    def buffered_traces(self) -> int:
-        return self._table.buffered_traces
+            self.table.evicted.add(trace_id)
