@@ -764,6 +764,17 @@ def check_claim(claim: str, index: EvidenceIndex) -> ClaimCheck:
     return ClaimCheck(SUPPORTED, (), coverage, None, nearest)
 
 
+def _names_of_claim(facts: TextFacts, index: EvidenceIndex) -> list[str]:
+    """A claim's names, and its first word when the evidence writes that word capitalised
+    ("Sofia will update...", "Marketing has spent..."): `read_facts` cannot tell a first word
+    that is a name from one capitalised as a sentence's start, the evidence can."""
+    names = list(facts.names)
+    first = facts.words[0] if facts.words else ""
+    if first and first not in names and first in index.proper:
+        names.append(first)
+    return names
+
+
 def _scattered(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
     """Names and numbers of one claim that the evidence holds, but never within
     `SCATTER_WINDOW` segments of each other: the claim joins facts the evidence keeps apart.
@@ -772,11 +783,7 @@ def _scattered(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
     if index.more_segments_than(SCATTER_MAX_SEGMENTS):
         return ()
     places: dict[str, list[int]] = {}
-    names = list(facts.names)
-    first = facts.words[0] if facts.words else ""
-    if first and first not in names and first in index.proper:  # "Sofia will update..."
-        names.append(first)
-    for name in names:
+    for name in _names_of_claim(facts, index):
         found: set[int] = set()
         for part in word_parts(name):
             if len(part) >= 2:
@@ -813,10 +820,7 @@ def _swapped(
     roadmap" and lists Sofia among the attendees)."""
     if index.more_segments_than(SCATTER_MAX_SEGMENTS):  # short evidence, as for joined facts
         return None
-    names = list(facts.names)
-    first = facts.words[0] if facts.words else ""
-    if first and first not in names and first in index.proper:
-        names.append(first)
+    names = _names_of_claim(facts, index)
     if not names:
         return None
     name_stems = {stem(p) for n in names for p in word_parts(n) if len(p) >= 2}
@@ -877,9 +881,7 @@ def _unbound(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str, .
     numbers = [n for n in facts.numbers if n.value >= SCATTER_MIN_NUMBER and not n.hedged]
     if not numbers:
         return ()
-    names = set(facts.names) | set(facts.identifiers)
-    if facts.words and facts.words[0] in index.proper:  # "Marketing has spent..."
-        names.add(facts.words[0])
+    names = {*_names_of_claim(facts, index), *facts.identifiers}
     if not names:
         return ()
     words = [(m.start(), m.group()) for m in _WORD_IN_CLAIM.finditer(claim)]
