@@ -1,10 +1,13 @@
 """The OTLP relay's cost, measured side by side in one run (a script, not a test).
 
-1. Throughput: spans/s through the relay (grounding on, 1% run spans) and through the same
-   relay in `--passthrough` mode (decode and re-encode only: the floor any Python relay pays),
-   both forwarding to the same in-process OTLP/gRPC sink; the ratio grounding / pass-through.
-   Wall-clock spans/s (reaching the sink while the client sends) and spans per CPU-second of
-   the relay process (all its work, robust to the client and the sink sharing the cores).
+1. Throughput: 1,000 requests of 500 spans (4 in flight) through the relay (grounding on,
+   1% run spans), through the same relay in `--passthrough` mode (decode and re-encode only:
+   the floor any Python relay pays) and through the real OpenTelemetry Collector (the
+   project's pinned build, `make collector`, running otlp -> batch -> otlp), all three
+   forwarding to the same in-process OTLP/gRPC sink, in alternated rounds; the ratios relay /
+   pass-through and relay / Collector. Wall-clock spans/s (reaching the sink while the client
+   sends) and spans per CPU-second of the forwarding process (all its work, read from
+   /proc/PID/stat: robust to the client and the sink sharing the cores).
 2. Latency added per request: the acknowledgement time of one 100-span request (sequential),
    relay vs pass-through vs the sink itself, p50/p99.
 3. Memory under a flood of 100,000 traces whose runs never arrive (tool outputs buffered):
@@ -13,7 +16,8 @@
    gzip over gRPC, 8 at once), a burst of 32 clients sending 1.7 MB requests, held runs filling
    the queue: peak RSS after each, and how the requests were answered.
 
-    .venv/bin/python benchmarks/bench_relay.py [--seconds 8] [--quick]
+    .venv/bin/python benchmarks/bench_relay.py [--requests 1000] [--rounds 2] [--quick]
+        [--throughput-only] [--no-collector]
 """
 
 from __future__ import annotations
@@ -21,7 +25,11 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import shutil
+import socket
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import deque
@@ -46,6 +54,48 @@ from relay_kit import (
 
 SPANS_PER_TRACE = 100  # 1 run span per trace: 1% run spans
 TRACES_PER_REQUEST = 5  # 500 spans per request, like an SDK batch
+REQUESTS = 1000  # per throughput round
+IN_FLIGHT = 4  # export calls in flight at once: 4 clients
+REPO = Path(__file__).resolve().parent.parent
+OTEL_BINARIES = REPO / ".ci" / "otel-binaries"
+#: The Collector baseline: otlp -> batch -> otlp, both ends OTLP/gRPC on loopback. The batch
+#: processor with its defaults; the exporter without compression (the relay's default; the
+#: otlp exporter's own default is gzip) and with its default sending queue; its own telemetry
+#: at the default level on a free port.
+COLLECTOR_CONFIG = """\
+receivers:
+  otlp:
+    protocols:
+      grpc:
+        endpoint: 127.0.0.1:{receiver}
+        max_recv_msg_size_mib: 64
+processors:
+  batch: {{}}
+exporters:
+  otlp_grpc:
+    endpoint: 127.0.0.1:{sink}
+    compression: none
+    tls:
+      insecure: true
+extensions:
+  health_check:
+    endpoint: 127.0.0.1:{health}
+service:
+  extensions: [health_check]
+  telemetry:
+    metrics:
+      readers:
+        - pull:
+            exporter:
+              prometheus:
+                host: 127.0.0.1
+                port: {telemetry}
+  pipelines:
+    traces:
+      receivers: [otlp]
+      processors: [batch]
+      exporters: [otlp_grpc]
+"""
 
 
 # -- workload ---------------------------------------------------------------------------------
@@ -131,14 +181,97 @@ def rss_kib(pid: int, key: str = "VmRSS") -> int:
     return 0
 
 
-def throughput(
-    sink: OtlpSink, passthrough: bool, seconds: float, template: bytes
-) -> dict[str, float]:
+class Hop:
+    """A forwarding process under test: its pid, the gRPC target it listens on, its stop."""
+
+    def __init__(self, name: str, pid: int, target: str, stop: Any) -> None:
+        self.name = name
+        self.pid = pid
+        self.target = target
+        self.stop = stop
+
+
+def relay_hop(sink: OtlpSink, passthrough: bool) -> Hop:
     args = ["--wait-duration", "1", "--queue-max-spans", "200000", "--queue-max-bytes",
             str(256 * 1024 * 1024), "--min-claim-grounding-rate", "0.7"]
     if passthrough:
         args.append("--passthrough")
     relay = start_relay(sink.endpoint, *args)
+
+    def stop() -> None:
+        relay.terminate()
+        relay.close()
+
+    return Hop("passthrough" if passthrough else "grounding", relay.process.pid,
+               relay.grpc_target, stop)
+
+
+def collector_binary() -> str | None:
+    """The pinned Collector where `make collector` caches it (the path the tests use), or
+    None when it is not built."""
+    done = subprocess.run([str(OTEL_BINARIES), "path", "collector"], capture_output=True,
+                          text=True, check=True)
+    path = done.stdout.strip()
+    return path if os.access(path, os.X_OK) else None
+
+
+def _free_ports(count: int) -> list[int]:
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for sock in sockets:
+            sock.bind(("127.0.0.1", 0))
+        return [sock.getsockname()[1] for sock in sockets]
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+def collector_hop(sink: OtlpSink, binary: str) -> Hop:
+    """The Collector running COLLECTOR_CONFIG towards the sink, once its health check answers."""
+    import urllib.request
+
+    receiver, health, telemetry = _free_ports(3)
+    workdir = tempfile.mkdtemp(prefix="bench-otelcol-")
+    config = Path(workdir) / "otelcol.yaml"
+    config.write_text(COLLECTOR_CONFIG.format(receiver=receiver, sink=sink.port, health=health,
+                                              telemetry=telemetry))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
+    with open(Path(workdir) / "otelcol.log", "wb") as log:
+        process = subprocess.Popen([binary, f"--config={config}"], stdout=log,
+                                   stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
+
+    def stop() -> None:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(5)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+    deadline = time.monotonic() + 60
+    while True:
+        if process.poll() is not None:
+            output = (Path(workdir) / "otelcol.log").read_text()[-3000:]
+            stop()
+            raise RuntimeError(f"the Collector exited: {output}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{health}/", timeout=2) as answer:
+                if answer.status == 200:
+                    break
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            stop()
+            raise RuntimeError("the Collector did not become healthy within 60 s")
+        time.sleep(0.2)
+    return Hop("collector", process.pid, f"127.0.0.1:{receiver}", stop)
+
+
+def throughput(sink: OtlpSink, hop: Hop, requests: int, template: bytes) -> dict[str, float]:
+    """`requests` requests of the template (new trace ids each), IN_FLIGHT at a time, through
+    `hop` to the sink: wall spans/s while sending, spans per CPU-second of the hop."""
     spans_per_request = SPANS_PER_TRACE * TRACES_PER_REQUEST
     payloads = deque(fresh(template) for _ in range(64))
     stop = threading.Event()
@@ -146,23 +279,26 @@ def throughput(
         payloads.append(fresh(template)) if len(payloads) < 256 else time.sleep(0.001)
         for _ in iter(stop.is_set, True)], daemon=True)
     refill.start()
-    channel = grpc.insecure_channel(relay.grpc_target, options=[
+    channel = grpc.insecure_channel(hop.target, options=[
         ("grpc.max_send_message_length", -1)])
     call = channel.unary_unary(EXPORT_METHOD, request_serializer=None,
                                response_deserializer=None)
-    sent = refused = 0
+    sent = refused = issued = 0
     try:
         before = sink.span_count
         for _ in range(10):  # warm up
             call(fresh(template), timeout=30)
-        sink.wait_for_spans(before + 10 * spans_per_request, timeout=30)
+        if not sink.wait_for_spans(before + 10 * spans_per_request, timeout=30):
+            raise RuntimeError(f"{hop.name}: the warm-up spans never arrived")
         base = sink.span_count
-        cpu0, started = cpu_seconds(relay.process.pid), time.perf_counter()
+        load = os.getloadavg()[0]
+        cpu0, started = cpu_seconds(hop.pid), time.perf_counter()
         in_flight: deque[Any] = deque()
-        while time.perf_counter() - started < seconds:
-            while len(in_flight) < 4:
+        while issued < requests or in_flight:
+            while issued < requests and len(in_flight) < IN_FLIGHT:
                 data = payloads.popleft() if payloads else fresh(template)
                 in_flight.append(call.future(data, timeout=30))
+                issued += 1
             future = in_flight.popleft()
             try:
                 future.result()
@@ -174,28 +310,21 @@ def throughput(
                 time.sleep(0.01)
         # Wall rate: what reached the sink while the client was sending (steady state), not
         # counting the tail in which the grounding relay still holds its last runs for
-        # `wait_duration` after the client stopped.
+        # `wait_duration` (and the Collector its last batch) after the client stopped.
         window = time.perf_counter() - started
         delivered_in_window = sink.span_count - base
-        for future in in_flight:
-            try:
-                future.result()
-                sent += spans_per_request
-            except grpc.RpcError:
-                refused += 1
         if not sink.wait_for_spans(base + sent, timeout=60):
-            raise RuntimeError(f"{base + sent - sink.span_count} accepted spans never arrived")
-        cpu = cpu_seconds(relay.process.pid) - cpu0  # all the work, the tail included
+            raise RuntimeError(f"{hop.name}: {base + sent - sink.span_count} accepted spans "
+                               "never arrived")
+        cpu = cpu_seconds(hop.pid) - cpu0  # all the work, the tail included
         delivered = sink.span_count - base
     finally:
         stop.set()
         channel.close()
-        relay.terminate()
-        relay.close()
     return {"spans": delivered, "spans_in_window": delivered_in_window, "seconds": window,
-            "spans_per_s": delivered_in_window / window, "relay_cpu_s": cpu,
+            "spans_per_s": delivered_in_window / window, "cpu_s": cpu,
             "spans_per_cpu_s": delivered / cpu if cpu else float("nan"),
-            "refused_requests": refused}
+            "refused_requests": refused, "load": load}
 
 
 def latency(target: str, requests: int, template: bytes) -> list[float]:
@@ -418,12 +547,76 @@ def stages(template: bytes, repeats: int = 5) -> dict[str, float]:
     return out
 
 
+def part_throughput(
+    sink: OtlpSink, template: bytes, requests: int, rounds: int, collector: str | None
+) -> float:
+    """Part 1's alternated rounds (the order reversed every other round); prints each round
+    and the ranges; returns the best pass-through spans per CPU-second."""
+    modes = ["passthrough", "grounding"] + (["collector"] if collector else [])
+    results: dict[str, list[dict[str, float]]] = {mode: [] for mode in modes}
+    print(f"1. throughput: {requests:,} requests of {SPANS_PER_TRACE * TRACES_PER_REQUEST} "
+          f"spans, {IN_FLIGHT} in flight, {rounds} alternated rounds")
+    for number in range(rounds):
+        for mode in modes if number % 2 == 0 else modes[::-1]:
+            if mode == "collector":
+                assert collector is not None
+                hop = collector_hop(sink, collector)
+            else:
+                hop = relay_hop(sink, mode == "passthrough")
+            try:
+                r = throughput(sink, hop, requests, template)
+            finally:
+                hop.stop()
+            results[mode].append(r)
+            print(f"   round {number + 1} {mode:12} {r['spans_per_s']:>9,.0f} spans/s wall "
+                  f"{r['spans_per_cpu_s']:>9,.0f} spans per CPU-second ({r['cpu_s']:.2f} CPU-s, "
+                  f"{r['refused_requests']} refused, load {r['load']:.1f})", flush=True)
+
+    def span(mode: str, key: str) -> str:
+        values = [r[key] for r in results[mode]]
+        return f"{min(values):,.0f}-{max(values):,.0f}"
+
+    def ratios(mode: str, base: str, key: str) -> str:
+        values = [a[key] / b[key] for a, b in zip(results[mode], results[base], strict=True)]
+        return f"{min(values):.2f}-{max(values):.2f}"
+
+    print("   ranges over the rounds:")
+    names = {"passthrough": "pass-through (decode + re-encode)",
+             "grounding": "grounding relay, 1% run spans",
+             "collector": "Collector (otlp -> batch -> otlp)"}
+    for mode in modes:
+        print(f"     {names[mode]:36} {span(mode, 'spans_per_s'):>17} spans/s wall   "
+              f"{span(mode, 'spans_per_cpu_s'):>17} spans per CPU-second")
+    print(f"   grounding / pass-through, per round: {ratios('grounding', 'passthrough', 'spans_per_cpu_s')}"
+          f" per CPU-second, {ratios('grounding', 'passthrough', 'spans_per_s')} wall")
+    if collector:
+        per_cpu = [a["spans_per_cpu_s"] / b["spans_per_cpu_s"]
+                   for a, b in zip(results["grounding"], results["collector"], strict=True)]
+        met = "met" if min(per_cpu) >= 1.0 else "not met"
+        print(f"   grounding / Collector, per round: {min(per_cpu):.2f}-{max(per_cpu):.2f} per "
+              f"CPU-second (target >= 1.0: {met}), "
+              f"{ratios('grounding', 'collector', 'spans_per_s')} wall")
+        print(f"   pass-through / Collector, per round: "
+              f"{ratios('passthrough', 'collector', 'spans_per_cpu_s')} per CPU-second")
+    loads = [r["load"] for runs in results.values() for r in runs]
+    print(f"   load average (1 min) at the rounds' starts: {min(loads):.1f}-{max(loads):.1f}")
+    return max(r["spans_per_cpu_s"] for r in results["passthrough"])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--quick", action="store_true", help="short run (smoke test)")
     parser.add_argument("--attacks-only", action="store_true", help="only part 4")
+    parser.add_argument("--throughput-only", action="store_true", help="only part 1's rounds")
+    parser.add_argument("--requests", type=int, default=REQUESTS,
+                        help="requests of 500 spans per throughput round")
+    parser.add_argument("--rounds", type=int, default=2, help="alternated throughput rounds")
+    parser.add_argument("--no-collector", action="store_true",
+                        help="without the Collector baseline (when it is not built)")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.requests = min(args.requests, 200)
     seconds = 2.0 if args.quick else args.seconds
     flood_traces = 10_000 if args.quick else 100_000
 
@@ -434,32 +627,30 @@ def main(argv: list[str] | None = None) -> int:
                 shown = ", ".join(f"{k}: {v}" for k, v in sorted(answers.items()))
                 print(f"   {name:62} {peak:6.0f} MiB  {shown}")
         return 0
+    collector = None if args.no_collector else collector_binary()
+    if collector is None and not args.no_collector:
+        print("The Collector baseline needs the project's pinned Collector, which is not built "
+              f"on this machine ({OTEL_BINARIES} path collector). Build it once with `make "
+              "collector` (the Go toolchain; it is cached under ~/.cache/otel-grounding/), or "
+              "run with --no-collector.", file=sys.stderr)
+        return 2
     template = request_template()
     print(f"workload: {SPANS_PER_TRACE * TRACES_PER_REQUEST} spans/request "
           f"({len(template)} bytes), {TRACES_PER_REQUEST} traces/request, 1% run spans, "
           f"2% tool spans, 1% LLM spans\n")
     with OtlpSink(behaviour=SinkBehaviour(count_only=True)) as sink:
-        results = {}
-        for mode in ("passthrough", "grounding", "passthrough", "grounding"):
-            result = throughput(sink, mode == "passthrough", seconds, template)
-            results.setdefault(mode, []).append(result)
-        best = {mode: max(runs, key=lambda r: r["spans_per_s"]) for mode, runs in results.items()}
-        print("1. throughput (best of 2 runs each, interleaved)")
-        for mode in ("passthrough", "grounding"):
-            r = best[mode]
-            print(f"   {mode:12} {r['spans_per_s']:>9,.0f} spans/s wall   "
-                  f"{r['spans_per_cpu_s']:>9,.0f} spans per relay CPU-second   "
-                  f"({r['spans_in_window']:,.0f} spans in {r['seconds']:.1f} s, "
-                  f"{r['refused_requests']} refused)")
-        wall = best["grounding"]["spans_per_s"] / best["passthrough"]["spans_per_s"]
-        cpu = best["grounding"]["spans_per_cpu_s"] / best["passthrough"]["spans_per_cpu_s"]
-        print(f"   ratio grounding / pass-through: {wall:.2f} wall, {cpu:.2f} per CPU-second "
-              f"(target >= 0.5)")
-        plain = throughput(sink, False, seconds, request_template(agent=False))
+        passthrough = part_throughput(sink, template, args.requests, args.rounds, collector)
+        if args.throughput_only:
+            return 0
+        hop = relay_hop(sink, False)
+        try:
+            plain = throughput(sink, hop, args.requests, request_template(agent=False))
+        finally:
+            hop.stop()
         print(f"   grounding relay, traffic with no agent span: {plain['spans_per_s']:,.0f} "
               f"spans/s wall, {plain['spans_per_cpu_s']:,.0f} per relay CPU-second "
-              f"(ratio {plain['spans_per_cpu_s'] / best['passthrough']['spans_per_cpu_s']:.2f}"
-              f" per CPU-second)\n")
+              f"(ratio {plain['spans_per_cpu_s'] / passthrough:.2f} to the best pass-through "
+              f"per CPU-second)\n")
         cost = stages(template)
         print("   where the time goes (in-process, best of 5, microseconds per span):")
         for name, value in cost.items():
