@@ -106,6 +106,43 @@ def test_a_merged_batch_the_next_hop_refuses_drops_only_the_offending_request():
         assert forwarder.stats.dropped == 2 and forwarder.stats.exported == 801
 
 
+def test_an_export_worker_lingers_for_a_fuller_batch_but_not_past_a_full_one_or_close():
+    """`take` with a linger: a chunk put while the worker lingers joins its batch; a batch
+    already full, or a closed queue, ends the linger at once (a linger of an hour would
+    otherwise hold the test)."""
+    import threading
+
+    queue = DeliveryQueue(10_000, 64 << 20)
+    first, second = Chunk(b"a" * 10, 1), Chunk(b"b" * 10, 1)
+    queue.put(first)
+    lingering = threading.Event()
+
+    def put_later() -> None:
+        lingering.wait(10)
+        queue.put(second)
+
+    feeder = threading.Thread(target=put_later)
+    feeder.start()
+    original = queue._ready_cond.wait
+
+    def wait(timeout: float | None = None) -> bool:
+        lingering.set()  # the worker waits for more: the second chunk comes now
+        return original(timeout)
+
+    queue._ready_cond.wait = wait  # type: ignore[method-assign]
+    assert queue.take(2, 1 << 20, timeout=1, linger=30) == [first, second]
+    feeder.join()
+    queue._ready_cond.wait = original  # type: ignore[method-assign]
+    full = [Chunk(b"c" * 10, 2), Chunk(b"d" * 10, 2)]
+    for chunk in full:
+        queue.put(chunk)
+    assert queue.take(4, 1 << 20, timeout=1, linger=3600) == full
+    queue.put(first)
+    queue.close()
+    assert queue.take(4, 1 << 20, timeout=1, linger=3600) == [first]
+    assert queue.ready_spans == 0
+
+
 def test_every_drop_over_the_process_life_is_counted_in_the_exit_status():
     """A batch dropped long before SIGTERM (the next hop refused it permanently) still makes
     the exit status non-zero, and the final log gives the real count."""

@@ -131,6 +131,62 @@ def test_link_records_give_every_span_its_parent(groups):
     assert set(batches) <= {int.from_bytes(t, "big") for t in TRACE_IDS}
 
 
+def _records_by_regex_and_sort(layout: Layout) -> dict[int, bytes]:
+    """The link records as the relay first grouped them (a record per span, the regex over
+    the joined records, a stable sort by trace id): the reference for the column checks."""
+    import itertools
+
+    from otel_grounding.relay.wire import _CANONICAL_RECORDS, LINK_RECORD, _record
+
+    raw = layout.raw
+    records = [raw[a : min(a + LINK_RECORD, b)] for a, b in zip(layout.starts, layout.ends)]
+    if not _CANONICAL_RECORDS.fullmatch(b"".join(records)):
+        records = [r for r in (_record(layout, i, r) for i, r in enumerate(records)) if r]
+    records.sort(key=lambda r: r[2:18])
+    return {int.from_bytes(key, "big"): b"".join(group)
+            for key, group in itertools.groupby(records, lambda r: r[2:18])}
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(request_st, st.booleans())
+def test_link_records_are_the_regex_and_sort_grouping(groups, without_state):
+    """Every trace's records, byte for byte and in the same order (traces by id, each trace's
+    spans in request order), as the per-span grouping gives them: interleaved traces, roots,
+    trace states (decoded records) and requests whose records are all canonical."""
+    request = _request(groups)
+    if without_state:
+        for span in _spans(request):
+            span.ClearField("trace_state")
+    layout = Layout(request.SerializeToString())
+    batches = LinkRecords.of(layout)
+    expected = _records_by_regex_and_sort(layout)
+    assert list(batches) == list(expected)
+    assert {key: batch.blob for key, batch in batches.items()} == expected
+
+
+@settings(max_examples=500, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(TRACE_IDS), st.binary(min_size=8, max_size=8),
+                          st.one_of(st.none(), st.binary(min_size=8, max_size=8))),
+                min_size=1, max_size=12),
+       st.lists(st.tuples(st.integers(min_value=0, max_value=1000), st.binary(min_size=1,
+                                                                              max_size=1)),
+                max_size=3))
+def test_canonical_column_check_is_the_regex(spans, flips):
+    """The column-wise check of joined records accepts exactly what the records' regex
+    accepts, canonical records with bytes changed anywhere included."""
+    from otel_grounding.relay.wire import _CANONICAL_RECORDS, LINK_RECORD, _canonical
+
+    blob = bytearray(b"".join(
+        b"\x0a\x10" + trace + b"\x12\x08" + sid + (b"\x22\x08" + parent if parent
+                                                  else b"\x00" * 10)
+        for trace, sid, parent in spans))
+    for at, byte in flips:
+        blob[at % len(blob)] = byte[0]
+    data = bytes(blob)
+    expected = _CANONICAL_RECORDS.fullmatch(data) is not None
+    assert _canonical(data, len(data) // LINK_RECORD) == expected
+
+
 def test_fields_out_of_order_unknown_fields_and_short_spans():
     """A span encoded attributes first, unknown fields in the groups, a span of ids only and a
     span with ids of a length OTLP forbids: ranges, splice and links still match the

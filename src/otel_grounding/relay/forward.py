@@ -41,6 +41,7 @@ from otel_grounding.relay.options import (
     DEFAULT_RETRY_INITIAL_S,
     DEFAULT_RETRY_MAX_ELAPSED_S,
     DEFAULT_RETRY_MAX_INTERVAL_S,
+    EXPORT_LINGER_S,
 )
 from otel_grounding.relay.otlp import decode_protobuf, encode_json
 from otel_grounding.relay.queue import Chunk, DeliveryQueue
@@ -528,6 +529,7 @@ class Forwarder:
         workers: int = DEFAULT_EXPORT_WORKERS,
         batch_spans: int = DEFAULT_EXPORT_BATCH_SPANS,
         batch_bytes: int = DEFAULT_EXPORT_BATCH_BYTES,
+        linger: float = EXPORT_LINGER_S,
         retry: RetryPolicy = RetryPolicy(),
         describe: str = "",
     ) -> None:
@@ -536,6 +538,7 @@ class Forwarder:
         self.metrics = metrics
         self.batch_spans = batch_spans
         self.batch_bytes = batch_bytes
+        self.linger = linger
         self.retry = retry
         self.describe = describe
         self.stats = ForwarderStats()
@@ -581,7 +584,8 @@ class Forwarder:
             while not self._abort.is_set() and not (
                 self._stop.is_set() and self.queue.ready_spans == 0
             ):
-                batch = self.queue.take(self.batch_spans, self.batch_bytes, timeout=0.25)
+                batch = self.queue.take(self.batch_spans, self.batch_bytes, timeout=0.25,
+                                        linger=self.linger)
                 if batch:
                     self._deliver(batch)
 

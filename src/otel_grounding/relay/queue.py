@@ -56,6 +56,7 @@ class DeliveryQueue:
         self._spans = 0  # reserved: ready + held + in flight
         self._bytes = 0
         self._ready_spans = 0
+        self._ready_bytes = 0
         self._closed = False
 
     # -- intake -----------------------------------------------------------------------------
@@ -83,15 +84,30 @@ class DeliveryQueue:
         with self._lock:
             self._ready.append(chunk)
             self._ready_spans += chunk.spans
+            self._ready_bytes += chunk.size
             self._ready_cond.notify()
 
     # -- export side ------------------------------------------------------------------------
-    def take(self, max_spans: int, max_bytes: int, timeout: float) -> list[Chunk]:
+    def take(
+        self, max_spans: int, max_bytes: int, timeout: float, linger: float = 0.0
+    ) -> list[Chunk]:
         """Up to `max_spans` spans / `max_bytes` bytes of ready chunks (at least one chunk
-        when any is ready); waits up to `timeout` seconds for the first one."""
+        when any is ready); waits up to `timeout` seconds for the first one, then up to
+        `linger` seconds more while less than a full batch is ready (fewer, fuller exports)."""
         with self._lock:
             if not self._ready:
                 self._ready_cond.wait(timeout)
+            if self._ready and linger > 0:
+                until = self._clock() + linger
+                while (
+                    not self._closed
+                    and self._ready_spans < max_spans
+                    and self._ready_bytes < max_bytes
+                ):
+                    left = until - self._clock()
+                    if left <= 0:
+                        break
+                    self._ready_cond.wait(left)
             batch: list[Chunk] = []
             spans = size = 0
             while self._ready:
@@ -103,6 +119,7 @@ class DeliveryQueue:
                 spans += chunk.spans
                 size += chunk.size
             self._ready_spans -= spans
+            self._ready_bytes -= size
             return batch
 
     def done(self, chunks: list[Chunk], kept: bool = False) -> None:
@@ -142,6 +159,7 @@ class DeliveryQueue:
             chunks = list(self._ready)
             self._ready.clear()
             self._ready_spans = 0
+            self._ready_bytes = 0
             return chunks
 
     # -- gauges -----------------------------------------------------------------------------

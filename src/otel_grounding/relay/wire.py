@@ -310,22 +310,55 @@ class LinkRecords:
 
     @classmethod
     def of(cls, layout: Layout) -> dict[int, LinkRecords]:
-        """The records of a request's spans, by trace id. Lifted from each span's first
-        bytes; a span encoded otherwise (fields out of order, a trace_state before the parent)
-        is decoded for its record. Raises InvalidSpan when a span's ids are not of the
-        lengths OTLP requires (canonical first bytes have those lengths by construction)."""
+        """The records of a request's spans, by trace id (in trace id order; each trace's
+        records in request order). Lifted from each span's first bytes; a span encoded
+        otherwise (fields out of order, a trace_state before the parent) is decoded for its
+        record. Raises InvalidSpan when a span's ids are not of the lengths OTLP requires
+        (canonical first bytes have those lengths by construction)."""
         raw, starts, ends = layout.raw, layout.starts, layout.ends
-        if starts and min(map(operator.sub, ends, starts)) < LINK_RECORD:
-            # a record never reads past its own span
+        if not starts:
+            return {}
+        if min(map(operator.sub, ends, starts)) >= LINK_RECORD:
+            # every record is the span's first LINK_RECORD bytes
+            blob = b"".join([raw[start : start + LINK_RECORD] for start in starts])
+            if _canonical(blob, len(starts)):
+                return cls._runs(blob, len(starts))
+            records = [blob[at : at + LINK_RECORD] for at in range(0, len(blob), LINK_RECORD)]
+        else:  # a record never reads past its own span
             records = [raw[a : min(a + LINK_RECORD, b)] for a, b in zip(starts, ends, strict=True)]
-        else:
-            records = [raw[start : start + LINK_RECORD] for start in starts]
-        if not _CANONICAL_RECORDS.fullmatch(b"".join(records)):
-            records = [r for r in (_record(layout, i, r) for i, r in enumerate(records)) if r]
-        records.sort(key=_TRACE_ID)  # linear when each trace's spans come together
+        records = [r for r in (_record(layout, i, r) for i, r in enumerate(records)) if r]
+        records.sort(key=_TRACE_ID)
         return {
             int.from_bytes(trace_id, "big"): cls(b"".join(group))
             for trace_id, group in itertools.groupby(records, _TRACE_ID)
+        }
+
+    @classmethod
+    def _runs(cls, blob: bytes, count: int) -> dict[int, LinkRecords]:
+        """Canonical records grouped by trace id without a Python step per span: the places
+        where the trace id changes from one record to the next are found with whole-blob
+        integer operations (a request holds a few runs of records, one per trace, usually)."""
+        changes: list[int] = []
+        if count > 1:
+            changed = 0  # byte i not zero: records i and i + 1 differ in their trace id
+            for offset in range(2, 18):  # the trace id's bytes, a column at a time
+                column = blob[offset::LINK_RECORD]
+                changed |= int.from_bytes(column[1:], "big") ^ int.from_bytes(column[:-1], "big")
+            flags = changed.to_bytes(count - 1, "big").translate(_NONZERO)
+            at = flags.find(1)
+            while at >= 0:
+                changes.append(at + 1)
+                at = flags.find(1, at + 1)
+        runs: dict[int, list[bytes]] = {}
+        first = 0
+        for end in (*changes, count):
+            at = first * LINK_RECORD
+            trace_id = int.from_bytes(blob[at + 2 : at + 18], "big")
+            runs.setdefault(trace_id, []).append(blob[at : end * LINK_RECORD])
+            first = end
+        return {
+            trace_id: cls(parts[0] if len(parts) == 1 else b"".join(parts))
+            for trace_id, parts in sorted(runs.items())
         }
 
     @property
@@ -348,6 +381,31 @@ class LinkRecords:
             )
             for at in range(0, len(blob), LINK_RECORD)
         ]
+
+
+_NONZERO = bytes([0] + [1] * 255)
+_IS_PARENT_TAG = bytes(1 if b == 0x22 else 0 for b in range(256))
+_IS_ID_LENGTH = bytes(1 if b == 0x08 else 0 for b in range(256))
+
+
+def _canonical(blob: bytes, count: int) -> bool:
+    """Whether `blob` is `count` canonical link records (what `_CANONICAL_RECORDS` matches),
+    checked a column of bytes at a time: the fixed tags and lengths, and after the span id
+    either the parent's `22 08` or a byte that starts neither a trace_state nor a parent."""
+    step = LINK_RECORD
+    if len(blob) != count * step:
+        return False
+    for offset, byte in ((0, b"\x0a"), (1, b"\x10"), (18, b"\x12"), (19, b"\x08")):
+        if blob[offset::step] != byte * count:
+            return False
+    after = blob[28::step]
+    if b"\x1a" in after:
+        return False
+    if b"\x22" not in after:
+        return True
+    parent = int.from_bytes(after.translate(_IS_PARENT_TAG), "big")
+    length = int.from_bytes(blob[29::step].translate(_IS_ID_LENGTH), "big")
+    return parent & ~length == 0
 
 
 def _record(layout: Layout, index: int, record: bytes) -> bytes:
