@@ -16,7 +16,7 @@
    gzip over gRPC, 8 at once), a burst of 32 clients sending 1.7 MB requests, held runs filling
    the queue: peak RSS after each, and how the requests were answered.
 
-    .venv/bin/python benchmarks/bench_relay.py [--requests 1000] [--rounds 2] [--quick]
+    .venv/bin/python benchmarks/bench_relay.py [--requests 1000] [--rounds 2] [--seconds 8] [--quick]
         [--throughput-only] [--no-collector]
 """
 
@@ -26,7 +26,6 @@ import argparse
 import os
 import random
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -41,6 +40,7 @@ import grpc
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from otel_grounding.conventions import native
 
+from e2e_support import free_ports
 from relay_kit import (
     EXPORT_METHOD,
     OtlpSink,
@@ -215,22 +215,11 @@ def collector_binary() -> str | None:
     return path if os.access(path, os.X_OK) else None
 
 
-def _free_ports(count: int) -> list[int]:
-    sockets = [socket.socket() for _ in range(count)]
-    try:
-        for sock in sockets:
-            sock.bind(("127.0.0.1", 0))
-        return [sock.getsockname()[1] for sock in sockets]
-    finally:
-        for sock in sockets:
-            sock.close()
-
-
 def collector_hop(sink: OtlpSink, binary: str) -> Hop:
     """The Collector running COLLECTOR_CONFIG towards the sink, once its health check answers."""
     import urllib.request
 
-    receiver, health, telemetry = _free_ports(3)
+    receiver, health, telemetry = free_ports(3)
     workdir = tempfile.mkdtemp(prefix="bench-otelcol-")
     config = Path(workdir) / "otelcol.yaml"
     config.write_text(COLLECTOR_CONFIG.format(receiver=receiver, sink=sink.port, health=health,
