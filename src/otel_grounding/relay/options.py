@@ -271,8 +271,9 @@ class RelayOptions:
         DEFAULT_EXPORT_WORKERS, "export threads (exports in flight at once)", QUEUE, kind=int,
         check=at_most(MAX_EXPORT_WORKERS))
     export_batch_spans: int = option(
-        DEFAULT_EXPORT_BATCH_SPANS, "spans one export holds, at most", QUEUE, kind=int,
-        check=at_least_one)
+        DEFAULT_EXPORT_BATCH_SPANS, "spans one export holds, at most (with less ready, an "
+        f"export worker waits up to {EXPORT_LINGER_S * 1000:.0f} ms for more: fewer, fuller "
+        "exports under load)", QUEUE, kind=int, check=at_least_one)
     export_batch_bytes: int = option(
         DEFAULT_EXPORT_BATCH_BYTES, "bytes one export holds, at most", QUEUE, kind=int,
         check=at_least_one)
