@@ -401,3 +401,110 @@ def test_over_a_document_a_claim_is_held_to_one_passage() -> None:
     # One loose sentence in an answer otherwise drawn from the document is context.
     mixed = drawn + " Regional politicians promised cheaper winter heating for every household."
     assert [v.verdict for v in judge.judge(request(mixed))].count(UNSUPPORTED) == 0
+
+
+# -- rules-v3: agent-style outputs ----------------------------------------------------------
+PODS = (
+    "NAME                         READY   STATUS             RESTARTS   AGE\n"
+    "checkout-7d9f8b-x2k4p        1/1     Running            0          3d\n"
+    "checkout-7d9f8b-q8m1z        0/1     CrashLoopBackOff   14         3d\n"
+    "inventory-5c6d7-lw9rt        1/1     Running            2          11h"
+)
+
+
+def test_an_aligned_table_is_not_a_document() -> None:
+    # Its columns' padding is no words: four short lines are one record, read whole.
+    request = JudgeRequest(
+        ("The inventory pod is running too, with 2 restarts in the last 11 hours.",
+         "The other checkout pod is running fine."),
+        (EvidenceText(PODS),), 1.0,
+    )
+    assert {v.verdict for v in VerifierJudge().judge(request)} == {SUPPORTED}
+
+
+def test_an_identifier_given_another_identifiers_number_is_unsupported() -> None:
+    claim = "One checkout pod, checkout-7d9f8b-{}, is in CrashLoopBackOff after 14 restarts."
+    found, why = verdict(claim.format("x2k4p"), PODS)
+    assert found == UNSUPPORTED
+    assert "'checkout-7d9f8b-x2k4p', '14' are in the evidence but never stated together" in why
+    assert verdict(claim.format("q8m1z"), PODS)[0] == SUPPORTED
+    errors = (
+        "Top errors last 24h (service: billing-api): 1) TimeoutError calling ledger-svc - "
+        "1,284 events; 2) ConnectionResetError to redis-primary - 12 events"
+    )
+    assert verdict("Most are timeouts calling redis-primary: 1,284 events.", errors)[0] == (
+        UNSUPPORTED
+    )
+    assert verdict("Most are timeouts calling ledger-svc: 1,284 events.", errors)[0] == SUPPORTED
+    # A compound with a number is no identifier ("73-year-old"): nothing is bound to it.
+    ages = "The 73-year-old manager was born in Govan. He managed the club for 26 years."
+    assert verdict("The 73-year-old managed the club for 26 years.", ages)[0] == SUPPORTED
+
+
+def test_a_percentage_may_be_written_as_a_fraction_in_the_evidence() -> None:
+    weather = '{"city": "Lyon", "forecast": "light rain", "precip_prob": 0.7}'
+    assert verdict("The chance of rain in Lyon is 70%.", weather)[0] == SUPPORTED
+    assert verdict("The chance of rain in Lyon is 70 percent.", weather)[0] == SUPPORTED
+    assert verdict("The chance of rain in Lyon is 80%.", weather)[0] == UNSUPPORTED
+    assert verdict("The chance of rain in Lyon is 70 days.", weather)[0] == UNSUPPORTED
+
+
+def test_a_scaled_number_is_rounded_at_the_precision_written() -> None:
+    table = "region | q3_revenue_eur\nBenelux | 1,960,300\nIberia | 1,175,500"
+    assert verdict("Benelux brought in €1.96M and Iberia €1.18M.", table)[0] == SUPPORTED
+    assert verdict("Benelux brought in €1.92M.", table)[0] == UNSUPPORTED
+    # Written without decimals, a scaled number is not rounded unless hedged.
+    assert verdict("Benelux brought in €2M.", table)[0] == UNSUPPORTED
+    assert verdict("Benelux brought in about €2M.", table)[0] == SUPPORTED
+
+
+def test_a_total_of_two_numbers_of_one_record_is_supported() -> None:
+    pr = '{"number": 4821, "state": "open", "checks": "2 failing, 14 passing"}'
+    assert verdict("PR #4821 is open, and 2 of the 16 checks are failing.", pr)[0] == SUPPORTED
+    assert verdict("PR #4821 is open, and 2 of the 18 checks are failing.", pr)[0] == (
+        UNSUPPORTED
+    )
+    # Not written as a total: a sum is a coincidence, not support ("no more than 8 tablets").
+    label = "Adults: 1-2 tablets every 4 to 6 hours. Do not exceed 6 tablets in 24 hours."
+    assert verdict("Take no more than 8 tablets in 24 hours.", label)[0] == UNSUPPORTED
+
+
+def test_a_number_said_to_move_the_other_way_is_unsupported() -> None:
+    table = "region | growth_pct\nNordics | 8.2\nIberia | -3.1"
+    found, why = verdict("Iberia grew by 3.1% in the quarter.", table)
+    assert found == UNSUPPORTED and "'3.1' goes the other way in the evidence" in why
+    assert verdict("Iberia shrank by 3.1% in the quarter.", table)[0] == SUPPORTED
+    costs = "egress 2,988.00 (+41% MoM); storage 4,105.10 (-2% MoM)"
+    assert verdict("Egress jumped 41% on the month.", costs)[0] == SUPPORTED
+    assert verdict("Egress fell 41% on the month.", costs)[0] == UNSUPPORTED
+    # Unsigned in the evidence: no direction to contradict.
+    assert verdict("Nordics grew by 8.2% in the quarter.", table)[0] == SUPPORTED
+
+
+def test_a_yes_no_field_stated_the_other_way_is_a_contradiction() -> None:
+    package = '{"name": "fastq-lite", "version": "5.2.0", "deprecated": false}'
+    found, why = verdict("fastq-lite 5.2.0 has been deprecated.", package)
+    assert found == CONTRADICTED and why.startswith("polarity")
+    assert verdict("fastq-lite 5.2.0 is not deprecated.", package)[0] == SUPPORTED
+    recipe = "Nutrition per serving: 318 kcal. Contains: mustard seeds. Gluten-free: yes."
+    assert verdict("The dal isn't gluten-free.", recipe)[0] == CONTRADICTED
+    assert verdict("The dal is gluten-free.", recipe)[0] == SUPPORTED
+    # "Note: no refunds" is prose after a colon, not a yes/no field.
+    terms = "Note: no refunds after 30 days. Bookings can be moved once."
+    assert verdict("Note that bookings can be moved once.", terms)[0] == SUPPORTED
+
+
+def test_a_line_of_a_list_bound_by_its_numbers_is_not_another_names() -> None:
+    hotels = (
+        "1. Hotel Alfama Rio - 4 stars - EUR 142/night - 0.4 km from center - free cancellation\n"
+        "2. Casa do Largo - 3 stars - EUR 96/night - 1.1 km from center - non-refundable\n"
+        "3. Tejo View Suites - 5 stars - EUR 265/night - 2.3 km from center - free cancellation"
+    )
+    claim = ("The cheapest option is {}, a 3-star hotel at €96 a night, 1.1 km from the center, "
+             "but it is non-refundable.")
+    assert verdict(claim.format("Casa do Largo"), hotels)[0] == SUPPORTED
+    # Two lines compared in one sentence, each with its own facts.
+    assert verdict(
+        "Hotel Alfama Rio (4 stars, €142) can be cancelled for free, as can Tejo View Suites, "
+        "the 5-star choice at €265.", hotels,
+    )[0] == SUPPORTED

@@ -133,6 +133,7 @@ _NUMBER_PATTERN = (
     r"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn|[kKmMbB])\b)?"
 )
 _DIGIT = re.compile(r"\d")
+_PERCENT = re.compile(r"\s?(?:%|percent\b|per cent\b)")
 #: A claim's numbers start at a word boundary; the evidence's anywhere after a non-digit
 #: ("Collins.51 Birch Street" holds 51).
 _CLAIM_NUMBER = re.compile(_NUMBER_PATTERN.format(before=r"[\w.,]"))
@@ -232,6 +233,8 @@ class NumberFact:
     decimals: int
     scaled: float | None
     hedged: bool
+    #: Written as a percentage ("70%", "70 percent"): 0.7 in the evidence states it too.
+    percent: bool = False
 
 
 @dataclass(frozen=True)
@@ -389,7 +392,10 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
             before = lowered[max(0, m.start() - 16): m.start()].split()
             hedged = bool(before) and (before[-1] in HEDGES or before[-1].endswith("~")
                                        or (len(before) > 1 and before[-2] in HEDGES))
-        numbers.append(NumberFact(m.group(), value, len(frac) - 1 if frac else 0, scaled, hedged))
+        percent = claim and _PERCENT.match(number_text, m.end()) is not None
+        numbers.append(
+            NumberFact(m.group(), value, len(frac) - 1 if frac else 0, scaled, hedged, percent)
+        )
     words: list[str] = []
     names: list[str] = []
     negations = 0
@@ -431,6 +437,7 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
 #: clock time ("9:30"), no boundary.
 _CLAUSE = re.compile(
     r";|(?<!\d):|:(?!\d)|,\s+(?:and|but|while|whereas|although|though)\s+|\s+but\s+"
+    r"|,\s+as\s+(?:can|does|do|did|is|are|was|were|has|have|had|will|would)\s+"
 )
 
 

@@ -35,7 +35,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import accumulate, chain, repeat
+from itertools import accumulate, chain, combinations, repeat
 from typing import NamedTuple
 
 from otel_grounding.config import JudgeSettings
@@ -68,9 +68,10 @@ from otel_grounding.judges.facts import (
     words_of_in_order,
     words_profile,
 )
+from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v2"
+MODEL = "rules-v3"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -121,8 +122,11 @@ BIND_MAX_WORDS = 6
 #: an abbreviation ("Robert Manoogian Jr.").
 FRAGMENT_MAX_WORDS = 3
 #: How much of the nearest evidence sentence a reason quotes.
+#: A total is read only from a record of at most this many numbers (more: a sum by chance).
+ADD_MAX_NUMBERS = 8
 QUOTE_CHARS = 140
 _APART = "never stated together"
+_OTHER_WAY = "goes the other way in the evidence"
 _OF_ANOTHER = "said of"
 _PASSAGE = "one passage"
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -143,6 +147,36 @@ _CUT_OR_SPACE = re.compile(r"[\s.,;:!?()\[\]{}\"'<>]")
 _NUMBER_IN_TEXT = re.compile(
     r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|(?<![\w.,])\d+(?:\.\d+)?(?!\d)"
 )
+#: Words saying which way a number moved, read just before it ("shrank by 3.1%").
+_RISES = frozenset(
+    word_list(
+        "up rise rises rose risen grew grow grows grown increased increase increases gained "
+        "gain gains climbed climb jumped jump higher"
+    )
+)
+_FALLS = frozenset(
+    word_list(
+        "down fall falls fell fallen shrank shrink shrinks shrunk decreased decrease decreases "
+        "declined decline declines dropped drop drops lost lower"
+    )
+)
+#: Words before a number that make it a total of others ("2 of the 16 checks").
+_TOTALS = frozenset(word_list("of total totals totalling totaling overall combined altogether"))
+#: How many words before a number may say which way it moved.
+DIRECTION_WORDS = 3
+#: A number in the evidence with its sign: "-3.1", "+12%", and U+2212, the minus sign.
+_SIGNED = r"(?:(?<=[^\w.,])|^)([-+\u2212]?){}(?![\d.,]\d)"
+#: A yes/no field of a tool's output ("deprecated": false, Gluten-free: yes).
+_FIELD = re.compile(
+    r"\"?([A-Za-z][A-Za-z _-]{1,40}?)\"?\s*[:=]\s*\"?(true|false|yes|no)\"?"
+    r"(?=\s*(?:[,.;})\]\n]|$))",
+    re.IGNORECASE,
+)
+_FIELD_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+#: A token that may name a thing by an identifier: letters with a joiner, a dot or a slash
+#: ("ledger-svc", "checkout-7d9f8b-x2k4p", "0044_drop_legacy_tables.sql").
+_ID_TOKEN = re.compile(r"[A-Za-z0-9][\w./#-]*[A-Za-z0-9]")
+_ID_MARKS = frozenset("-_./#")
 #: A claim's words, with their positions, for binding a number to the name before it.
 _WORD_IN_CLAIM = re.compile(r"[^\W\d_][\w'\u2019-]*")
 #: A bracketed group holding one of these is a record, not a list of numbers.
@@ -248,6 +282,8 @@ class EvidenceIndex:
         self._records: dict[str, list[str]] | None = None
         self._joined_parts: set[tuple[str, str]] | None = None
         self._codes: set[str] | None = None
+        self._fields: list[tuple[frozenset[str], bool, int]] | None = None
+        self._by_number: defaultdict[str, list[str]] | None = None
         self._number_at: dict[str, list[int]] | None = None
         self._profiles: list[_Profile] | None = None
         self._negates: bool | None = None
@@ -298,7 +334,7 @@ class EvidenceIndex:
                     segment_words = 0
                     if stop_above is not None and segments + ordinal - before > stop_above:
                         return segments + ordinal - before
-                segment_words += sentence.count(" ") + 1
+                segment_words += len(sentence.split())
                 ordinals.append((sentence, ordinal))
             segments += ordinal - before
             ordinal += SCATTER_WINDOW + 1  # no window spans two tool outputs
@@ -464,12 +500,18 @@ class EvidenceIndex:
         keys = [number_key(number.value)]
         if number.scaled is not None:
             keys.append(number_key(number.scaled))
+        if number.percent:  # "70%" for 0.7
+            keys.append(number_key(number.value / 100))
         if any(k in facts.numbers for k in keys):
             return True
         if number.decimals or number.hedged:  # "4.9" or "about 5" for 4.87
             wanted = number.scaled if number.scaled is not None else number.value
+            # "€1.96M" for 1,960,300: rounded at the precision written, in its unit
+            unit = number.scaled / number.value if number.scaled and number.decimals else None
             for value in facts.values:
                 if round(value, number.decimals) == number.value:
+                    return True
+                if unit is not None and round(value / unit, number.decimals) == number.value:
                     return True
                 if number.hedged and abs(value - wanted) <= HEDGE_TOLERANCE * abs(value):
                     return True
@@ -584,6 +626,56 @@ class EvidenceIndex:
                         key = number_key(float(m.group().replace(",", "")))
                         self._records.setdefault(key, []).append(record.lower())
         return self._records.get(number_key(number.value))
+
+    def signs_of(self, number: NumberFact) -> set[str]:
+        """The signs the evidence writes this number with ("-", "+", "" unsigned)."""
+        pattern = re.compile(_SIGNED.format(re.escape(number.text.replace(",", ""))))
+        return {
+            "-" if m.group(1) == "\u2212" else m.group(1)
+            for m in pattern.finditer(self.text.replace(",", ""))
+        }
+
+    @property
+    def fields(self) -> list[tuple[frozenset[str], bool, int]]:
+        """The evidence's yes/no fields: the stems of the field's name, its value, and the
+        sentence stating it."""
+        if self._fields is None:
+            self._fields = []
+            for position, sentence in enumerate(self.sentences):
+                if sentence.text is not self.sentences[position - 1].text or position == 0:
+                    for m in _FIELD.finditer(sentence.text):
+                        words = _FIELD_WORDS.findall(m.group(1))
+                        stems = frozenset(stem(w) for w in words if w.lower() not in STOPWORDS)
+                        if stems:
+                            value = m.group(2).lower() in ("true", "yes")
+                            self._fields.append((stems, value, position))
+        return self._fields
+
+    def clauses_stating(self, number: NumberFact) -> list[str]:
+        """The evidence clauses writing this number, lowercased."""
+        if self._by_number is None:
+            self._by_number = defaultdict(list)
+            for sentence in self.sentences:
+                lowered = sentence.clause.lower()
+                for key in number_keys(lowered):
+                    self._by_number[key].append(lowered)
+        return self._by_number.get(number_key(number.value), [])
+
+    def adds_up(self, number: NumberFact, held: Sequence[NumberFact]) -> bool:
+        """A total of two numbers of one record that states another of the claim's numbers
+        ("2 of the 16 checks" where the evidence says "2 failing, 14 passing")."""
+        if number.value != int(number.value) or number.decimals or number.scaled is not None:
+            return False
+        for other in held:
+            for record in self.records_of(other) or ():
+                values = [
+                    float(m.group().replace(",", "")) for m in _NUMBER_IN_TEXT.finditer(record)
+                ]
+                if len(values) <= ADD_MAX_NUMBERS and any(
+                    a + b == number.value for a, b in combinations(values, 2)
+                ):
+                    return True
+        return False
 
     def siblings(self, word: str) -> bool:
         """Whether the evidence writes names in this one's scheme (another joined word with the
@@ -729,19 +821,26 @@ def check_claim(claim: str, index: EvidenceIndex) -> ClaimCheck:
     covered = sum(1 for s in facts.content_stems if s in index.stems)
     coverage = covered / content if content else 1.0
     if index.is_document:  # held to its facts here, to one passage in `passage_checks`
-        missing = _missing_facts(facts, index, names=False)
+        missing = _missing_facts(claim, facts, index, names=False)
         verdict = UNSUPPORTED if missing else SUPPORTED
         return ClaimCheck(verdict, missing, coverage, None, nearest, facts.content_stems)
     parts = clauses(claim)
     flipped = _polarity_flip(parts, index)
     if flipped is not None:
         return ClaimCheck(CONTRADICTED, (), coverage, flipped, flipped)
-    missing = _missing_facts(facts, index) or _unknown_siblings(facts, index)
+    missing = _missing_facts(claim, facts, index) or _unknown_siblings(facts, index)
     if missing:
         return ClaimCheck(UNSUPPORTED, missing, coverage, None, nearest)
-    unbound = _unbound(claim, facts, index)
+    unbound = (
+        _unbound(claim, facts, index)
+        or _id_swapped(claim, facts, index)
+        or _other_way(claim, facts, index)
+    )
     if unbound:
         return ClaimCheck(UNSUPPORTED, unbound, coverage, None, nearest)
+    field = _field_flip(parts, index)
+    if field is not None:
+        return ClaimCheck(CONTRADICTED, (), coverage, field, field)
     if not index.more_segments_than(SCATTER_MAX_SEGMENTS):  # both rules: short evidence only
         per_clause = [facts if part == claim else read_facts(part, claim=True) for part in parts]
         scattered = next(
@@ -840,6 +939,20 @@ def _swapped(
         others = sorted(index.names_of(position) - {n.lower() for n in names})
         if not absent or not others:
             return None
+    # A name stated with all the claim's numbers, in a sentence sharing some of the rest, is
+    # its own line of a list ("Casa do Largo - 3 stars - EUR 96/night" beside "Hotel Alfama
+    # Rio - 4 stars - EUR 142/night"): the numbers bind the claim to it.
+    if facts.numbers:
+        shared = {p: n for n, p in ranked}
+        for name in absent:
+            for part in word_parts(name):
+                if len(part) >= 2 and any(
+                    shared.get(p, 0) >= SWAP_MIN_WORDS
+                    and all(n.text.lower() in index.sentences[p].text.lower()
+                            for n in facts.numbers)
+                    for p in index.positions(stem(part))
+                ):
+                    return None
     said = (*(f"'{n}'" for n in absent), f"{_OF_ANOTHER} '{others[0]}'")
     return said, best[0]
 
@@ -897,13 +1010,104 @@ def _unbound(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str, .
     return ()
 
 
+def _id_shape(token: str) -> tuple[bool, frozenset[str]] | None:
+    """An identifier's kind (holds digits; its joiners), None for a token that is no
+    identifier."""
+    marks = _ID_MARKS.intersection(token)
+    if not marks or not any(c.isalpha() for c in token):
+        return None
+    parts = [p for p in re.split(r"[-_./#]", token) if p]
+    mixed = any(not p.isalpha() and not p.isdigit() for p in parts)
+    if not mixed and any(p.isdigit() for p in parts):  # "73-year-old", "COVID-19", "v2.8"
+        return None
+    return mixed, frozenset(marks)
+
+
+def _id_swapped(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
+    """An identifier the evidence holds, written just before a number that the evidence
+    states only of another identifier of its kind ("checkout-7d9f8b-x2k4p ... after 14
+    restarts" where 14 is on the line of checkout-7d9f8b-q8m1z)."""
+    numbers = [n for n in facts.numbers if not n.hedged]
+    if not numbers:
+        return ()
+    ids = [
+        (m.start(), m.group()) for m in _ID_TOKEN.finditer(claim)
+        if _id_shape(m.group()) is not None and m.group().lower() in index.text
+    ]
+    if not ids:
+        return ()
+    words = [m.start() for m in _WORD_IN_CLAIM.finditer(claim)]
+    for number in numbers:
+        at = claim.find(number.text)
+        bound = [
+            token for start, token in ids
+            if start < at and sum(1 for w in words if start < w < at) < BIND_MAX_WORDS
+        ]
+        if not bound:
+            continue
+        token = bound[-1]
+        stating = index.clauses_stating(number)
+        shape = _id_shape(token)
+        if stating and all(
+            token.lower() not in clause
+            and any(_id_shape(t) == shape for t in _ID_TOKEN.findall(clause))
+            for clause in stating
+        ):
+            return (f"'{token}'", f"'{number.text}'", _APART)
+    return ()
+
+
+def _other_way(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
+    """A number said to rise that the evidence writes only with a minus, or to fall that it
+    writes only with a plus ("grew by 3.1%" where the evidence has -3.1)."""
+    lowered = claim.lower()
+    for number in facts.numbers:
+        at = lowered.find(number.text.lower())
+        before = set(_WORD_IN_CLAIM.findall(lowered[max(0, at - 40):at])[-DIRECTION_WORDS:])
+        rises, falls = bool(before & _RISES), bool(before & _FALLS)
+        if at < 0 or rises == falls:
+            continue
+        signs = index.signs_of(number)
+        if signs == ({"-"} if rises else {"+"}):
+            return (f"'{number.text}'", _OTHER_WAY)
+    return ()
+
+
+def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
+    """The yes/no field a claim's clause states the other way round: "has been deprecated"
+    where the tool returned "deprecated": false, "isn't gluten-free" for Gluten-free: yes."""
+    if not index.fields:
+        return None
+    for clause in parts:
+        stems, negated = words_profile(words_of_in_order(clause))
+        for field, value, position in index.fields:
+            if field <= stems and bool(field & negated) == value:
+                return position
+    return None
+
+
+def _total(claim: str, number: NumberFact) -> bool:
+    """Whether the claim writes this number as a total ("2 of the 16 checks", "in total")."""
+    lowered = claim.lower()
+    at = lowered.find(number.text.lower())
+    before = _WORD_IN_CLAIM.findall(lowered[max(0, at - 24):at])[-2:] if at >= 0 else []
+    after = lowered[at + len(number.text):at + len(number.text) + 24] if at >= 0 else ""
+    return bool(set(before) & _TOTALS) or " in total" in after or " in all" in after
+
+
 def _missing_facts(
-    facts: TextFacts, index: EvidenceIndex, *, names: bool = True
+    claim: str, facts: TextFacts, index: EvidenceIndex, *, names: bool = True
 ) -> tuple[str, ...]:
     missing: list[str] = []
     if names:
         missing.extend(f"name '{n}'" for n in facts.names if not index.has_name(n))
-    missing.extend(f"number '{n.text}'" for n in facts.numbers if not index.has_number(n))
+    unheld = [n for n in facts.numbers if not index.has_number(n)]
+    if unheld:
+        held = [n for n in facts.numbers if n not in unheld]
+        missing.extend(
+            f"number '{n.text}'" for n in unheld
+            if not (_total(claim, n) and index.adds_up(n, held))
+        )
     missing.extend(f"date '{d.text}'" for d in facts.dates if not index.has_date(d))
     missing.extend(f"identifier '{i}'" for i in index.missing_identifiers(facts.identifiers))
     return tuple(dict.fromkeys(missing))
@@ -965,6 +1169,8 @@ def explain(check: ClaimCheck, index: EvidenceIndex) -> str:
             f"{named} are in the evidence but never stated together: the claim joins facts "
             f"the evidence keeps apart{near}"
         )[:MAX_EXPLANATION_CHARS]
+    if check.verdict == UNSUPPORTED and check.missing and check.missing[-1] == _OTHER_WAY:
+        return f"{check.missing[0]} {_OTHER_WAY}{near}"[:MAX_EXPLANATION_CHARS]
     if check.verdict == UNSUPPORTED and check.missing == (_PASSAGE,):
         return (
             f"only {check.coverage:.0%} of its content words are in any one passage of the "
