@@ -167,11 +167,11 @@ DIRECTION_WORDS = 3
 #: A number in the evidence with its sign: "-3.1", "+12%", and U+2212, the minus sign.
 _SIGNED = r"(?:(?<=[^\w.,])|^)([-+\u2212]?){}(?![\d.,]\d)"
 #: A yes/no field of a tool's output ("deprecated": false, Gluten-free: yes).
-_FIELD = re.compile(
-    r"\"?([A-Za-z][A-Za-z _-]{1,40}?)\"?\s*[:=]\s*\"?(true|false|yes|no)\"?"
-    r"(?=\s*(?:[,.;})\]\n]|$))",
-    re.IGNORECASE,
+_FIELD_VALUE = re.compile(
+    r"[:=]\s*\"?(true|false|yes|no)\"?(?=\s*(?:[,.;})\]\n]|$))", re.IGNORECASE
 )
+#: The field's name, just before its value.
+_FIELD_NAME = re.compile(r"([A-Za-z][A-Za-z _-]{1,40})\"?\s*$")
 _FIELD_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 #: A token that may name a thing by an identifier: letters with a joiner, a dot or a slash
 #: ("ledger-svc", "checkout-7d9f8b-x2k4p", "0044_drop_legacy_tables.sql").
@@ -641,13 +641,18 @@ class EvidenceIndex:
         sentence stating it."""
         if self._fields is None:
             self._fields = []
+            if _FIELD_VALUE.search(self.text) is None:
+                return self._fields
             for position, sentence in enumerate(self.sentences):
                 if sentence.text is not self.sentences[position - 1].text or position == 0:
-                    for m in _FIELD.finditer(sentence.text):
-                        words = _FIELD_WORDS.findall(m.group(1))
+                    for m in _FIELD_VALUE.finditer(sentence.text):
+                        name = _FIELD_NAME.search(sentence.text, max(0, m.start() - 42), m.start())
+                        if name is None:
+                            continue
+                        words = _FIELD_WORDS.findall(name.group(1))
                         stems = frozenset(stem(w) for w in words if w.lower() not in STOPWORDS)
                         if stems:
-                            value = m.group(2).lower() in ("true", "yes")
+                            value = m.group(1).lower() in ("true", "yes")
                             self._fields.append((stems, value, position))
         return self._fields
 
