@@ -126,18 +126,18 @@ _GLUED_NUMBER = re.compile(
     r"\d+(?:\.\d+)?(?:s|st|nd|rd|th|am|pm|k|m|b|bn|gb|mb|kb|tb|km|kg|g|mg|ms|h|min|x|%)",
     re.IGNORECASE,
 )
-#: A number: `\d{1,3}(?:,\d{3})+|\d+` with its first digit written first (then the look-behind
-#: checks the character before it), so that the scan jumps from digit to digit.
+#: A number: `\d{1,3}(?:,\d{3})+|\d+` with its first digit written first (then the look-behinds
+#: `after` check the characters before it), so that the scan jumps from digit to digit.
 _NUMBER_PATTERN = (
-    r"(?P<n>\d(?<!{before}\d)(?:\d{{0,2}}(?:,\d{{3}})+|\d*))(?P<frac>\.\d+)?(?:st|nd|rd|th)?"
+    r"(?P<n>\d{after}(?:\d{{0,2}}(?:,\d{{3}})+|\d*))(?P<frac>\.\d+)?(?:st|nd|rd|th)?"
     r"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn|[kKmMbB])\b)?"
 )
 _DIGIT = re.compile(r"\d")
 _PERCENT = re.compile(r"\s?(?:%|percent\b|per cent\b)")
 #: A claim's numbers start at a word boundary; the evidence's anywhere after a non-digit
-#: ("Collins.51 Birch Street" holds 51).
-_CLAIM_NUMBER = re.compile(_NUMBER_PATTERN.format(before=r"[\w.,]"))
-_EVIDENCE_NUMBER = re.compile(_NUMBER_PATTERN.format(before=r"[\d,]"))
+#: ("Collins.51 Birch Street" holds 51) but a thousands comma ("EUR,2483.41" holds 2483.41).
+_CLAIM_NUMBER = re.compile(_NUMBER_PATTERN.format(after=r"(?<![\w.,]\d)"))
+_EVIDENCE_NUMBER = re.compile(_NUMBER_PATTERN.format(after=r"(?<!\d\d)(?<!\d,\d)"))
 #: A word: a letter, then optionally word characters, apostrophes and hyphens ending in a letter
 #: or a digit (the common first letter written once: one scan per position, not two).
 _WORD = re.compile(r"[^\W\d_](?:[\w'\u2019-]*[^\W_])?")

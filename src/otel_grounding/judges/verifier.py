@@ -122,6 +122,8 @@ BIND_MAX_WORDS = 6
 #: an abbreviation ("Robert Manoogian Jr.").
 FRAGMENT_MAX_WORDS = 3
 #: How much of the nearest evidence sentence a reason quotes.
+#: A tool output of this many lines or more is structured, not prose.
+STRUCTURED_LINES = 3
 #: A total is read only from a record of at most this many numbers (more: a sum by chance).
 ADD_MAX_NUMBERS = 8
 QUOTE_CHARS = 140
@@ -145,7 +147,8 @@ _WORD_CUTS = str.maketrans(dict.fromkeys(".,;:!?()[]{}\"'<>", " "))
 _CUT_OR_SPACE = re.compile(r"[\s.,;:!?()\[\]{}\"'<>]")
 #: A number as a record states it ("1,840,200", "1840200", "4.5"), for `records_of`.
 _NUMBER_IN_TEXT = re.compile(
-    r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|(?<![\w.,])\d+(?:\.\d+)?(?!\d)"
+    r"(?<![\w.,])(?<![A-Za-z]-)\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])"
+    r"|(?<![\w.,])(?<![A-Za-z]-)\d+(?:\.\d+)?(?!\d)"
 )
 #: Words saying which way a number moved, read just before it ("shrank by 3.1%").
 _RISES = frozenset(
@@ -168,7 +171,7 @@ DIRECTION_WORDS = 3
 _SIGNED = r"(?:(?<=[^\w.,])|^)([-+\u2212]?){}(?![\d.,]\d)"
 #: A yes/no field of a tool's output ("deprecated": false, Gluten-free: yes).
 _FIELD_VALUE = re.compile(
-    r"[:=]\s*\"?(true|false|yes|no)\"?(?=\s*(?:[,.;})\]\n]|$))", re.IGNORECASE
+    r"[:=]\s*\"?(true|false|yes|no)\"?(?=\s*(?:[,.;|})\]\n]|$))", re.IGNORECASE
 )
 #: The field's name, just before its value.
 _FIELD_NAME = re.compile(r"([A-Za-z][A-Za-z _-]{1,40})\"?\s*$")
@@ -183,6 +186,9 @@ _WORD_IN_CLAIM = re.compile(r"[^\W\d_][\w'\u2019-]*")
 _WORD_IN_TEXT = re.compile(r"[^\W\d_]{2,}")
 #: An innermost bracketed group of a structured output: one record ("('EMEA', 1840200)").
 _GROUP = re.compile(r"[(\[{][^()\[\]{}]*[)\]}]")
+_FIELD_MARKS = re.compile(r"[,:]")
+#: Numbers read as years, not as a record's value.
+_YEARS = (1000, 2100)
 #: A word joined by hyphens or underscores ("payments-gw", "eu_west"): a name in a scheme.
 _JOINED = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+")
 _JOINERS = re.compile(r"[-_]")
@@ -284,6 +290,7 @@ class EvidenceIndex:
         self._codes: set[str] | None = None
         self._fields: list[tuple[frozenset[str], bool, int]] | None = None
         self._by_number: defaultdict[str, list[str]] | None = None
+        self._structured: bool | None = None
         self._number_at: dict[str, list[int]] | None = None
         self._profiles: list[_Profile] | None = None
         self._negates: bool | None = None
@@ -478,6 +485,8 @@ class EvidenceIndex:
             if len(word) - cut >= NAME_PREFIX_MIN
         ):
             return True
+        if word in _WEEKDAYS and word[:3] in words:  # "Tue" for Tuesday
+            return True
         # The weekdays of the evidence's dates are words of it too: read them only for a
         # word one of them could cover.
         return _weekday_covers(word, _WEEKDAYS) and _weekday_covers(
@@ -591,6 +600,16 @@ class EvidenceIndex:
             position -= 1
 
     @property
+    def structured(self) -> bool:
+        """Whether a tool output is laid out in lines or as JSON, not written as prose."""
+        if self._structured is None:
+            self._structured = any(
+                text.lstrip()[:1] in ("{", "[") or text.strip().count("\n") >= STRUCTURED_LINES - 1
+                for text in self._texts
+            )
+        return self._structured
+
+    @property
     def is_document(self) -> bool:
         """Long enough that a claim is held to one passage of it (`DOCUMENT_MIN_SEGMENTS`)."""
         return self.more_segments_than(DOCUMENT_MIN_SEGMENTS - 1)
@@ -616,7 +635,12 @@ class EvidenceIndex:
             self._records = {}
             for sentences in self._by_source:
                 for sentence in sentences:
-                    groups = [(m.start(), m.end()) for m in _GROUP.finditer(sentence)]
+                    # In structured output a group is a record when it holds fields:
+                    # "(212 mentions)" annotates its line.
+                    groups = [
+                        (m.start(), m.end()) for m in _GROUP.finditer(sentence)
+                        if not self.structured or _FIELD_MARKS.search(m.group())
+                    ]
                     for m in _NUMBER_IN_TEXT.finditer(sentence):
                         record = next(
                             (sentence[a:b] for a, b in groups
@@ -654,7 +678,24 @@ class EvidenceIndex:
                         if stems:
                             value = m.group(1).lower() in ("true", "yes")
                             self._fields.append((stems, value, position))
+            values: dict[frozenset[str], set[bool]] = {}
+            for stems, value, _ in self._fields:
+                values.setdefault(stems, set()).add(value)
+            # "enabled: true" and "enabled: false" under two flags: whose is not read here
+            self._fields = [f for f in self._fields if len(values[f[0]]) == 1]
         return self._fields
+
+    def keyed(self, name: str) -> bool:
+        """Whether the evidence states a value of this name: a record of a number of at least
+        `SCATTER_MIN_NUMBER` holds it ("Airport" in a header line states no value)."""
+        self.records_of(NumberFact("0", 0.0, 0, None, False))  # the records
+        assert self._records is not None
+        return any(
+            name in record
+            for key, records in self._records.items()
+            if float(key) >= SCATTER_MIN_NUMBER and not _YEARS[0] <= float(key) <= _YEARS[1]
+            for record in records
+        )
 
     def clauses_stating(self, number: NumberFact) -> list[str]:
         """The evidence clauses writing this number, lowercased."""
@@ -846,7 +887,9 @@ def check_claim(claim: str, index: EvidenceIndex) -> ClaimCheck:
     field = _field_flip(parts, index)
     if field is not None:
         return ClaimCheck(CONTRADICTED, (), coverage, field, field)
-    if not index.more_segments_than(SCATTER_MAX_SEGMENTS):  # both rules: short evidence only
+    # Both rules: short prose only (the lines of a structured output are records, not
+    # passages: a header names what every line is about).
+    if not index.structured and not index.more_segments_than(SCATTER_MAX_SEGMENTS):
         per_clause = [facts if part == claim else read_facts(part, claim=True) for part in parts]
         scattered = next(
             (found for clause_facts in per_clause if (found := _scattered(clause_facts, index))),
@@ -1010,7 +1053,12 @@ def _unbound(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str, .
         if name is None or not (index.has_name(name) or index.has_identifier(name)):
             continue
         records = index.records_of(number)
-        if records and not any(name.lower() in record for record in records):
+        if (
+            records
+            and not any(name.lower() in record for record in records)
+            # in structured output a header ("Sixt, Lisbon Airport") states no value of its own
+            and (not index.structured or index.keyed(name.lower()))
+        ):
             return (f"'{name}'", f"'{number.text}'", _APART)
     return ()
 
