@@ -508,3 +508,77 @@ def test_a_line_of_a_list_bound_by_its_numbers_is_not_another_names() -> None:
         "Hotel Alfama Rio (4 stars, €142) can be cancelled for free, as can Tejo View Suites, "
         "the 5-star choice at €265.", hotels,
     )[0] == SUPPORTED
+
+
+DISKS = (
+    "Filesystem      Size  Used Avail Use% Mounted on\n"
+    "/dev/nvme0n1p2  468G  421G   24G  95% /\n"
+    "/dev/nvme1n1    1.8T  612G  1.1T  36% /data\n"
+)
+
+
+def test_a_number_from_another_line_of_a_table_is_unsupported() -> None:
+    found, why = verdict("The /data filesystem is nearly full at 95%.", DISKS)
+    assert found == UNSUPPORTED and "'95%' belongs to another line of the output" in why
+    assert verdict("/data has 1.1T available and only 36% used.", DISKS)[0] == SUPPORTED
+    # A number before its key is bound to the key after it; one between two keys to either.
+    tariff = (
+        "Tariff: GreenFlex Night Saver\nPeak (07:00–23:00): 0.318 €/kWh\n"
+        "Off-peak (23:00–07:00): 0.142 €/kWh\nStanding charge: 0.41 €/day"
+    )
+    assert verdict(
+        "It charges 0.142 €/kWh off-peak and 0.318 €/kWh at peak times, plus a standing "
+        "charge of 0.41 € per day.", tariff,
+    )[0] == SUPPORTED
+    assert verdict("It charges 0.318 €/kWh off-peak.", tariff)[0] == UNSUPPORTED
+
+
+def test_an_identifier_with_another_lines_facts_is_unsupported() -> None:
+    targets = (
+        "Target group: api-prod-tg (port 8443)\n"
+        "TARGET             AZ          STATE      REASON\n"
+        "i-0a12f 10.0.1.17  eu-west-1a  healthy    -\n"
+        "i-0b77c 10.0.2.41  eu-west-1b  unhealthy  Health checks failed with code 503\n"
+        "i-0c3d9 10.0.3.08  eu-west-1c  healthy    -"
+    )
+    claim = "{} (10.0.2.41) in eu-west-1b is unhealthy."
+    found, why = verdict(claim.format("i-0c3d9"), targets)
+    assert found == UNSUPPORTED and "'i-0c3d9' belongs to another line" in why
+    assert verdict(claim.format("i-0b77c"), targets)[0] == SUPPORTED
+
+
+def test_lines_of_one_things_attributes_bind_no_number() -> None:
+    # "Label: value" lines describe one thing: their labels name no line of a table.
+    quote = (
+        "Lender: Hausbank Nord\nLoan amount: €320,000\nFixed rate: 3.45% p.a. for 10 years\n"
+        "Term: 30 years\nMonthly payment: €1,428.07"
+    )
+    assert verdict(
+        "Hausbank Nord offers €320,000 at a fixed 3.45% for 10 years on a 30-year term.", quote
+    )[0] == SUPPORTED
+
+
+def test_structured_output_is_read_as_records_not_prose() -> None:
+    reviews = (
+        "App: TrailMate (iOS) — reviews 2026-11-01 to 2026-11-30\n"
+        "Reviews: 1,284 | Avg rating: 3.9 (prev period 4.3)\n"
+        "Top complaints: GPS drift (212 mentions), battery drain (148)"
+    )
+    # A header names what every line is about; "(212 mentions)" annotates its line.
+    assert verdict("TrailMate got 1,284 reviews, averaging 3.9.", reviews)[0] == SUPPORTED
+    assert verdict("The top complaint was GPS drift with 212 mentions.", reviews)[0] == SUPPORTED
+
+
+def test_csv_values_weekday_abbreviations_and_currency_codes() -> None:
+    csv = "date,description,amount,currency,balance\n2026-11-30,DIRECT DEBIT,-39.99,EUR,2483.41"
+    assert verdict("Your balance is €2,483.41.", csv)[0] == SUPPORTED
+    hours = "Mon: closed\nTue–Sun: 09:00–17:00"
+    assert verdict("It is open 09:00–17:00 Tuesday to Sunday.", hours)[0] == SUPPORTED
+    quote = '{"symbol": "VWCE", "exchange": "XETRA", "last": 118.42, "currency": "EUR"}'
+    assert verdict("VWCE last traded at €118.42 on Euronext.", quote)[0] == UNSUPPORTED
+    assert verdict("VWCE last traded at €118.42 on XETRA.", quote)[0] == SUPPORTED
+
+
+def test_a_yes_no_field_of_several_things_is_not_read() -> None:
+    flags = "flags:\n  new_checkout:\n    enabled: true\n  dark_mode_v2:\n    enabled: false\n"
+    assert verdict("new_checkout is enabled and dark_mode_v2 is disabled.", flags)[0] == SUPPORTED

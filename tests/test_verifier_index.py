@@ -28,7 +28,8 @@ PLAIN_NUMBER = (
     r"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn|[kKmMbB])\b)?"
 )
 PLAIN_CLAIM_NUMBER = re.compile(r"(?<![\w.,])" + PLAIN_NUMBER)
-PLAIN_EVIDENCE_NUMBER = re.compile(r"(?<![\d,])" + PLAIN_NUMBER)
+# after neither a digit nor a thousands comma ("EUR,2483.41" holds 2483.41)
+PLAIN_EVIDENCE_NUMBER = re.compile(r"(?<!\d)(?<!\d,)" + PLAIN_NUMBER)
 
 
 def shuffled_texts(alphabet: str, count: int, longest: int) -> list[str]:

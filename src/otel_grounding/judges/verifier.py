@@ -36,7 +36,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, chain, combinations, repeat
-from typing import NamedTuple
+from typing import Literal, NamedTuple, overload
 
 from otel_grounding.config import JudgeSettings
 from otel_grounding.judge import (
@@ -122,6 +122,10 @@ BIND_MAX_WORDS = 6
 #: an abbreviation ("Robert Manoogian Jr.").
 FRAGMENT_MAX_WORDS = 3
 #: How much of the nearest evidence sentence a reason quotes.
+#: How many tokens on either side of a number may name its own line.
+ROW_BESIDE = 2
+#: A key is another line's when at least this many of its clause's words are that line's.
+ROW_MIN_TOKENS = 2
 #: A tool output of this many lines or more is structured, not prose.
 STRUCTURED_LINES = 3
 #: A total is read only from a record of at most this many numbers (more: a sum by chance).
@@ -129,6 +133,7 @@ ADD_MAX_NUMBERS = 8
 QUOTE_CHARS = 140
 _APART = "never stated together"
 _OTHER_WAY = "goes the other way in the evidence"
+_OTHER_RECORD = "belongs to another line of the output"
 _OF_ANOTHER = "said of"
 _PASSAGE = "one passage"
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -187,6 +192,17 @@ _WORD_IN_TEXT = re.compile(r"[^\W\d_]{2,}")
 #: An innermost bracketed group of a structured output: one record ("('EMEA', 1840200)").
 _GROUP = re.compile(r"[(\[{][^()\[\]{}]*[)\]}]")
 _FIELD_MARKS = re.compile(r"[,:]")
+#: Currency codes: "EUR" is no place's code ("Euronext").
+_CURRENCIES = frozenset(word_list("EUR USD GBP JPY CHF CNY AUD CAD SEK NOK DKK PLN INR"))
+#: A structured output's records: its lines, and their fields (";" or " | " apart); a JSON
+#: output's innermost objects.
+_RECORD_CUTS = re.compile(r"\n|;\s|\s\|\s")
+#: A token of a record or a claim, compared as written ("i-0b77c", "10.0.2.41", "421G", "95%").
+_TOKEN = re.compile(r"[^\s,;|()\[\]{}\"'\u2018\u2019\u201c\u201d]+")
+_TOKEN_TRIM = ".:!?€$£"
+_DIGIT_IN = re.compile(r"\d")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3})")
+_LABEL = re.compile(r"\s*((?:[^:\n]|(?<=\d):(?=\d)){1,40}?):\s")
 #: Numbers read as years, not as a record's value.
 _YEARS = (1000, 2100)
 #: A word joined by hyphens or underscores ("payments-gw", "eu_west"): a name in a scheme.
@@ -291,6 +307,9 @@ class EvidenceIndex:
         self._fields: list[tuple[frozenset[str], bool, int]] | None = None
         self._by_number: defaultdict[str, list[str]] | None = None
         self._structured: bool | None = None
+        self._record_tokens: defaultdict[str, set[int]] | None = None
+        self._data_rows: set[int] = set()
+        self._keys: set[str] = set()
         self._number_at: dict[str, list[int]] | None = None
         self._profiles: list[_Profile] | None = None
         self._negates: bool | None = None
@@ -469,7 +488,10 @@ class EvidenceIndex:
         Frankfurt, "LIS" for Lisbon)."""
         if self._codes is None:
             self.profiles  # noqa: B018 -- the distinct words
-            self._codes = {w.lower() for w in self._distinct if w.isupper() and 3 <= len(w) <= 4}
+            self._codes = {
+                w.lower() for w in self._distinct
+                if w.isupper() and 3 <= len(w) <= 4 and w not in _CURRENCIES
+            }
         return any(word.startswith(code) for code in self._codes)
 
     def _has_word(self, word: str) -> bool:
@@ -685,6 +707,46 @@ class EvidenceIndex:
             self._fields = [f for f in self._fields if len(values[f[0]]) == 1]
         return self._fields
 
+    @property
+    def record_tokens(self) -> dict[str, set[int]]:
+        """For a structured output: each token -> the records holding it."""
+        if self._record_tokens is None:
+            self._record_tokens = defaultdict(set)
+            at = 0
+            for text in self._texts:
+                json_like = text.lstrip()[:1] in ("{", "[")
+                records = [m.group() for m in _GROUP.finditer(text)] if json_like else (
+                    _RECORD_CUTS.split(text)
+                )
+                for n, record in enumerate(records):
+                    # "Fixed rate: 3.45%" names an attribute of the one thing described
+                    label = _LABEL.match(record)
+                    labels = set(_record_tokens(label.group(1))) if label else set()
+                    for k, (token, written) in enumerate(_record_tokens(record, cased=True)):
+                        self._record_tokens[token].add(at)
+                        if not token[0].isdigit() and (_id_shape(token) is not None or (
+                            token[0].isalpha() and len(token) >= 3 and token not in labels
+                            and (k == 0 or written[0].isupper())
+                        )):
+                            self._keys.add(token)
+                    if n and _DIGIT_IN.search(record):
+                        self._data_rows.add(at)
+                    at += 1
+        return self._record_tokens
+
+    @property
+    def keys(self) -> set[str]:
+        """The tokens of a structured output that may name its line: a line's first, one
+        written capitalised, or an identifier ("pandas", "ICU", "Lindqvist", "/data")."""
+        self.record_tokens  # noqa: B018 -- the records
+        return self._keys
+
+    @property
+    def data_rows(self) -> set[int]:
+        """The records of a structured output holding a number, but each output's first."""
+        self.record_tokens  # noqa: B018 -- the records
+        return self._data_rows
+
     def keyed(self, name: str) -> bool:
         """Whether the evidence states a value of this name: a record of a number of at least
         `SCATTER_MIN_NUMBER` holds it ("Airport" in a header line states no value)."""
@@ -881,6 +943,7 @@ def check_claim(claim: str, index: EvidenceIndex) -> ClaimCheck:
         _unbound(claim, facts, index)
         or _id_swapped(claim, facts, index)
         or _other_way(claim, facts, index)
+        or (_row_crossed(claim, index) if index.structured else ())
     )
     if unbound:
         return ClaimCheck(UNSUPPORTED, unbound, coverage, None, nearest)
@@ -1063,6 +1126,73 @@ def _unbound(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str, .
     return ()
 
 
+@overload
+def _record_tokens(text: str) -> list[str]: ...
+@overload
+def _record_tokens(text: str, *, cased: Literal[True]) -> list[tuple[str, str]]: ...
+def _record_tokens(text: str, *, cased: bool = False) -> list[str] | list[tuple[str, str]]:
+    """A text's tokens as records are compared: lowercased, without outer punctuation (with
+    `cased`, each with its written form)."""
+    found = []
+    for written in _TOKEN.findall(_THOUSANDS.sub("", text)):
+        written = written.strip(_TOKEN_TRIM)
+        if len(written) >= 2 or written.isdigit():
+            found.append((written.lower(), written))
+    return found if cased else [token for token, _ in found]
+
+
+def _row_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
+    """Over a structured output, a claim's clause that mixes two lines: a number written on one
+    line only, but not on the line of a key around it ("The /data filesystem is at 95%" where
+    95% is on the root's line), or an identifier whose line holds nothing else the clause says
+    while two of its other tokens are on one other line ("i-0c3d9 (10.0.2.41) in eu-west-1b"
+    where the address and the zone are i-0b77c's). A key is a token of one data line only (a
+    line holding a number, past the output's first: titles and headers are no rows)."""
+    where, rows = index.record_tokens, index.data_rows
+    for part in clauses(claim):
+        tokens = [t for t in _record_tokens(part) if t in where and t not in STOPWORDS]
+        keys = [
+            (i, row) for i, t in enumerate(tokens)
+            if len(where[t]) == 1 and (row := next(iter(where[t]))) in rows and t in index.keys
+        ]
+        if not keys:
+            continue
+        for i, token in enumerate(tokens):
+            if len(where[token]) != 1 or not _distinct_number(token):
+                continue
+            near = {*[r for k, r in keys if k < i][-1:], *[r for k, r in keys if k > i][:1]}
+            # its own line's words beside it name that line ("a standing charge of 0.41")
+            beside = {
+                r for t in tokens[max(0, i - ROW_BESIDE):i] + tokens[i + 1:i + ROW_BESIDE + 1]
+                if len(where[t]) == 1 for r in where[t]
+            }
+            if not where[token] & near and not where[token] & (beside - near):
+                return (f"'{token}'", _OTHER_RECORD)
+        for k, row in keys:
+            if _id_shape(tokens[k]) is None or any(
+                row in where[t] for j, t in enumerate(tokens) if j != k
+            ):
+                continue
+            others = Counter(
+                r for j, t in enumerate(tokens) if j != k and len(where[t]) == 1
+                for r in where[t] if r in rows
+            )
+            if others and others.most_common(1)[0][1] >= ROW_MIN_TOKENS:
+                return (f"'{tokens[k]}'", _OTHER_RECORD)
+    return ()
+
+
+def _distinct_number(token: str) -> bool:
+    """A number that tells one line from another: with a decimal point, a unit, or three
+    digits or more ("10.0.2.41", "421g", "1,250", "95%"); not "2"."""
+    if not token[:1].isdigit():
+        return False
+    digits = sum(c.isdigit() for c in token)
+    if token.isdigit() and _YEARS[0] <= int(token) <= _YEARS[1]:
+        return False  # a year
+    return digits >= 3 or "." in token or (digits >= 2 and not token.isdigit())
+
+
 def _id_shape(token: str) -> tuple[bool, frozenset[str]] | None:
     """An identifier's kind (holds digits; its joiners), None for a token that is no
     identifier."""
@@ -1222,6 +1352,8 @@ def explain(check: ClaimCheck, index: EvidenceIndex) -> str:
             f"{named} are in the evidence but never stated together: the claim joins facts "
             f"the evidence keeps apart{near}"
         )[:MAX_EXPLANATION_CHARS]
+    if check.verdict == UNSUPPORTED and check.missing and check.missing[-1] == _OTHER_RECORD:
+        return f"{check.missing[0]} {_OTHER_RECORD}{near}"[:MAX_EXPLANATION_CHARS]
     if check.verdict == UNSUPPORTED and check.missing and check.missing[-1] == _OTHER_WAY:
         return f"{check.missing[0]} {_OTHER_WAY}{near}"[:MAX_EXPLANATION_CHARS]
     if check.verdict == UNSUPPORTED and check.missing == (_PASSAGE,):
