@@ -523,8 +523,8 @@ def test_a_number_from_another_line_of_a_table_is_unsupported() -> None:
     assert verdict("/data has 1.1T available and only 36% used.", DISKS)[0] == SUPPORTED
     # A number before its key is bound to the key after it; one between two keys to either.
     tariff = (
-        "Tariff: GreenFlex Night Saver\nPeak (07:00–23:00): 0.318 €/kWh\n"
-        "Off-peak (23:00–07:00): 0.142 €/kWh\nStanding charge: 0.41 €/day"
+        "Tariff: GreenFlex Night Saver\nPeak (07:00\u201323:00): 0.318 €/kWh\n"
+        "Off-peak (23:00\u201307:00): 0.142 €/kWh\nStanding charge: 0.41 €/day"
     )
     assert verdict(
         "It charges 0.142 €/kWh off-peak and 0.318 €/kWh at peak times, plus a standing "
@@ -572,8 +572,8 @@ def test_structured_output_is_read_as_records_not_prose() -> None:
 def test_csv_values_weekday_abbreviations_and_currency_codes() -> None:
     csv = "date,description,amount,currency,balance\n2026-11-30,DIRECT DEBIT,-39.99,EUR,2483.41"
     assert verdict("Your balance is €2,483.41.", csv)[0] == SUPPORTED
-    hours = "Mon: closed\nTue–Sun: 09:00–17:00"
-    assert verdict("It is open 09:00–17:00 Tuesday to Sunday.", hours)[0] == SUPPORTED
+    hours = "Mon: closed\nTue\u2013Sun: 09:00\u201317:00"
+    assert verdict("It is open 09:00\u201317:00 Tuesday to Sunday.", hours)[0] == SUPPORTED
     quote = '{"symbol": "VWCE", "exchange": "XETRA", "last": 118.42, "currency": "EUR"}'
     assert verdict("VWCE last traded at €118.42 on Euronext.", quote)[0] == UNSUPPORTED
     assert verdict("VWCE last traded at €118.42 on XETRA.", quote)[0] == SUPPORTED
