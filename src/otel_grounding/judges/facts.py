@@ -129,15 +129,18 @@ _GLUED_NUMBER = re.compile(
 #: A number: `\d{1,3}(?:,\d{3})+|\d+` with its first digit written first (then the look-behinds
 #: `after` check the characters before it), so that the scan jumps from digit to digit.
 _NUMBER_PATTERN = (
-    r"(?P<n>\d{after}(?:\d{{0,2}}(?:,\d{{3}})+|\d*))(?P<frac>\.\d+)?(?:st|nd|rd|th)?"
+    r"(?P<n>\d{after}(?:\d{{0,2}}(?:,\d{{3}}(?!\d))+|\d*))(?P<frac>\.\d+)?(?:st|nd|rd|th)?"
     r"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn|[kKmMbB])\b)?"
 )
 _DIGIT = re.compile(r"\d")
 _PERCENT = re.compile(r"\s?(?:%|percent\b|per cent\b)")
 #: A claim's numbers start at a word boundary; the evidence's anywhere after a non-digit
-#: ("Collins.51 Birch Street" holds 51) but a thousands comma ("EUR,2483.41" holds 2483.41).
+#: ("Collins.51 Birch Street" holds 51) but within a thousands group ("EUR,2483.41" and
+#: "Fridge 2,2027" hold 2483.41 and 2027).
 _CLAIM_NUMBER = re.compile(_NUMBER_PATTERN.format(after=r"(?<![\w.,]\d)"))
-_EVIDENCE_NUMBER = re.compile(_NUMBER_PATTERN.format(after=r"(?<!\d\d)(?<!\d,\d)"))
+_EVIDENCE_NUMBER = re.compile(
+    _NUMBER_PATTERN.format(after=r"(?<!\d\d)(?!(?<=\d,\d)\d\d(?!\d))")
+)
 #: A word: a letter, then optionally word characters, apostrophes and hyphens ending in a letter
 #: or a digit (the common first letter written once: one scan per position, not two).
 _WORD = re.compile(r"[^\W\d_](?:[\w'\u2019-]*[^\W_])?")
@@ -447,6 +450,11 @@ def one_clause(sentence: str) -> bool:
     return ";" not in sentence and ":" not in sentence and "," not in sentence and (
         "but" not in sentence
     )
+
+
+def clause_starts(sentence: str) -> list[int]:
+    """Where each clause of a sentence after its first starts."""
+    return [m.end() for m in _CLAUSE.finditer(sentence)]
 
 
 def clauses(sentence: str) -> list[str]:

@@ -53,6 +53,7 @@ from otel_grounding.judges.facts import (
     NumberFact,
     TextFacts,
     clause_names,
+    clause_starts,
     clauses,
     continues,
     evidence_sentences,
@@ -753,7 +754,7 @@ class EvidenceIndex:
         self.records_of(NumberFact("0", 0.0, 0, None, False))  # the records
         assert self._records is not None
         return any(
-            name in record
+            _holds_word(record, name)
             for key, records in self._records.items()
             if float(key) >= SCATTER_MIN_NUMBER and not _YEARS[0] <= float(key) <= _YEARS[1]
             for record in records
@@ -965,7 +966,10 @@ def check_claim(claim: str, index: EvidenceIndex) -> ClaimCheck:
             if swapped is not None:
                 return ClaimCheck(UNSUPPORTED, swapped[0], coverage, None, swapped[1])
     anchored = bool(facts.names or facts.numbers or facts.dates or facts.identifiers)
-    if not anchored and content >= COVERAGE_MIN_WORDS and coverage < COVERAGE_MIN:
+    # Over structured output a sentence's own words are the writer's ("closed" for
+    # "open": false): only its facts are held.
+    if (not anchored and not index.structured and content >= COVERAGE_MIN_WORDS
+            and coverage < COVERAGE_MIN):
         words = tuple(
             sorted({w for w in facts.words if stem(w) in facts.content_stems
                     and stem(w) not in index.stems})
@@ -1109,16 +1113,20 @@ def _unbound(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str, .
     if not names:
         return ()
     words = [(m.start(), m.group()) for m in _WORD_IN_CLAIM.finditer(claim)]
+    cuts = clause_starts(claim)
     for number in numbers:
         at = claim.find(number.text)
-        before = [w for start, w in words if start < at][-BIND_MAX_WORDS:] if at >= 0 else []
+        # bound within its clause ("with M. Rossi as owner, while the $210,000 ... deal")
+        opens = max((c for c in cuts if c <= at), default=0)
+        before = [w for start, w in words if opens <= start < at][-BIND_MAX_WORDS:]
+        before = before if at >= 0 else []
         name = next((w for w in reversed(before) if w in names), None)
         if name is None or not (index.has_name(name) or index.has_identifier(name)):
             continue
         records = index.records_of(number)
         if (
             records
-            and not any(name.lower() in record for record in records)
+            and not any(_holds_word(record, name.lower()) for record in records)
             # in structured output a header ("Sixt, Lisbon Airport") states no value of its own
             and (not index.structured or index.keyed(name.lower()))
         ):
@@ -1193,6 +1201,19 @@ def _distinct_number(token: str) -> bool:
     return digits >= 3 or "." in token or (digits >= 2 and not token.isdigit())
 
 
+def _holds_word(text: str, word: str) -> bool:
+    """Whether a text holds a word as a whole ("episodes" does not hold "episode")."""
+    at = text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if (at == 0 or not text[at - 1].isalnum()) and (
+            end == len(text) or not text[end].isalnum()
+        ):
+            return True
+        at = text.find(word, at + 1)
+    return False
+
+
 def _id_shape(token: str) -> tuple[bool, frozenset[str]] | None:
     """An identifier's kind (holds digits; its joiners), None for a token that is no
     identifier."""
@@ -1264,7 +1285,9 @@ def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
     for clause in parts:
         stems, negated = words_profile(words_of_in_order(clause))
         for field, value, position in index.fields:
-            if field <= stems and bool(field & negated) == value:
+            if not field <= stems or (negated and not field & negated):
+                continue  # "Walk-ins are not accepted": the negation is the predicate's
+            if bool(field & negated) == value:
                 return position
     return None
 
