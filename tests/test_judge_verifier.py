@@ -522,15 +522,16 @@ def test_a_number_from_another_line_of_a_table_is_unsupported() -> None:
     assert found == UNSUPPORTED and "'95%' belongs to another line of the output" in why
     assert verdict("/data has 1.1T available and only 36% used.", DISKS)[0] == SUPPORTED
     # A number before its key is bound to the key after it; one between two keys to either.
-    tariff = (
-        "Tariff: GreenFlex Night Saver\nPeak (07:00\u201323:00): 0.318 €/kWh\n"
-        "Off-peak (23:00\u201307:00): 0.142 €/kWh\nStanding charge: 0.41 €/day"
-    )
+    packages = "Package   Current  Latest\npandas    2.2.3    2.3.0\ntorch     2.5.1    2.6.0"
     assert verdict(
-        "It charges 0.142 €/kWh off-peak and 0.318 €/kWh at peak times, plus a standing "
-        "charge of 0.41 € per day.", tariff,
+        "Updates: 2.3.0 for pandas (now 2.2.3), and torch can go from 2.5.1 to 2.6.0.", packages
     )[0] == SUPPORTED
-    assert verdict("It charges 0.318 €/kWh off-peak.", tariff)[0] == UNSUPPORTED
+    assert verdict("pandas can go from 2.2.3 to 2.6.0.", packages)[0] == UNSUPPORTED
+    # "Label: value" lines are one thing's attributes, not a table's lines.
+    tariff = "Peak: 0.318 EUR/kWh\nOff-peak: 0.142 EUR/kWh\nStanding charge: 0.41 EUR/day"
+    assert verdict(
+        "Off-peak it is 0.142 EUR/kWh and 0.318 at peak, plus 0.41 EUR a day.", tariff
+    )[0] == SUPPORTED
 
 
 def test_an_identifier_with_another_lines_facts_is_unsupported() -> None:

@@ -357,6 +357,14 @@ def _is_identifier(found: str) -> bool:
     return not (plain or _DATE.fullmatch(found) or _GLUED_NUMBER.fullmatch(found))
 
 
+#: A clock time of the afternoon or evening, written in 12 hours.
+_AFTERNOON = re.compile(r"\b(1[01]|[1-9])(:\d\d\s?[Pp]\.?[Mm]\b)")
+
+
+def _in_24_hours(m: re.Match[str]) -> str:
+    return f"{int(m.group(1)) + 12}{m.group(2)}"
+
+
 def read_facts(text: str, *, claim: bool) -> TextFacts:
     """The facts of a text. A claim keeps only what it must be held to (its first word is not
     a name: every sentence starts with a capital); evidence keeps everything it could support."""
@@ -381,6 +389,8 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
     # Evidence keeps the numbers inside its dates and identifiers; a claim is held to its dates
     # and identifiers as wholes.
     number_text = _mask(masked, date_spans) if claim else text
+    if claim and "m" in number_text.lower():  # "2:00 PM" is 14:00
+        number_text = _AFTERNOON.sub(_in_24_hours, number_text)
     numbers: list[NumberFact] = []
     lowered = number_text.lower() if claim and _DIGIT.search(number_text) else ""
     for m in (_CLAIM_NUMBER if claim else _EVIDENCE_NUMBER).finditer(number_text):
@@ -403,6 +413,9 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
     names: list[str] = []
     negations = 0
     if not claim:  # evidence: its numbers, dates and identifiers; words are indexed apart
+        for m in _AFTERNOON.finditer(text) if "m" in text.lower() else ():  # "2:30pm": 14 too
+            hour = int(m.group(1)) + 12
+            numbers.append(NumberFact(str(hour), float(hour), 0, None, False))
         for word in words_of(text):
             if word.lower() in NUMBER_WORDS:
                 numbers.append(NumberFact(word, float(NUMBER_WORDS[word.lower()]), 0, None, False))

@@ -127,6 +127,8 @@ FRAGMENT_MAX_WORDS = 3
 ROW_BESIDE = 2
 #: A key is another line's when at least this many of its clause's words are that line's.
 ROW_MIN_TOKENS = 2
+#: A line with this many commas and none followed by a space is a CSV row.
+CSV_MIN_COMMAS = 3
 #: A tool output of this many lines or more is structured, not prose.
 STRUCTURED_LINES = 3
 #: A total is read only from a record of at most this many numbers (more: a sum by chance).
@@ -142,7 +144,13 @@ _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
 
 #: A part of a hyphenated identifier that may be checked on its own: a word, or digits with
 #: an ending ("18s", "3rd").
-_PLAIN_PART = re.compile(r"[^\W\d_]+|\d+[a-z]{0,2}")
+_PLAIN_PART = re.compile(r"[^\W\d_]+|\d+(?:\.\d+)?[a-z]{0,2}")
+#: Units a number is joined to ("a 45-minute cleaning", "the 7.4-mile loop"): the evidence may
+#: write them otherwise ("duration_min": 45, "7.4 miles").
+_UNIT_WORDS = frozenset(word_list(
+    "second minute hour day week month year mile km metre meter foot feet inch kg gram pound "
+    "litre liter gallon percent point seat bed room page step"
+))
 #: Joins the evidence sentences into one string to search (no claim's fact holds it).
 _SEPARATOR = "\x00"
 #: How many sentences `EvidenceIndex.holding` searches first (then four times as many, ...).
@@ -202,6 +210,7 @@ _RECORD_CUTS = re.compile(r"\n|;\s|\s\|\s")
 _TOKEN = re.compile(r"[^\s,;|()\[\]{}\"'\u2018\u2019\u201c\u201d]+")
 _TOKEN_TRIM = ".:!?€$£"
 _DIGIT_IN = re.compile(r"\d")
+_NUMBER_FIELD = re.compile(r"-?\d+(?:\.\d+)?")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3})")
 _LABEL = re.compile(r"\s*((?:[^:\n]|(?<=\d):(?=\d)){1,40}?):\s")
 #: Numbers read as years, not as a record's value.
@@ -479,6 +488,8 @@ class EvidenceIndex:
         return self._facts
 
     def has_name(self, name: str) -> bool:
+        if name.lower() in self.vocabulary.words:  # "MySQL" for mysql
+            return True
         parts = [p for p in word_parts(name) if len(p) >= 2]
         if all(self._has_word(p) for p in parts):
             return True
@@ -508,7 +519,8 @@ class EvidenceIndex:
             if len(word) - cut >= NAME_PREFIX_MIN
         ):
             return True
-        if word in _WEEKDAYS and word[:3] in words:  # "Tue" for Tuesday
+        day = word[:-1] if word.endswith("days") else word  # "Tuesdays"
+        if day in _WEEKDAYS and (day[:3] in words or day in words):  # "Tue" for Tuesday
             return True
         # The weekdays of the evidence's dates are words of it too: read them only for a
         # word one of them could cover.
@@ -535,6 +547,11 @@ class EvidenceIndex:
         if number.percent:  # "70%" for 0.7
             keys.append(number_key(number.value / 100))
         if any(k in facts.numbers for k in keys):
+            return True
+        if not number.decimals and number.scaled is None and any(
+            int(value) == number.value or round(value) == number.value
+            for value in facts.values if value != int(value)
+        ):  # "91 Mbps" for 91.33
             return True
         if number.decimals or number.hedged:  # "4.9" or "about 5" for 4.87
             wanted = number.scaled if number.scaled is not None else number.value
@@ -594,8 +611,9 @@ class EvidenceIndex:
         parts = key.split("-")
         if len(parts) < 2 or not all(_PLAIN_PART.fullmatch(p) for p in parts):
             return False
+        numbered = any(not p.isalpha() for p in parts)
         return all(
-            self._has_word(p)
+            (numbered and p in _UNIT_WORDS) or self._has_word(p)
             if p.isalpha()
             else number_key(float(_digits(p))) in self._read_facts().numbers
             for p in parts
@@ -697,7 +715,8 @@ class EvidenceIndex:
                         if name is None:
                             continue
                         words = _FIELD_WORDS.findall(name.group(1))
-                        stems = frozenset(stem(w) for w in words if w.lower() not in STOPWORDS)
+                        # every word of the name, "out" of "Out of service" included
+                        stems = frozenset(stem(w) for w in words)
                         if stems:
                             value = m.group(1).lower() in ("true", "yes")
                             self._fields.append((stems, value, position))
@@ -722,13 +741,14 @@ class EvidenceIndex:
                 for n, record in enumerate(records):
                     # "Fixed rate: 3.45%" names an attribute of the one thing described
                     label = _LABEL.match(record)
-                    labels = set(_record_tokens(label.group(1))) if label else set()
                     for k, (token, written) in enumerate(_record_tokens(record, cased=True)):
                         self._record_tokens[token].add(at)
-                        if not token[0].isdigit() and (_id_shape(token) is not None or (
-                            token[0].isalpha() and len(token) >= 3 and token not in labels
-                            and (k == 0 or written[0].isupper())
-                        )):
+                        if not label and not token[0].isdigit() and (
+                            _id_shape(token) is not None or (
+                                token[0].isalpha() and len(token) >= 3
+                                and (k == 0 or written[0].isupper())
+                            )
+                        ):
                             self._keys.add(token)
                     if n and _DIGIT_IN.search(record):
                         self._data_rows.add(at)
@@ -896,6 +916,12 @@ class _EvidenceFacts:
                 if number.scaled is not None:
                     found.numbers.add(number_key(number.scaled))
                     found.values.add(number.scaled)
+            for line in text.splitlines():  # a CSV row's fields ("3.1,410,FAIL")
+                if line.count(",") >= CSV_MIN_COMMAS and ", " not in line:
+                    for value in line.split(","):
+                        if _NUMBER_FIELD.fullmatch(value):
+                            found.numbers.add(number_key(float(value)))
+                            found.values.add(float(value))
             found.dates.extend(facts.dates)
             for date in facts.dates:  # "on Friday, December 4" for 2026-12-04
                 if date.year and date.month and date.day:
@@ -1142,7 +1168,8 @@ def _record_tokens(text: str, *, cased: bool = False) -> list[str] | list[tuple[
     """A text's tokens as records are compared: lowercased, without outer punctuation (with
     `cased`, each with its written form)."""
     found = []
-    for written in _TOKEN.findall(_THOUSANDS.sub("", text)):
+    csv = text.count(",") >= CSV_MIN_COMMAS and ", " not in text  # "PH-2201,...,340,200,no"
+    for written in _TOKEN.findall(text if csv else _THOUSANDS.sub("", text)):
         written = written.strip(_TOKEN_TRIM)
         if len(written) >= 2 or written.isdigit():
             found.append((written.lower(), written))
@@ -1166,7 +1193,7 @@ def _row_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
         if not keys:
             continue
         for i, token in enumerate(tokens):
-            if len(where[token]) != 1 or not _distinct_number(token):
+            if len(where[token]) != 1 or not where[token] <= rows or not _distinct_number(token):
                 continue
             near = {*[r for k, r in keys if k < i][-1:], *[r for k, r in keys if k > i][:1]}
             # its own line's words beside it name that line ("a standing charge of 0.41")
@@ -1237,6 +1264,7 @@ def _id_swapped(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str
     ids = [
         (m.start(), m.group()) for m in _ID_TOKEN.finditer(claim)
         if _id_shape(m.group()) is not None and m.group().lower() in index.text
+        and _JOINERS.search(m.group())  # "ledger-svc", not the unit "EUR/kWh"
     ]
     if not ids:
         return ()
@@ -1283,9 +1311,11 @@ def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
     if not index.fields:
         return None
     for clause in parts:
-        stems, negated = words_profile(words_of_in_order(clause))
+        words = words_of_in_order(clause)
+        negated = words_profile(words)[1]
+        written = {stem(p) for w in words for p in word_parts(w)}
         for field, value, position in index.fields:
-            if not field <= stems or (negated and not field & negated):
+            if not field <= written or (negated and not field & negated):
                 continue  # "Walk-ins are not accepted": the negation is the predicate's
             if bool(field & negated) == value:
                 return position
@@ -1335,7 +1365,11 @@ def _polarity_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
         if len(stems) < POLARITY_MIN_WORDS:
             continue
         need = max(POLARITY_MIN_SHARED, POLARITY_OVERLAP * len(stems))
-        same = [p for _, p in index.nearest(stems, need)]
+        # a yes/no field's "No" is the field rule's ("Out of service: No")
+        same = [
+            p for _, p in index.nearest(stems, need)
+            if not _FIELD_VALUE.search(index.sentences[p].text)
+        ]
         if not same:
             continue
         if all(
