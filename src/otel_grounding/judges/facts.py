@@ -134,6 +134,9 @@ _NUMBER_PATTERN = (
 )
 _DIGIT = re.compile(r"\d")
 _PERCENT = re.compile(r"\s?(?:%|percent\b|per cent\b)")
+#: A unit written after a number: "91 Mbps", "4.2GB".
+UNIT_AFTER = r"\s?([A-Za-z%]+)"
+_UNIT = re.compile(UNIT_AFTER)
 #: A claim's numbers start at a word boundary; the evidence's anywhere after a non-digit
 #: ("Collins.51 Birch Street" holds 51) but within a thousands group ("EUR,2483.41" and
 #: "Fridge 2,2027" hold 2483.41 and 2027).
@@ -238,6 +241,8 @@ class NumberFact:
     hedged: bool
     #: Written as a percentage ("70%", "70 percent"): 0.7 in the evidence states it too.
     percent: bool = False
+    #: The word written right after it, lowercased ("mbps" in "91 Mbps"; claims only).
+    unit: str = ""
 
 
 @dataclass(frozen=True)
@@ -406,9 +411,11 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
             hedged = bool(before) and (before[-1] in HEDGES or before[-1].endswith("~")
                                        or (len(before) > 1 and before[-2] in HEDGES))
         percent = claim and _PERCENT.match(number_text, m.end()) is not None
-        numbers.append(
-            NumberFact(m.group(), value, len(frac) - 1 if frac else 0, scaled, hedged, percent)
-        )
+        unit = _UNIT.match(number_text, m.end()) if claim else None
+        numbers.append(NumberFact(
+            m.group(), value, len(frac) - 1 if frac else 0, scaled, hedged, percent,
+            unit.group(1).lower() if unit else "",
+        ))
     words: list[str] = []
     names: list[str] = []
     negations = 0

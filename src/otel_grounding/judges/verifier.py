@@ -49,6 +49,7 @@ from otel_grounding.judge import (
 )
 from otel_grounding.judges.facts import (
     STOPWORDS,
+    UNIT_AFTER,
     DateFact,
     NumberFact,
     TextFacts,
@@ -211,6 +212,7 @@ _TOKEN = re.compile(r"[^\s,;|()\[\]{}\"'\u2018\u2019\u201c\u201d]+")
 _TOKEN_TRIM = ".:!?€$£"
 _DIGIT_IN = re.compile(r"\d")
 _NUMBER_FIELD = re.compile(r"-?\d+(?:\.\d+)?")
+_DECIMAL_UNIT = re.compile(r"(\d+\.\d+)" + UNIT_AFTER)
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3})")
 _LABEL = re.compile(r"\s*((?:[^:\n]|(?<=\d):(?=\d)){1,40}?):\s")
 #: Numbers read as years, not as a record's value.
@@ -548,10 +550,9 @@ class EvidenceIndex:
             keys.append(number_key(number.value / 100))
         if any(k in facts.numbers for k in keys):
             return True
-        if not number.decimals and number.scaled is None and any(
-            int(value) == number.value or round(value) == number.value
-            for value in facts.values if value != int(value)
-        ):  # "91 Mbps" for 91.33
+        if number.unit and not number.decimals and number.scaled is None and any(
+            round(value) == number.value and unit == number.unit for value, unit in facts.units
+        ):  # "91 Mbps" for 91.33 Mbps
             return True
         if number.decimals or number.hedged:  # "4.9" or "about 5" for 4.87
             wanted = number.scaled if number.scaled is not None else number.value
@@ -904,6 +905,8 @@ class _EvidenceFacts:
         self.values: set[float] = set()
         self.dates: list[DateFact] = []
         self.weekdays: set[str] = set()
+        #: Its decimals with the unit written after them ((91.33, "mbps")).
+        self.units: set[tuple[float, str]] = set()
 
     @classmethod
     def read(cls, texts: Sequence[str]) -> _EvidenceFacts:
@@ -922,6 +925,8 @@ class _EvidenceFacts:
                         if _NUMBER_FIELD.fullmatch(value):
                             found.numbers.add(number_key(float(value)))
                             found.values.add(float(value))
+            for m in _DECIMAL_UNIT.finditer(text):
+                found.units.add((float(m.group(1)), m.group(2).lower()))
             found.dates.extend(facts.dates)
             for date in facts.dates:  # "on Friday, December 4" for 2026-12-04
                 if date.year and date.month and date.day:
