@@ -61,7 +61,8 @@ AGENT_EXPECTED = {
     "rules-v3-development": (24, 18, 3),
     "blind-1": (30, 18, 0),
     "blind-2": (30, 15, 1),
-    "blind-3": (40, 19, 0),
+    "blind-3": (40, 18, 0),
+    "blind-4": (40, 23, 2),
 }
 
 

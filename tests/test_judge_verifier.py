@@ -521,7 +521,7 @@ def test_a_number_from_another_line_of_a_table_is_unsupported() -> None:
     found, why = verdict("The /data filesystem is nearly full at 95%.", DISKS)
     assert found == UNSUPPORTED and "'95%' belongs to another line of the output" in why
     assert verdict("/data has 1.1T available and only 36% used.", DISKS)[0] == SUPPORTED
-    # A number before its key is bound to the key after it; one between two keys to either.
+    # A number may be written before or after its key, with other lines' keys in the clause.
     packages = "Package   Current  Latest\npandas    2.2.3    2.3.0\ntorch     2.5.1    2.6.0"
     assert verdict(
         "Updates: 2.3.0 for pandas (now 2.2.3), and torch can go from 2.5.1 to 2.6.0.", packages
@@ -583,3 +583,31 @@ def test_csv_values_weekday_abbreviations_and_currency_codes() -> None:
 def test_a_yes_no_field_of_several_things_is_not_read() -> None:
     flags = "flags:\n  new_checkout:\n    enabled: true\n  dark_mode_v2:\n    enabled: false\n"
     assert verdict("new_checkout is enabled and dark_mode_v2 is disabled.", flags)[0] == SUPPORTED
+
+
+def test_markdown_rows_date_ranges_and_words_that_are_no_names() -> None:
+    table = (
+        "| Step | Users | Conversion |\n|---|---|---|\n| Verified email | 5,110 | 73.6% |\n"
+        "| Completed profile | 3,020 | 59.1% |\n| First project created | 1,870 | 61.9% |"
+    )
+    assert verdict(
+        "Only 59.1% of users who verified their email completed their profile.", table
+    )[0] == SUPPORTED
+    assert verdict("3,020 users completed their profile, a 73.6% conversion.", table)[0] == (
+        UNSUPPORTED
+    )
+    # A day inside a range of the evidence ("16-18 Jul"); a year, if written, must be there too.
+    passes = "Weekend pass + camping, 16\u201318 Jul 2027 \u2014 \u20ac289 each"
+    assert verdict("The weekend pass covers July 16 to 18.", passes)[0] == SUPPORTED
+    assert verdict("The weekend pass starts on July 16, 2026.", passes)[0] == UNSUPPORTED
+    # A number word or a pronoun opening a sentence is no name; a plural of an evidence word is.
+    gpus = '[{"node": "gpu-node-03", "gpu": 0, "util_pct": 97}]'
+    assert verdict("Two GPUs are busy on gpu-node-03.", gpus)[0] == SUPPORTED
+    dog = "Pepper is a 3-year-old terrier. Pepper is spayed and microchipped."
+    assert verdict("She's spayed and microchipped.", dog)[0] == SUPPORTED
+
+
+def test_a_field_said_to_be_off_is_false() -> None:
+    config = "thermostat: Hallway T6\nmode: heat\neco_mode: false"
+    assert verdict("Eco mode is off.", config)[0] == SUPPORTED
+    assert verdict("Eco mode is on.", config)[0] == CONTRADICTED

@@ -43,6 +43,8 @@ NOT_NAMES = frozenset(
         "tv according however meanwhile overall additionally also currently note yes no"
     )
 )
+#: Pronouns, contractions of them included ("She's"): never a name.
+PRONOUNS = frozenset(word_list("i you he she it we they this that these those there here"))
 MONTHS = {
     name: number
     for number, names in enumerate(
@@ -310,7 +312,8 @@ def title_like(words: Sequence[str]) -> bool:
 def _is_name(word: str) -> bool:
     lower = word.lower()
     return (word[0].isupper() and len(word) > 1 and lower not in STOPWORDS
-            and lower not in NOT_NAMES and lower not in MONTHS)
+            and lower not in NOT_NAMES and lower not in MONTHS and lower not in NUMBER_WORDS
+            and lower.split("'")[0].split("\u2019")[0] not in PRONOUNS)
 
 
 def _defined_acronym(name: str, words: list[str]) -> bool:

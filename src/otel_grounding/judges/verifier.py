@@ -48,6 +48,8 @@ from otel_grounding.judge import (
     JudgeVerdict,
 )
 from otel_grounding.judges.facts import (
+    MONTHS,
+    PRONOUNS,
     STOPWORDS,
     UNIT_AFTER,
     DateFact,
@@ -178,6 +180,8 @@ _FALLS = frozenset(
         "declined decline declines dropped drop drops lost lower"
     )
 )
+#: Words saying a yes/no field is off ("Eco mode is off", "MFA disabled").
+_OFF = frozenset(word_list("off disabl inactiv"))
 #: Words before a number that make it a total of others ("2 of the 16 checks").
 _TOTALS = frozenset(word_list("of total totals totalling totaling overall combined altogether"))
 #: How many words before a number may say which way it moved.
@@ -206,7 +210,7 @@ _FIELD_MARKS = re.compile(r"[,:]")
 _CURRENCIES = frozenset(word_list("EUR USD GBP JPY CHF CNY AUD CAD SEK NOK DKK PLN INR"))
 #: A structured output's records: its lines, and their fields (";" or " | " apart); a JSON
 #: output's innermost objects.
-_RECORD_CUTS = re.compile(r"\n|;\s|\s\|\s")
+_RECORD_CUTS = re.compile(r";\s|\s\|\s")
 #: A token of a record or a claim, compared as written ("i-0b77c", "10.0.2.41", "421G", "95%").
 _TOKEN = re.compile(r"[^\s,;|()\[\]{}\"'\u2018\u2019\u201c\u201d]+")
 _TOKEN_TRIM = ".:!?€$£"
@@ -490,8 +494,10 @@ class EvidenceIndex:
         return self._facts
 
     def has_name(self, name: str) -> bool:
-        if name.lower() in self.vocabulary.words:  # "MySQL" for mysql
-            return True
+        whole = name.lower()
+        words = self.vocabulary.words
+        if whole in words or (whole[-1:] == "s" and whole[:-1] in words):
+            return True  # "MySQL" for mysql, "GPUs" for gpu
         parts = [p for p in word_parts(name) if len(p) >= 2]
         if all(self._has_word(p) for p in parts):
             return True
@@ -579,6 +585,16 @@ class EvidenceIndex:
                 return True
         if date.month is None and date.day is None and date.year is not None:
             return number_key(date.year) in facts.numbers
+        if date.month is not None and date.day is not None:  # "16-18 Jul", "3 and 14 November"
+            wanted = {number_key(date.day)} | (
+                {number_key(date.year)} if date.year is not None else set()
+            )
+            return any(
+                wanted <= number_keys(sentence.text) and any(
+                    MONTHS.get(w.lower()) == date.month for w in words_of_in_order(sentence.text)
+                )
+                for sentence in self.sentences
+            )
         return False
 
     def has_identifier(self, identifier: str) -> bool:
@@ -736,9 +752,12 @@ class EvidenceIndex:
             at = 0
             for text in self._texts:
                 json_like = text.lstrip()[:1] in ("{", "[")
-                records = [m.group() for m in _GROUP.finditer(text)] if json_like else (
-                    _RECORD_CUTS.split(text)
-                )
+                records = [m.group() for m in _GROUP.finditer(text)] if json_like else [
+                    field
+                    for line in text.split("\n")
+                    # a markdown table's row is one line, not its cells
+                    for field in ([line] if line.lstrip()[:1] == "|" else _RECORD_CUTS.split(line))
+                ]
                 for n, record in enumerate(records):
                     # "Fixed rate: 3.45%" names an attribute of the one thing described
                     label = _LABEL.match(record)
@@ -1013,9 +1032,11 @@ def _names_of_claim(facts: TextFacts, index: EvidenceIndex) -> list[str]:
     """A claim's names, and its first word when the evidence writes that word capitalised
     ("Sofia will update...", "Marketing has spent..."): `read_facts` cannot tell a first word
     that is a name from one capitalised as a sentence's start, the evidence can."""
-    names = list(facts.names)
+    names = [n for n in facts.names if n.lower().split("'")[0] not in PRONOUNS]
     first = facts.words[0] if facts.words else ""
-    if first and first not in names and first in index.proper:
+    if first and first not in names and first in index.proper and first.lower().split("'")[
+        0
+    ] not in PRONOUNS:
         names.append(first)
     return names
 
@@ -1183,10 +1204,10 @@ def _record_tokens(text: str, *, cased: bool = False) -> list[str] | list[tuple[
 
 def _row_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
     """Over a structured output, a claim's clause that mixes two lines: a number written on one
-    line only, but not on the line of a key around it ("The /data filesystem is at 95%" where
-    95% is on the root's line), or an identifier whose line holds nothing else the clause says
-    while two of its other tokens are on one other line ("i-0c3d9 (10.0.2.41) in eu-west-1b"
-    where the address and the zone are i-0b77c's). A key is a token of one data line only (a
+    line only, but on none of the lines the clause's keys name, nor beside a word of its own line
+    ("The /data filesystem is at 95%" where 95% is on the root's line), or an identifier whose
+    line holds nothing else the clause says while two of its other tokens are on one other line
+    ("i-0c3d9 (10.0.2.41) in eu-west-1b" where the address and the zone are i-0b77c's). A key is a token of one data line only (a
     line holding a number, past the output's first: titles and headers are no rows)."""
     where, rows = index.record_tokens, index.data_rows
     for part in clauses(claim):
@@ -1200,7 +1221,7 @@ def _row_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
         for i, token in enumerate(tokens):
             if len(where[token]) != 1 or not where[token] <= rows or not _distinct_number(token):
                 continue
-            near = {*[r for k, r in keys if k < i][-1:], *[r for k, r in keys if k > i][:1]}
+            near = {r for _, r in keys}  # the lines the clause names
             # its own line's words beside it name that line ("a standing charge of 0.41")
             beside = {
                 r for t in tokens[max(0, i - ROW_BESIDE):i] + tokens[i + 1:i + ROW_BESIDE + 1]
@@ -1319,6 +1340,8 @@ def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
         words = words_of_in_order(clause)
         negated = words_profile(words)[1]
         written = {stem(p) for w in words for p in word_parts(w)}
+        if written & _OFF:  # "Eco mode is off"
+            negated = negated | (written - _OFF)
         for field, value, position in index.fields:
             if not field <= written or (negated and not field & negated):
                 continue  # "Walk-ins are not accepted": the negation is the predicate's
