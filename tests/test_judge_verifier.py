@@ -611,3 +611,18 @@ def test_a_field_said_to_be_off_is_false() -> None:
     config = "thermostat: Hallway T6\nmode: heat\neco_mode: false"
     assert verdict("Eco mode is off.", config)[0] == SUPPORTED
     assert verdict("Eco mode is on.", config)[0] == CONTRADICTED
+
+
+def test_a_name_after_its_number_and_a_pronoun_sentence_after_the_statement() -> None:
+    orders = (
+        '[{"order": "PN-5521", "items": [{"plant": "Acer campestre", "qty": 120}, '
+        '{"plant": "Crataegus monogyna", "qty": 300}]}]'
+    )
+    assert verdict("It holds 120 Acer campestre and 300 Crataegus monogyna.", orders)[0] == (
+        SUPPORTED
+    )
+    corrections = (
+        "An article on 26 November about the Harbourside festival misnamed the festival "
+        "director. She is Oluwaseun Adebayo, not Olivia Adeyemi."
+    )
+    assert verdict("The festival director is Oluwaseun Adebayo.", corrections)[0] == SUPPORTED

@@ -134,6 +134,8 @@ ROW_MIN_TOKENS = 2
 CSV_MIN_COMMAS = 3
 #: A tool output of this many lines or more is structured, not prose.
 STRUCTURED_LINES = 3
+#: A name this close after a number is that number's ("300 Crataegus monogyna").
+BIND_AFTER_CHARS = 8
 #: A total is read only from a record of at most this many numbers (more: a sum by chance).
 ADD_MAX_NUMBERS = 8
 QUOTE_CHARS = 140
@@ -182,6 +184,8 @@ _FALLS = frozenset(
 )
 #: Words saying a yes/no field is off ("Eco mode is off", "MFA disabled").
 _OFF = frozenset(word_list("off disabl inactiv"))
+#: A sentence opening with one of these goes on about the sentence before.
+_OPENING_PRONOUNS = [[w] for w in ("He", "She", "They", "It")]
 #: Words before a number that make it a total of others ("2 of the 16 checks").
 _TOTALS = frozenset(word_list("of total totals totalling totaling overall combined altogether"))
 #: How many words before a number may say which way it moved.
@@ -639,9 +643,19 @@ class EvidenceIndex:
     def sentence_stems(self, position: int) -> set[str]:
         """The stems of every word of the evidence sentence holding this clause, and of the
         sentences before it that it goes on from ("He narrated..." is about the subject of the
-        sentence before)."""
+        sentence before), and of the sentence after it when that one opens with a pronoun ("...
+        misnamed the festival director. She is Oluwaseun Adebayo")."""
         found: set[str] = set()
         sentences = self.sentences
+        after = position + 1
+        while after < len(sentences) and sentences[after].text == sentences[position].text:
+            after += 1
+        if (after < len(sentences) and sentences[after].source == sentences[position].source
+                and words_of_in_order(sentences[after].text)[:1] in _OPENING_PRONOUNS):
+            found.update(
+                stem(p) for w in words_of_in_order(sentences[after].text)
+                for p in word_parts(w) if len(p) >= 2
+            )
         while True:
             text, source = sentences[position].text, sentences[position].source
             while position > 0 and sentences[position - 1].text == text:
@@ -1103,7 +1117,10 @@ def _swapped(
             n for n in names
             if not {stem(p) for p in word_parts(n) if len(p) >= 2} & stated
         ]
-        others = sorted(index.names_of(position) - {n.lower() for n in names})
+        others = sorted(
+            n for n in index.names_of(position) - {n.lower() for n in names}
+            if n.upper() not in index.sentences[position].clause  # "ADVISORY" is a status
+        )
         if not absent or not others:
             return None
     # A name stated with all the claim's numbers, in a sentence sharing some of the rest, is
@@ -1172,6 +1189,9 @@ def _unbound(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str, .
         opens = max((c for c in cuts if c <= at), default=0)
         before = [w for start, w in words if opens <= start < at][-BIND_MAX_WORDS:]
         before = before if at >= 0 else []
+        after = _WORD_IN_CLAIM.search(claim, at + len(number.text)) if at >= 0 else None
+        if after is not None and after.group() in names and after.start() - at < BIND_AFTER_CHARS:
+            continue  # "300 Crataegus": the name after it is the number's
         name = next((w for w in reversed(before) if w in names), None)
         if name is None or not (index.has_name(name) or index.has_identifier(name)):
             continue
@@ -1207,8 +1227,9 @@ def _row_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
     line only, but on none of the lines the clause's keys name, nor beside a word of its own line
     ("The /data filesystem is at 95%" where 95% is on the root's line), or an identifier whose
     line holds nothing else the clause says while two of its other tokens are on one other line
-    ("i-0c3d9 (10.0.2.41) in eu-west-1b" where the address and the zone are i-0b77c's). A key is a token of one data line only (a
-    line holding a number, past the output's first: titles and headers are no rows)."""
+    ("i-0c3d9 (10.0.2.41) in eu-west-1b" where the address and the zone are i-0b77c's). A key
+    is a token of one data line only (a line holding a number, past the output's first: titles
+    and headers are no rows)."""
     where, rows = index.record_tokens, index.data_rows
     for part in clauses(claim):
         tokens = [t for t in _record_tokens(part) if t in where and t not in STOPWORDS]
