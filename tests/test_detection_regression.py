@@ -52,3 +52,36 @@ def test_detection_on_the_development_slice(task: str) -> None:
     assert (found.true_positives, found.false_positives) == (tp, fp)
     # The recommended file adds the judge; the contract's own numbers stay what they were.
     assert [f.rate for f in recommended] == [f.rate for f in lexical]
+
+
+AGENT_CASES = ROOT / "benchmarks" / "data" / "agent_style_cases.json"
+#: set -> (pairs, recommended TP, recommended FP): the agent-style cases by where they come from.
+AGENT_EXPECTED = {
+    "rules-v2-development": (42, 36, 0),
+    "rules-v3-development": (24, 18, 3),
+    "blind-1": (30, 18, 0),
+    "blind-2": (30, 15, 1),
+    "blind-3": (40, 18, 0),
+    "blind-4": (40, 23, 2),
+    "blind-5": (40, 26, 3),
+    "blind-6": (40, 24, 5),  # held out: measured once, never tuned on
+}
+
+
+@pytest.mark.parametrize("origin", sorted(AGENT_EXPECTED))
+def test_detection_on_the_agent_style_cases(origin: str) -> None:
+    pairs, tp, fp = AGENT_EXPECTED[origin]
+    cases = [
+        c for c in json.loads(AGENT_CASES.read_text(encoding="utf-8"))["cases"]
+        if c["set"] == origin
+    ]
+    assert len(cases) == pairs
+    runs = [
+        run for c in cases for run in (
+            LabelledRun(c["grounded"], c["tool_output"], False),
+            LabelledRun(c["altered"], c["tool_output"], True),
+        )
+    ]
+    recommended, _ = send_runs(runs, {"settings_file": str(RECOMMENDED)})
+    found = detection(recommended, RunFlags.alert.fget)  # type: ignore[attr-defined]
+    assert (found.true_positives, found.false_positives) == (tp, fp)

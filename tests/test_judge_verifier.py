@@ -401,3 +401,228 @@ def test_over_a_document_a_claim_is_held_to_one_passage() -> None:
     # One loose sentence in an answer otherwise drawn from the document is context.
     mixed = drawn + " Regional politicians promised cheaper winter heating for every household."
     assert [v.verdict for v in judge.judge(request(mixed))].count(UNSUPPORTED) == 0
+
+
+# -- rules-v3: agent-style outputs ----------------------------------------------------------
+PODS = (
+    "NAME                         READY   STATUS             RESTARTS   AGE\n"
+    "checkout-7d9f8b-x2k4p        1/1     Running            0          3d\n"
+    "checkout-7d9f8b-q8m1z        0/1     CrashLoopBackOff   14         3d\n"
+    "inventory-5c6d7-lw9rt        1/1     Running            2          11h"
+)
+
+
+def test_an_aligned_table_is_not_a_document() -> None:
+    # Its columns' padding is no words: four short lines are one record, read whole.
+    request = JudgeRequest(
+        ("The inventory pod is running too, with 2 restarts in the last 11 hours.",
+         "The other checkout pod is running fine."),
+        (EvidenceText(PODS),), 1.0,
+    )
+    assert {v.verdict for v in VerifierJudge().judge(request)} == {SUPPORTED}
+
+
+def test_an_identifier_given_another_identifiers_number_is_unsupported() -> None:
+    claim = "One checkout pod, checkout-7d9f8b-{}, is in CrashLoopBackOff after 14 restarts."
+    found, why = verdict(claim.format("x2k4p"), PODS)
+    assert found == UNSUPPORTED
+    assert "'checkout-7d9f8b-x2k4p', '14' are in the evidence but never stated together" in why
+    assert verdict(claim.format("q8m1z"), PODS)[0] == SUPPORTED
+    errors = (
+        "Top errors last 24h (service: billing-api): 1) TimeoutError calling ledger-svc - "
+        "1,284 events; 2) ConnectionResetError to redis-primary - 12 events"
+    )
+    assert verdict("Most are timeouts calling redis-primary: 1,284 events.", errors)[0] == (
+        UNSUPPORTED
+    )
+    assert verdict("Most are timeouts calling ledger-svc: 1,284 events.", errors)[0] == SUPPORTED
+    # A compound with a number is no identifier ("73-year-old"): nothing is bound to it.
+    ages = "The 73-year-old manager was born in Govan. He managed the club for 26 years."
+    assert verdict("The 73-year-old managed the club for 26 years.", ages)[0] == SUPPORTED
+
+
+def test_a_percentage_may_be_written_as_a_fraction_in_the_evidence() -> None:
+    weather = '{"city": "Lyon", "forecast": "light rain", "precip_prob": 0.7}'
+    assert verdict("The chance of rain in Lyon is 70%.", weather)[0] == SUPPORTED
+    assert verdict("The chance of rain in Lyon is 70 percent.", weather)[0] == SUPPORTED
+    assert verdict("The chance of rain in Lyon is 80%.", weather)[0] == UNSUPPORTED
+    assert verdict("The chance of rain in Lyon is 70 days.", weather)[0] == UNSUPPORTED
+
+
+def test_a_scaled_number_is_rounded_at_the_precision_written() -> None:
+    table = "region | q3_revenue_eur\nBenelux | 1,960,300\nIberia | 1,175,500"
+    assert verdict("Benelux brought in €1.96M and Iberia €1.18M.", table)[0] == SUPPORTED
+    assert verdict("Benelux brought in €1.92M.", table)[0] == UNSUPPORTED
+    # Written without decimals, a scaled number is not rounded unless hedged.
+    assert verdict("Benelux brought in €2M.", table)[0] == UNSUPPORTED
+    assert verdict("Benelux brought in about €2M.", table)[0] == SUPPORTED
+
+
+def test_a_total_of_two_numbers_of_one_record_is_supported() -> None:
+    pr = '{"number": 4821, "state": "open", "checks": "2 failing, 14 passing"}'
+    assert verdict("PR #4821 is open, and 2 of the 16 checks are failing.", pr)[0] == SUPPORTED
+    assert verdict("PR #4821 is open, and 2 of the 18 checks are failing.", pr)[0] == (
+        UNSUPPORTED
+    )
+    # Not written as a total: a sum is a coincidence, not support ("no more than 8 tablets").
+    label = "Adults: 1-2 tablets every 4 to 6 hours. Do not exceed 6 tablets in 24 hours."
+    assert verdict("Take no more than 8 tablets in 24 hours.", label)[0] == UNSUPPORTED
+
+
+def test_a_number_said_to_move_the_other_way_is_unsupported() -> None:
+    table = "region | growth_pct\nNordics | 8.2\nIberia | -3.1"
+    found, why = verdict("Iberia grew by 3.1% in the quarter.", table)
+    assert found == UNSUPPORTED and "'3.1' goes the other way in the evidence" in why
+    assert verdict("Iberia shrank by 3.1% in the quarter.", table)[0] == SUPPORTED
+    costs = "egress 2,988.00 (+41% MoM); storage 4,105.10 (-2% MoM)"
+    assert verdict("Egress jumped 41% on the month.", costs)[0] == SUPPORTED
+    assert verdict("Egress fell 41% on the month.", costs)[0] == UNSUPPORTED
+    # Unsigned in the evidence: no direction to contradict.
+    assert verdict("Nordics grew by 8.2% in the quarter.", table)[0] == SUPPORTED
+
+
+def test_a_yes_no_field_stated_the_other_way_is_a_contradiction() -> None:
+    package = '{"name": "fastq-lite", "version": "5.2.0", "deprecated": false}'
+    found, why = verdict("fastq-lite 5.2.0 has been deprecated.", package)
+    assert found == CONTRADICTED and why.startswith("polarity")
+    assert verdict("fastq-lite 5.2.0 is not deprecated.", package)[0] == SUPPORTED
+    recipe = "Nutrition per serving: 318 kcal. Contains: mustard seeds. Gluten-free: yes."
+    assert verdict("The dal isn't gluten-free.", recipe)[0] == CONTRADICTED
+    assert verdict("The dal is gluten-free.", recipe)[0] == SUPPORTED
+    # "Note: no refunds" is prose after a colon, not a yes/no field.
+    terms = "Note: no refunds after 30 days. Bookings can be moved once."
+    assert verdict("Note that bookings can be moved once.", terms)[0] == SUPPORTED
+
+
+def test_a_line_of_a_list_bound_by_its_numbers_is_not_another_names() -> None:
+    hotels = (
+        "1. Hotel Alfama Rio - 4 stars - EUR 142/night - 0.4 km from center - free cancellation\n"
+        "2. Casa do Largo - 3 stars - EUR 96/night - 1.1 km from center - non-refundable\n"
+        "3. Tejo View Suites - 5 stars - EUR 265/night - 2.3 km from center - free cancellation"
+    )
+    claim = ("The cheapest option is {}, a 3-star hotel at €96 a night, 1.1 km from the center, "
+             "but it is non-refundable.")
+    assert verdict(claim.format("Casa do Largo"), hotels)[0] == SUPPORTED
+    # Two lines compared in one sentence, each with its own facts.
+    assert verdict(
+        "Hotel Alfama Rio (4 stars, €142) can be cancelled for free, as can Tejo View Suites, "
+        "the 5-star choice at €265.", hotels,
+    )[0] == SUPPORTED
+
+
+DISKS = (
+    "Filesystem      Size  Used Avail Use% Mounted on\n"
+    "/dev/nvme0n1p2  468G  421G   24G  95% /\n"
+    "/dev/nvme1n1    1.8T  612G  1.1T  36% /data\n"
+)
+
+
+def test_a_number_from_another_line_of_a_table_is_unsupported() -> None:
+    found, why = verdict("The /data filesystem is nearly full at 95%.", DISKS)
+    assert found == UNSUPPORTED and "'95%' belongs to another line of the output" in why
+    assert verdict("/data has 1.1T available and only 36% used.", DISKS)[0] == SUPPORTED
+    # A number may be written before or after its key, with other lines' keys in the clause.
+    packages = "Package   Current  Latest\npandas    2.2.3    2.3.0\ntorch     2.5.1    2.6.0"
+    assert verdict(
+        "Updates: 2.3.0 for pandas (now 2.2.3), and torch can go from 2.5.1 to 2.6.0.", packages
+    )[0] == SUPPORTED
+    assert verdict("pandas can go from 2.2.3 to 2.6.0.", packages)[0] == UNSUPPORTED
+    # "Label: value" lines are one thing's attributes, not a table's lines.
+    tariff = "Peak: 0.318 EUR/kWh\nOff-peak: 0.142 EUR/kWh\nStanding charge: 0.41 EUR/day"
+    assert verdict(
+        "Off-peak it is 0.142 EUR/kWh and 0.318 at peak, plus 0.41 EUR a day.", tariff
+    )[0] == SUPPORTED
+
+
+def test_an_identifier_with_another_lines_facts_is_unsupported() -> None:
+    targets = (
+        "Target group: api-prod-tg (port 8443)\n"
+        "TARGET             AZ          STATE      REASON\n"
+        "i-0a12f 10.0.1.17  eu-west-1a  healthy    -\n"
+        "i-0b77c 10.0.2.41  eu-west-1b  unhealthy  Health checks failed with code 503\n"
+        "i-0c3d9 10.0.3.08  eu-west-1c  healthy    -"
+    )
+    claim = "{} (10.0.2.41) in eu-west-1b is unhealthy."
+    found, why = verdict(claim.format("i-0c3d9"), targets)
+    assert found == UNSUPPORTED and "'i-0c3d9' belongs to another line" in why
+    assert verdict(claim.format("i-0b77c"), targets)[0] == SUPPORTED
+
+
+def test_lines_of_one_things_attributes_bind_no_number() -> None:
+    # "Label: value" lines describe one thing: their labels name no line of a table.
+    quote = (
+        "Lender: Hausbank Nord\nLoan amount: €320,000\nFixed rate: 3.45% p.a. for 10 years\n"
+        "Term: 30 years\nMonthly payment: €1,428.07"
+    )
+    assert verdict(
+        "Hausbank Nord offers €320,000 at a fixed 3.45% for 10 years on a 30-year term.", quote
+    )[0] == SUPPORTED
+
+
+def test_structured_output_is_read_as_records_not_prose() -> None:
+    reviews = (
+        "App: TrailMate (iOS) — reviews 2026-11-01 to 2026-11-30\n"
+        "Reviews: 1,284 | Avg rating: 3.9 (prev period 4.3)\n"
+        "Top complaints: GPS drift (212 mentions), battery drain (148)"
+    )
+    # A header names what every line is about; "(212 mentions)" annotates its line.
+    assert verdict("TrailMate got 1,284 reviews, averaging 3.9.", reviews)[0] == SUPPORTED
+    assert verdict("The top complaint was GPS drift with 212 mentions.", reviews)[0] == SUPPORTED
+
+
+def test_csv_values_weekday_abbreviations_and_currency_codes() -> None:
+    csv = "date,description,amount,currency,balance\n2026-11-30,DIRECT DEBIT,-39.99,EUR,2483.41"
+    assert verdict("Your balance is €2,483.41.", csv)[0] == SUPPORTED
+    hours = "Mon: closed\nTue\u2013Sun: 09:00\u201317:00"
+    assert verdict("It is open 09:00\u201317:00 Tuesday to Sunday.", hours)[0] == SUPPORTED
+    quote = '{"symbol": "VWCE", "exchange": "XETRA", "last": 118.42, "currency": "EUR"}'
+    assert verdict("VWCE last traded at €118.42 on Euronext.", quote)[0] == UNSUPPORTED
+    assert verdict("VWCE last traded at €118.42 on XETRA.", quote)[0] == SUPPORTED
+
+
+def test_a_yes_no_field_of_several_things_is_not_read() -> None:
+    flags = "flags:\n  new_checkout:\n    enabled: true\n  dark_mode_v2:\n    enabled: false\n"
+    assert verdict("new_checkout is enabled and dark_mode_v2 is disabled.", flags)[0] == SUPPORTED
+
+
+def test_markdown_rows_date_ranges_and_words_that_are_no_names() -> None:
+    table = (
+        "| Step | Users | Conversion |\n|---|---|---|\n| Verified email | 5,110 | 73.6% |\n"
+        "| Completed profile | 3,020 | 59.1% |\n| First project created | 1,870 | 61.9% |"
+    )
+    assert verdict(
+        "Only 59.1% of users who verified their email completed their profile.", table
+    )[0] == SUPPORTED
+    assert verdict("3,020 users completed their profile, a 73.6% conversion.", table)[0] == (
+        UNSUPPORTED
+    )
+    # A day inside a range of the evidence ("16-18 Jul"); a year, if written, must be there too.
+    passes = "Weekend pass + camping, 16\u201318 Jul 2027 \u2014 \u20ac289 each"
+    assert verdict("The weekend pass covers July 16 to 18.", passes)[0] == SUPPORTED
+    assert verdict("The weekend pass starts on July 16, 2026.", passes)[0] == UNSUPPORTED
+    # A number word or a pronoun opening a sentence is no name; a plural of an evidence word is.
+    gpus = '[{"node": "gpu-node-03", "gpu": 0, "util_pct": 97}]'
+    assert verdict("Two GPUs are busy on gpu-node-03.", gpus)[0] == SUPPORTED
+    dog = "Pepper is a 3-year-old terrier. Pepper is spayed and microchipped."
+    assert verdict("She's spayed and microchipped.", dog)[0] == SUPPORTED
+
+
+def test_a_field_said_to_be_off_is_false() -> None:
+    config = "thermostat: Hallway T6\nmode: heat\neco_mode: false"
+    assert verdict("Eco mode is off.", config)[0] == SUPPORTED
+    assert verdict("Eco mode is on.", config)[0] == CONTRADICTED
+
+
+def test_a_name_after_its_number_and_a_pronoun_sentence_after_the_statement() -> None:
+    orders = (
+        '[{"order": "PN-5521", "items": [{"plant": "Acer campestre", "qty": 120}, '
+        '{"plant": "Crataegus monogyna", "qty": 300}]}]'
+    )
+    assert verdict("It holds 120 Acer campestre and 300 Crataegus monogyna.", orders)[0] == (
+        SUPPORTED
+    )
+    corrections = (
+        "An article on 26 November about the Harbourside festival misnamed the festival "
+        "director. She is Oluwaseun Adebayo, not Olivia Adeyemi."
+    )
+    assert verdict("The festival director is Oluwaseun Adebayo.", corrections)[0] == SUPPORTED

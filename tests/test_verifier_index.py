@@ -24,11 +24,12 @@ CASES = ROOT / "benchmarks" / "data" / "agent_style_cases.json"
 
 #: The number patterns as first written: a look-behind, then the digits.
 PLAIN_NUMBER = (
-    r"(?P<n>\d{1,3}(?:,\d{3})+|\d+)(?P<frac>\.\d+)?(?:st|nd|rd|th)?"
+    r"(?P<n>\d{1,3}(?:,\d{3}(?!\d))+|\d+)(?P<frac>\.\d+)?(?:st|nd|rd|th)?"
     r"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn|[kKmMbB])\b)?"
 )
 PLAIN_CLAIM_NUMBER = re.compile(r"(?<![\w.,])" + PLAIN_NUMBER)
-PLAIN_EVIDENCE_NUMBER = re.compile(r"(?<![\d,])" + PLAIN_NUMBER)
+# after no digit, and not a thousands group ("EUR,2483.41" holds 2483.41)
+PLAIN_EVIDENCE_NUMBER = re.compile(r"(?<!\d)(?!(?<=\d,)\d{3}(?!\d))" + PLAIN_NUMBER)
 
 
 def shuffled_texts(alphabet: str, count: int, longest: int) -> list[str]:

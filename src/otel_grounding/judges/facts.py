@@ -43,6 +43,8 @@ NOT_NAMES = frozenset(
         "tv according however meanwhile overall additionally also currently note yes no"
     )
 )
+#: Pronouns, contractions of them included ("She's"): never a name.
+PRONOUNS = frozenset(word_list("i you he she it we they this that these those there here"))
 MONTHS = {
     name: number
     for number, names in enumerate(
@@ -126,17 +128,24 @@ _GLUED_NUMBER = re.compile(
     r"\d+(?:\.\d+)?(?:s|st|nd|rd|th|am|pm|k|m|b|bn|gb|mb|kb|tb|km|kg|g|mg|ms|h|min|x|%)",
     re.IGNORECASE,
 )
-#: A number: `\d{1,3}(?:,\d{3})+|\d+` with its first digit written first (then the look-behind
-#: checks the character before it), so that the scan jumps from digit to digit.
+#: A number: `\d{1,3}(?:,\d{3})+|\d+` with its first digit written first (then the look-behinds
+#: `after` check the characters before it), so that the scan jumps from digit to digit.
 _NUMBER_PATTERN = (
-    r"(?P<n>\d(?<!{before}\d)(?:\d{{0,2}}(?:,\d{{3}})+|\d*))(?P<frac>\.\d+)?(?:st|nd|rd|th)?"
+    r"(?P<n>\d{after}(?:\d{{0,2}}(?:,\d{{3}}(?!\d))+|\d*))(?P<frac>\.\d+)?(?:st|nd|rd|th)?"
     r"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn|[kKmMbB])\b)?"
 )
 _DIGIT = re.compile(r"\d")
+_PERCENT = re.compile(r"\s?(?:%|percent\b|per cent\b)")
+#: A unit written after a number: "91 Mbps", "4.2GB".
+UNIT_AFTER = r"\s?([A-Za-z%]+)"
+_UNIT = re.compile(UNIT_AFTER)
 #: A claim's numbers start at a word boundary; the evidence's anywhere after a non-digit
-#: ("Collins.51 Birch Street" holds 51).
-_CLAIM_NUMBER = re.compile(_NUMBER_PATTERN.format(before=r"[\w.,]"))
-_EVIDENCE_NUMBER = re.compile(_NUMBER_PATTERN.format(before=r"[\d,]"))
+#: ("Collins.51 Birch Street" holds 51) but within a thousands group ("EUR,2483.41" and
+#: "Fridge 2,2027" hold 2483.41 and 2027).
+_CLAIM_NUMBER = re.compile(_NUMBER_PATTERN.format(after=r"(?<![\w.,]\d)"))
+_EVIDENCE_NUMBER = re.compile(
+    _NUMBER_PATTERN.format(after=r"(?<!\d\d)(?!(?<=\d,\d)\d\d(?!\d))")
+)
 #: A word: a letter, then optionally word characters, apostrophes and hyphens ending in a letter
 #: or a digit (the common first letter written once: one scan per position, not two).
 _WORD = re.compile(r"[^\W\d_](?:[\w'\u2019-]*[^\W_])?")
@@ -232,6 +241,10 @@ class NumberFact:
     decimals: int
     scaled: float | None
     hedged: bool
+    #: Written as a percentage ("70%", "70 percent"): 0.7 in the evidence states it too.
+    percent: bool = False
+    #: The word written right after it, lowercased ("mbps" in "91 Mbps"; claims only).
+    unit: str = ""
 
 
 @dataclass(frozen=True)
@@ -299,7 +312,8 @@ def title_like(words: Sequence[str]) -> bool:
 def _is_name(word: str) -> bool:
     lower = word.lower()
     return (word[0].isupper() and len(word) > 1 and lower not in STOPWORDS
-            and lower not in NOT_NAMES and lower not in MONTHS)
+            and lower not in NOT_NAMES and lower not in MONTHS and lower not in NUMBER_WORDS
+            and lower.split("'")[0].split("\u2019")[0] not in PRONOUNS)
 
 
 def _defined_acronym(name: str, words: list[str]) -> bool:
@@ -351,6 +365,14 @@ def _is_identifier(found: str) -> bool:
     return not (plain or _DATE.fullmatch(found) or _GLUED_NUMBER.fullmatch(found))
 
 
+#: A clock time of the afternoon or evening, written in 12 hours.
+_AFTERNOON = re.compile(r"\b(1[01]|[1-9])(:\d\d\s?[Pp]\.?[Mm]\b)")
+
+
+def _in_24_hours(m: re.Match[str]) -> str:
+    return f"{int(m.group(1)) + 12}{m.group(2)}"
+
+
 def read_facts(text: str, *, claim: bool) -> TextFacts:
     """The facts of a text. A claim keeps only what it must be held to (its first word is not
     a name: every sentence starts with a capital); evidence keeps everything it could support."""
@@ -375,6 +397,8 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
     # Evidence keeps the numbers inside its dates and identifiers; a claim is held to its dates
     # and identifiers as wholes.
     number_text = _mask(masked, date_spans) if claim else text
+    if claim and "m" in number_text.lower():  # "2:00 PM" is 14:00
+        number_text = _AFTERNOON.sub(_in_24_hours, number_text)
     numbers: list[NumberFact] = []
     lowered = number_text.lower() if claim and _DIGIT.search(number_text) else ""
     for m in (_CLAIM_NUMBER if claim else _EVIDENCE_NUMBER).finditer(number_text):
@@ -389,11 +413,19 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
             before = lowered[max(0, m.start() - 16): m.start()].split()
             hedged = bool(before) and (before[-1] in HEDGES or before[-1].endswith("~")
                                        or (len(before) > 1 and before[-2] in HEDGES))
-        numbers.append(NumberFact(m.group(), value, len(frac) - 1 if frac else 0, scaled, hedged))
+        percent = claim and _PERCENT.match(number_text, m.end()) is not None
+        unit = _UNIT.match(number_text, m.end()) if claim else None
+        numbers.append(NumberFact(
+            m.group(), value, len(frac) - 1 if frac else 0, scaled, hedged, percent,
+            unit.group(1).lower() if unit else "",
+        ))
     words: list[str] = []
     names: list[str] = []
     negations = 0
     if not claim:  # evidence: its numbers, dates and identifiers; words are indexed apart
+        for m in _AFTERNOON.finditer(text) if "m" in text.lower() else ():  # "2:30pm": 14 too
+            hour = int(m.group(1)) + 12
+            numbers.append(NumberFact(str(hour), float(hour), 0, None, False))
         for word in words_of(text):
             if word.lower() in NUMBER_WORDS:
                 numbers.append(NumberFact(word, float(NUMBER_WORDS[word.lower()]), 0, None, False))
@@ -431,6 +463,7 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
 #: clock time ("9:30"), no boundary.
 _CLAUSE = re.compile(
     r";|(?<!\d):|:(?!\d)|,\s+(?:and|but|while|whereas|although|though)\s+|\s+but\s+"
+    r"|,\s+as\s+(?:can|does|do|did|is|are|was|were|has|have|had|will|would)\s+"
 )
 
 
@@ -440,6 +473,11 @@ def one_clause(sentence: str) -> bool:
     return ";" not in sentence and ":" not in sentence and "," not in sentence and (
         "but" not in sentence
     )
+
+
+def clause_starts(sentence: str) -> list[int]:
+    """Where each clause of a sentence after its first starts."""
+    return [m.end() for m in _CLAUSE.finditer(sentence)]
 
 
 def clauses(sentence: str) -> list[str]:

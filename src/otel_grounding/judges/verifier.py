@@ -35,8 +35,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import accumulate, chain, repeat
-from typing import NamedTuple
+from itertools import accumulate, chain, combinations, repeat
+from typing import Literal, NamedTuple, overload
 
 from otel_grounding.config import JudgeSettings
 from otel_grounding.judge import (
@@ -48,11 +48,15 @@ from otel_grounding.judge import (
     JudgeVerdict,
 )
 from otel_grounding.judges.facts import (
+    MONTHS,
+    PRONOUNS,
     STOPWORDS,
+    UNIT_AFTER,
     DateFact,
     NumberFact,
     TextFacts,
     clause_names,
+    clause_starts,
     clauses,
     continues,
     evidence_sentences,
@@ -68,9 +72,10 @@ from otel_grounding.judges.facts import (
     words_of_in_order,
     words_profile,
 )
+from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v2"
+MODEL = "rules-v3"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -121,8 +126,22 @@ BIND_MAX_WORDS = 6
 #: an abbreviation ("Robert Manoogian Jr.").
 FRAGMENT_MAX_WORDS = 3
 #: How much of the nearest evidence sentence a reason quotes.
+#: How many tokens on either side of a number may name its own line.
+ROW_BESIDE = 2
+#: A key is another line's when at least this many of its clause's words are that line's.
+ROW_MIN_TOKENS = 2
+#: A line with this many commas and none followed by a space is a CSV row.
+CSV_MIN_COMMAS = 3
+#: A tool output of this many lines or more is structured, not prose.
+STRUCTURED_LINES = 3
+#: A name this close after a number is that number's ("300 Crataegus monogyna").
+BIND_AFTER_CHARS = 8
+#: A total is read only from a record of at most this many numbers (more: a sum by chance).
+ADD_MAX_NUMBERS = 8
 QUOTE_CHARS = 140
 _APART = "never stated together"
+_OTHER_WAY = "goes the other way in the evidence"
+_OTHER_RECORD = "belongs to another line of the output"
 _OF_ANOTHER = "said of"
 _PASSAGE = "one passage"
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -130,7 +149,13 @@ _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
 
 #: A part of a hyphenated identifier that may be checked on its own: a word, or digits with
 #: an ending ("18s", "3rd").
-_PLAIN_PART = re.compile(r"[^\W\d_]+|\d+[a-z]{0,2}")
+_PLAIN_PART = re.compile(r"[^\W\d_]+|\d+(?:\.\d+)?[a-z]{0,2}")
+#: Units a number is joined to ("a 45-minute cleaning", "the 7.4-mile loop"): the evidence may
+#: write them otherwise ("duration_min": 45, "7.4 miles").
+_UNIT_WORDS = frozenset(word_list(
+    "second minute hour day week month year mile km metre meter foot feet inch kg gram pound "
+    "litre liter gallon percent point seat bed room page step"
+))
 #: Joins the evidence sentences into one string to search (no claim's fact holds it).
 _SEPARATOR = "\x00"
 #: How many sentences `EvidenceIndex.holding` searches first (then four times as many, ...).
@@ -141,14 +166,65 @@ _WORD_CUTS = str.maketrans(dict.fromkeys(".,;:!?()[]{}\"'<>", " "))
 _CUT_OR_SPACE = re.compile(r"[\s.,;:!?()\[\]{}\"'<>]")
 #: A number as a record states it ("1,840,200", "1840200", "4.5"), for `records_of`.
 _NUMBER_IN_TEXT = re.compile(
-    r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|(?<![\w.,])\d+(?:\.\d+)?(?!\d)"
+    r"(?<![\w.,])(?<![A-Za-z]-)\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])"
+    r"|(?<![\w.,])(?<![A-Za-z]-)\d+(?:\.\d+)?(?!\d)"
 )
+#: Words saying which way a number moved, read just before it ("shrank by 3.1%").
+_RISES = frozenset(
+    word_list(
+        "up rise rises rose risen grew grow grows grown increased increase increases gained "
+        "gain gains climbed climb jumped jump higher"
+    )
+)
+_FALLS = frozenset(
+    word_list(
+        "down fall falls fell fallen shrank shrink shrinks shrunk decreased decrease decreases "
+        "declined decline declines dropped drop drops lost lower"
+    )
+)
+#: Words saying a yes/no field is off ("Eco mode is off", "MFA disabled").
+_OFF = frozenset(word_list("off disabl inactiv"))
+#: A sentence opening with one of these goes on about the sentence before.
+_OPENING_PRONOUNS = [[w] for w in ("He", "She", "They", "It")]
+#: Words before a number that make it a total of others ("2 of the 16 checks").
+_TOTALS = frozenset(word_list("of total totals totalling totaling overall combined altogether"))
+#: How many words before a number may say which way it moved.
+DIRECTION_WORDS = 3
+#: A number in the evidence with its sign: "-3.1", "+12%", and U+2212, the minus sign.
+_SIGNED = r"(?:(?<=[^\w.,])|^)([-+\u2212]?){}(?![\d.,]\d)"
+#: A yes/no field of a tool's output ("deprecated": false, Gluten-free: yes).
+_FIELD_VALUE = re.compile(
+    r"[:=]\s*\"?(true|false|yes|no)\"?(?=\s*(?:[,.;|})\]\n]|$))", re.IGNORECASE
+)
+#: The field's name, just before its value.
+_FIELD_NAME = re.compile(r"([A-Za-z][A-Za-z _-]{1,40})\"?\s*$")
+_FIELD_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+#: A token that may name a thing by an identifier: letters with a joiner, a dot or a slash
+#: ("ledger-svc", "checkout-7d9f8b-x2k4p", "0044_drop_legacy_tables.sql").
+_ID_TOKEN = re.compile(r"[A-Za-z0-9][\w./#-]*[A-Za-z0-9]")
+_ID_MARKS = frozenset("-_./#")
 #: A claim's words, with their positions, for binding a number to the name before it.
 _WORD_IN_CLAIM = re.compile(r"[^\W\d_][\w'\u2019-]*")
 #: A bracketed group holding one of these is a record, not a list of numbers.
 _WORD_IN_TEXT = re.compile(r"[^\W\d_]{2,}")
 #: An innermost bracketed group of a structured output: one record ("('EMEA', 1840200)").
 _GROUP = re.compile(r"[(\[{][^()\[\]{}]*[)\]}]")
+_FIELD_MARKS = re.compile(r"[,:]")
+#: Currency codes: "EUR" is no place's code ("Euronext").
+_CURRENCIES = frozenset(word_list("EUR USD GBP JPY CHF CNY AUD CAD SEK NOK DKK PLN INR"))
+#: A structured output's records: its lines, and their fields (";" or " | " apart); a JSON
+#: output's innermost objects.
+_RECORD_CUTS = re.compile(r";\s|\s\|\s")
+#: A token of a record or a claim, compared as written ("i-0b77c", "10.0.2.41", "421G", "95%").
+_TOKEN = re.compile(r"[^\s,;|()\[\]{}\"'\u2018\u2019\u201c\u201d]+")
+_TOKEN_TRIM = ".:!?€$£"
+_DIGIT_IN = re.compile(r"\d")
+_NUMBER_FIELD = re.compile(r"-?\d+(?:\.\d+)?")
+_DECIMAL_UNIT = re.compile(r"(\d+\.\d+)" + UNIT_AFTER)
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3})")
+_LABEL = re.compile(r"\s*((?:[^:\n]|(?<=\d):(?=\d)){1,40}?):\s")
+#: Numbers read as years, not as a record's value.
+_YEARS = (1000, 2100)
 #: A word joined by hyphens or underscores ("payments-gw", "eu_west"): a name in a scheme.
 _JOINED = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+")
 _JOINERS = re.compile(r"[-_]")
@@ -248,6 +324,12 @@ class EvidenceIndex:
         self._records: dict[str, list[str]] | None = None
         self._joined_parts: set[tuple[str, str]] | None = None
         self._codes: set[str] | None = None
+        self._fields: list[tuple[frozenset[str], bool, int]] | None = None
+        self._by_number: defaultdict[str, list[str]] | None = None
+        self._structured: bool | None = None
+        self._record_tokens: defaultdict[str, set[int]] | None = None
+        self._data_rows: set[int] = set()
+        self._keys: set[str] = set()
         self._number_at: dict[str, list[int]] | None = None
         self._profiles: list[_Profile] | None = None
         self._negates: bool | None = None
@@ -298,7 +380,7 @@ class EvidenceIndex:
                     segment_words = 0
                     if stop_above is not None and segments + ordinal - before > stop_above:
                         return segments + ordinal - before
-                segment_words += sentence.count(" ") + 1
+                segment_words += len(sentence.split())
                 ordinals.append((sentence, ordinal))
             segments += ordinal - before
             ordinal += SCATTER_WINDOW + 1  # no window spans two tool outputs
@@ -416,6 +498,10 @@ class EvidenceIndex:
         return self._facts
 
     def has_name(self, name: str) -> bool:
+        whole = name.lower()
+        words = self.vocabulary.words
+        if whole in words or (whole[-1:] == "s" and whole[:-1] in words):
+            return True  # "MySQL" for mysql, "GPUs" for gpu
         parts = [p for p in word_parts(name) if len(p) >= 2]
         if all(self._has_word(p) for p in parts):
             return True
@@ -426,7 +512,10 @@ class EvidenceIndex:
         Frankfurt, "LIS" for Lisbon)."""
         if self._codes is None:
             self.profiles  # noqa: B018 -- the distinct words
-            self._codes = {w.lower() for w in self._distinct if w.isupper() and 3 <= len(w) <= 4}
+            self._codes = {
+                w.lower() for w in self._distinct
+                if w.isupper() and 3 <= len(w) <= 4 and w not in _CURRENCIES
+            }
         return any(word.startswith(code) for code in self._codes)
 
     def _has_word(self, word: str) -> bool:
@@ -441,6 +530,9 @@ class EvidenceIndex:
             for cut in range(1, NAME_ENDING_MAX + 1)
             if len(word) - cut >= NAME_PREFIX_MIN
         ):
+            return True
+        day = word[:-1] if word.endswith("days") else word  # "Tuesdays"
+        if day in _WEEKDAYS and (day[:3] in words or day in words):  # "Tue" for Tuesday
             return True
         # The weekdays of the evidence's dates are words of it too: read them only for a
         # word one of them could cover.
@@ -464,12 +556,22 @@ class EvidenceIndex:
         keys = [number_key(number.value)]
         if number.scaled is not None:
             keys.append(number_key(number.scaled))
+        if number.percent:  # "70%" for 0.7
+            keys.append(number_key(number.value / 100))
         if any(k in facts.numbers for k in keys):
+            return True
+        if number.unit and not number.decimals and number.scaled is None and any(
+            round(value) == number.value and unit == number.unit for value, unit in facts.units
+        ):  # "91 Mbps" for 91.33 Mbps
             return True
         if number.decimals or number.hedged:  # "4.9" or "about 5" for 4.87
             wanted = number.scaled if number.scaled is not None else number.value
+            # "€1.96M" for 1,960,300: rounded at the precision written, in its unit
+            unit = number.scaled / number.value if number.scaled and number.decimals else None
             for value in facts.values:
                 if round(value, number.decimals) == number.value:
+                    return True
+                if unit is not None and round(value / unit, number.decimals) == number.value:
                     return True
                 if number.hedged and abs(value - wanted) <= HEDGE_TOLERANCE * abs(value):
                     return True
@@ -487,6 +589,16 @@ class EvidenceIndex:
                 return True
         if date.month is None and date.day is None and date.year is not None:
             return number_key(date.year) in facts.numbers
+        if date.month is not None and date.day is not None:  # "16-18 Jul", "3 and 14 November"
+            wanted = {number_key(date.day)} | (
+                {number_key(date.year)} if date.year is not None else set()
+            )
+            return any(
+                wanted <= number_keys(sentence.text) and any(
+                    MONTHS.get(w.lower()) == date.month for w in words_of_in_order(sentence.text)
+                )
+                for sentence in self.sentences
+            )
         return False
 
     def has_identifier(self, identifier: str) -> bool:
@@ -520,8 +632,9 @@ class EvidenceIndex:
         parts = key.split("-")
         if len(parts) < 2 or not all(_PLAIN_PART.fullmatch(p) for p in parts):
             return False
+        numbered = any(not p.isalpha() for p in parts)
         return all(
-            self._has_word(p)
+            (numbered and p in _UNIT_WORDS) or self._has_word(p)
             if p.isalpha()
             else number_key(float(_digits(p))) in self._read_facts().numbers
             for p in parts
@@ -530,9 +643,19 @@ class EvidenceIndex:
     def sentence_stems(self, position: int) -> set[str]:
         """The stems of every word of the evidence sentence holding this clause, and of the
         sentences before it that it goes on from ("He narrated..." is about the subject of the
-        sentence before)."""
+        sentence before), and of the sentence after it when that one opens with a pronoun ("...
+        misnamed the festival director. She is Oluwaseun Adebayo")."""
         found: set[str] = set()
         sentences = self.sentences
+        after = position + 1
+        while after < len(sentences) and sentences[after].text == sentences[position].text:
+            after += 1
+        if (after < len(sentences) and sentences[after].source == sentences[position].source
+                and words_of_in_order(sentences[after].text)[:1] in _OPENING_PRONOUNS):
+            found.update(
+                stem(p) for w in words_of_in_order(sentences[after].text)
+                for p in word_parts(w) if len(p) >= 2
+            )
         while True:
             text, source = sentences[position].text, sentences[position].source
             while position > 0 and sentences[position - 1].text == text:
@@ -547,6 +670,16 @@ class EvidenceIndex:
             if not continues(text) and before.count(" ") >= FRAGMENT_MAX_WORDS:
                 return found
             position -= 1
+
+    @property
+    def structured(self) -> bool:
+        """Whether a tool output is laid out in lines or as JSON, not written as prose."""
+        if self._structured is None:
+            self._structured = any(
+                text.lstrip()[:1] in ("{", "[") or text.strip().count("\n") >= STRUCTURED_LINES - 1
+                for text in self._texts
+            )
+        return self._structured
 
     @property
     def is_document(self) -> bool:
@@ -574,7 +707,12 @@ class EvidenceIndex:
             self._records = {}
             for sentences in self._by_source:
                 for sentence in sentences:
-                    groups = [(m.start(), m.end()) for m in _GROUP.finditer(sentence)]
+                    # In structured output a group is a record when it holds fields:
+                    # "(212 mentions)" annotates its line.
+                    groups = [
+                        (m.start(), m.end()) for m in _GROUP.finditer(sentence)
+                        if not self.structured or _FIELD_MARKS.search(m.group())
+                    ]
                     for m in _NUMBER_IN_TEXT.finditer(sentence):
                         record = next(
                             (sentence[a:b] for a, b in groups
@@ -584,6 +722,123 @@ class EvidenceIndex:
                         key = number_key(float(m.group().replace(",", "")))
                         self._records.setdefault(key, []).append(record.lower())
         return self._records.get(number_key(number.value))
+
+    def signs_of(self, number: NumberFact) -> set[str]:
+        """The signs the evidence writes this number with ("-", "+", "" unsigned)."""
+        pattern = re.compile(_SIGNED.format(re.escape(number.text.replace(",", ""))))
+        return {
+            "-" if m.group(1) == "\u2212" else m.group(1)
+            for m in pattern.finditer(self.text.replace(",", ""))
+        }
+
+    @property
+    def fields(self) -> list[tuple[frozenset[str], bool, int]]:
+        """The evidence's yes/no fields: the stems of the field's name, its value, and the
+        sentence stating it."""
+        if self._fields is None:
+            self._fields = []
+            if _FIELD_VALUE.search(self.text) is None:
+                return self._fields
+            for position, sentence in enumerate(self.sentences):
+                if sentence.text is not self.sentences[position - 1].text or position == 0:
+                    for m in _FIELD_VALUE.finditer(sentence.text):
+                        name = _FIELD_NAME.search(sentence.text, max(0, m.start() - 42), m.start())
+                        if name is None:
+                            continue
+                        words = _FIELD_WORDS.findall(name.group(1))
+                        # every word of the name, "out" of "Out of service" included
+                        stems = frozenset(stem(w) for w in words)
+                        if stems:
+                            value = m.group(1).lower() in ("true", "yes")
+                            self._fields.append((stems, value, position))
+            values: dict[frozenset[str], set[bool]] = {}
+            for stems, value, _ in self._fields:
+                values.setdefault(stems, set()).add(value)
+            # "enabled: true" and "enabled: false" under two flags: whose is not read here
+            self._fields = [f for f in self._fields if len(values[f[0]]) == 1]
+        return self._fields
+
+    @property
+    def record_tokens(self) -> dict[str, set[int]]:
+        """For a structured output: each token -> the records holding it."""
+        if self._record_tokens is None:
+            self._record_tokens = defaultdict(set)
+            at = 0
+            for text in self._texts:
+                json_like = text.lstrip()[:1] in ("{", "[")
+                records = [m.group() for m in _GROUP.finditer(text)] if json_like else [
+                    field
+                    for line in text.split("\n")
+                    # a markdown table's row is one line, not its cells
+                    for field in ([line] if line.lstrip()[:1] == "|" else _RECORD_CUTS.split(line))
+                ]
+                for n, record in enumerate(records):
+                    # "Fixed rate: 3.45%" names an attribute of the one thing described
+                    label = _LABEL.match(record)
+                    for k, (token, written) in enumerate(_record_tokens(record, cased=True)):
+                        self._record_tokens[token].add(at)
+                        if not label and not token[0].isdigit() and (
+                            _id_shape(token) is not None or (
+                                token[0].isalpha() and len(token) >= 3
+                                and (k == 0 or written[0].isupper())
+                            )
+                        ):
+                            self._keys.add(token)
+                    if n and _DIGIT_IN.search(record):
+                        self._data_rows.add(at)
+                    at += 1
+        return self._record_tokens
+
+    @property
+    def keys(self) -> set[str]:
+        """The tokens of a structured output that may name its line: a line's first, one
+        written capitalised, or an identifier ("pandas", "ICU", "Lindqvist", "/data")."""
+        self.record_tokens  # noqa: B018 -- the records
+        return self._keys
+
+    @property
+    def data_rows(self) -> set[int]:
+        """The records of a structured output holding a number, but each output's first."""
+        self.record_tokens  # noqa: B018 -- the records
+        return self._data_rows
+
+    def keyed(self, name: str) -> bool:
+        """Whether the evidence states a value of this name: a record of a number of at least
+        `SCATTER_MIN_NUMBER` holds it ("Airport" in a header line states no value)."""
+        self.records_of(NumberFact("0", 0.0, 0, None, False))  # the records
+        assert self._records is not None
+        return any(
+            _holds_word(record, name)
+            for key, records in self._records.items()
+            if float(key) >= SCATTER_MIN_NUMBER and not _YEARS[0] <= float(key) <= _YEARS[1]
+            for record in records
+        )
+
+    def clauses_stating(self, number: NumberFact) -> list[str]:
+        """The evidence clauses writing this number, lowercased."""
+        if self._by_number is None:
+            self._by_number = defaultdict(list)
+            for sentence in self.sentences:
+                lowered = sentence.clause.lower()
+                for key in number_keys(lowered):
+                    self._by_number[key].append(lowered)
+        return self._by_number.get(number_key(number.value), [])
+
+    def adds_up(self, number: NumberFact, held: Sequence[NumberFact]) -> bool:
+        """A total of two numbers of one record that states another of the claim's numbers
+        ("2 of the 16 checks" where the evidence says "2 failing, 14 passing")."""
+        if number.value != int(number.value) or number.decimals or number.scaled is not None:
+            return False
+        for other in held:
+            for record in self.records_of(other) or ():
+                values = [
+                    float(m.group().replace(",", "")) for m in _NUMBER_IN_TEXT.finditer(record)
+                ]
+                if len(values) <= ADD_MAX_NUMBERS and any(
+                    a + b == number.value for a, b in combinations(values, 2)
+                ):
+                    return True
+        return False
 
     def siblings(self, word: str) -> bool:
         """Whether the evidence writes names in this one's scheme (another joined word with the
@@ -683,6 +938,8 @@ class _EvidenceFacts:
         self.values: set[float] = set()
         self.dates: list[DateFact] = []
         self.weekdays: set[str] = set()
+        #: Its decimals with the unit written after them ((91.33, "mbps")).
+        self.units: set[tuple[float, str]] = set()
 
     @classmethod
     def read(cls, texts: Sequence[str]) -> _EvidenceFacts:
@@ -695,6 +952,14 @@ class _EvidenceFacts:
                 if number.scaled is not None:
                     found.numbers.add(number_key(number.scaled))
                     found.values.add(number.scaled)
+            for line in text.splitlines():  # a CSV row's fields ("3.1,410,FAIL")
+                if line.count(",") >= CSV_MIN_COMMAS and ", " not in line:
+                    for value in line.split(","):
+                        if _NUMBER_FIELD.fullmatch(value):
+                            found.numbers.add(number_key(float(value)))
+                            found.values.add(float(value))
+            for m in _DECIMAL_UNIT.finditer(text):
+                found.units.add((float(m.group(1)), m.group(2).lower()))
             found.dates.extend(facts.dates)
             for date in facts.dates:  # "on Friday, December 4" for 2026-12-04
                 if date.year and date.month and date.day:
@@ -729,20 +994,30 @@ def check_claim(claim: str, index: EvidenceIndex) -> ClaimCheck:
     covered = sum(1 for s in facts.content_stems if s in index.stems)
     coverage = covered / content if content else 1.0
     if index.is_document:  # held to its facts here, to one passage in `passage_checks`
-        missing = _missing_facts(facts, index, names=False)
+        missing = _missing_facts(claim, facts, index, names=False)
         verdict = UNSUPPORTED if missing else SUPPORTED
         return ClaimCheck(verdict, missing, coverage, None, nearest, facts.content_stems)
     parts = clauses(claim)
     flipped = _polarity_flip(parts, index)
     if flipped is not None:
         return ClaimCheck(CONTRADICTED, (), coverage, flipped, flipped)
-    missing = _missing_facts(facts, index) or _unknown_siblings(facts, index)
+    missing = _missing_facts(claim, facts, index) or _unknown_siblings(facts, index)
     if missing:
         return ClaimCheck(UNSUPPORTED, missing, coverage, None, nearest)
-    unbound = _unbound(claim, facts, index)
+    unbound = (
+        _unbound(claim, facts, index)
+        or _id_swapped(claim, facts, index)
+        or _other_way(claim, facts, index)
+        or (_row_crossed(claim, index) if index.structured else ())
+    )
     if unbound:
         return ClaimCheck(UNSUPPORTED, unbound, coverage, None, nearest)
-    if not index.more_segments_than(SCATTER_MAX_SEGMENTS):  # both rules: short evidence only
+    field = _field_flip(parts, index)
+    if field is not None:
+        return ClaimCheck(CONTRADICTED, (), coverage, field, field)
+    # Both rules: short prose only (the lines of a structured output are records, not
+    # passages: a header names what every line is about).
+    if not index.structured and not index.more_segments_than(SCATTER_MAX_SEGMENTS):
         per_clause = [facts if part == claim else read_facts(part, claim=True) for part in parts]
         scattered = next(
             (found for clause_facts in per_clause if (found := _scattered(clause_facts, index))),
@@ -755,7 +1030,10 @@ def check_claim(claim: str, index: EvidenceIndex) -> ClaimCheck:
             if swapped is not None:
                 return ClaimCheck(UNSUPPORTED, swapped[0], coverage, None, swapped[1])
     anchored = bool(facts.names or facts.numbers or facts.dates or facts.identifiers)
-    if not anchored and content >= COVERAGE_MIN_WORDS and coverage < COVERAGE_MIN:
+    # Over structured output a sentence's own words are the writer's ("closed" for
+    # "open": false): only its facts are held.
+    if (not anchored and not index.structured and content >= COVERAGE_MIN_WORDS
+            and coverage < COVERAGE_MIN):
         words = tuple(
             sorted({w for w in facts.words if stem(w) in facts.content_stems
                     and stem(w) not in index.stems})
@@ -768,9 +1046,11 @@ def _names_of_claim(facts: TextFacts, index: EvidenceIndex) -> list[str]:
     """A claim's names, and its first word when the evidence writes that word capitalised
     ("Sofia will update...", "Marketing has spent..."): `read_facts` cannot tell a first word
     that is a name from one capitalised as a sentence's start, the evidence can."""
-    names = list(facts.names)
+    names = [n for n in facts.names if n.lower().split("'")[0] not in PRONOUNS]
     first = facts.words[0] if facts.words else ""
-    if first and first not in names and first in index.proper:
+    if first and first not in names and first in index.proper and first.lower().split("'")[
+        0
+    ] not in PRONOUNS:
         names.append(first)
     return names
 
@@ -837,9 +1117,26 @@ def _swapped(
             n for n in names
             if not {stem(p) for p in word_parts(n) if len(p) >= 2} & stated
         ]
-        others = sorted(index.names_of(position) - {n.lower() for n in names})
+        others = sorted(
+            n for n in index.names_of(position) - {n.lower() for n in names}
+            if n.upper() not in index.sentences[position].clause  # "ADVISORY" is a status
+        )
         if not absent or not others:
             return None
+    # A name stated with all the claim's numbers, in a sentence sharing some of the rest, is
+    # its own line of a list ("Casa do Largo - 3 stars - EUR 96/night" beside "Hotel Alfama
+    # Rio - 4 stars - EUR 142/night"): the numbers bind the claim to it.
+    if facts.numbers:
+        shared = {p: n for n, p in ranked}
+        for name in absent:
+            for part in word_parts(name):
+                if len(part) >= 2 and any(
+                    shared.get(p, 0) >= SWAP_MIN_WORDS
+                    and all(n.text.lower() in index.sentences[p].text.lower()
+                            for n in facts.numbers)
+                    for p in index.positions(stem(part))
+                ):
+                    return None
     said = (*(f"'{n}'" for n in absent), f"{_OF_ANOTHER} '{others[0]}'")
     return said, best[0]
 
@@ -885,25 +1182,217 @@ def _unbound(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str, .
     if not names:
         return ()
     words = [(m.start(), m.group()) for m in _WORD_IN_CLAIM.finditer(claim)]
+    cuts = clause_starts(claim)
     for number in numbers:
         at = claim.find(number.text)
-        before = [w for start, w in words if start < at][-BIND_MAX_WORDS:] if at >= 0 else []
+        # bound within its clause ("with M. Rossi as owner, while the $210,000 ... deal")
+        opens = max((c for c in cuts if c <= at), default=0)
+        before = [w for start, w in words if opens <= start < at][-BIND_MAX_WORDS:]
+        before = before if at >= 0 else []
+        after = _WORD_IN_CLAIM.search(claim, at + len(number.text)) if at >= 0 else None
+        if after is not None and after.group() in names and after.start() - at < BIND_AFTER_CHARS:
+            continue  # "300 Crataegus": the name after it is the number's
         name = next((w for w in reversed(before) if w in names), None)
         if name is None or not (index.has_name(name) or index.has_identifier(name)):
             continue
         records = index.records_of(number)
-        if records and not any(name.lower() in record for record in records):
+        if (
+            records
+            and not any(_holds_word(record, name.lower()) for record in records)
+            # in structured output a header ("Sixt, Lisbon Airport") states no value of its own
+            and (not index.structured or index.keyed(name.lower()))
+        ):
             return (f"'{name}'", f"'{number.text}'", _APART)
     return ()
 
 
+@overload
+def _record_tokens(text: str) -> list[str]: ...
+@overload
+def _record_tokens(text: str, *, cased: Literal[True]) -> list[tuple[str, str]]: ...
+def _record_tokens(text: str, *, cased: bool = False) -> list[str] | list[tuple[str, str]]:
+    """A text's tokens as records are compared: lowercased, without outer punctuation (with
+    `cased`, each with its written form)."""
+    found = []
+    csv = text.count(",") >= CSV_MIN_COMMAS and ", " not in text  # "PH-2201,...,340,200,no"
+    for written in _TOKEN.findall(text if csv else _THOUSANDS.sub("", text)):
+        written = written.strip(_TOKEN_TRIM)
+        if len(written) >= 2 or written.isdigit():
+            found.append((written.lower(), written))
+    return found if cased else [token for token, _ in found]
+
+
+def _row_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
+    """Over a structured output, a claim's clause that mixes two lines: a number written on one
+    line only, but on none of the lines the clause's keys name, nor beside a word of its own line
+    ("The /data filesystem is at 95%" where 95% is on the root's line), or an identifier whose
+    line holds nothing else the clause says while two of its other tokens are on one other line
+    ("i-0c3d9 (10.0.2.41) in eu-west-1b" where the address and the zone are i-0b77c's). A key
+    is a token of one data line only (a line holding a number, past the output's first: titles
+    and headers are no rows)."""
+    where, rows = index.record_tokens, index.data_rows
+    for part in clauses(claim):
+        tokens = [t for t in _record_tokens(part) if t in where and t not in STOPWORDS]
+        keys = [
+            (i, row) for i, t in enumerate(tokens)
+            if len(where[t]) == 1 and (row := next(iter(where[t]))) in rows and t in index.keys
+        ]
+        if not keys:
+            continue
+        for i, token in enumerate(tokens):
+            if len(where[token]) != 1 or not where[token] <= rows or not _distinct_number(token):
+                continue
+            near = {r for _, r in keys}  # the lines the clause names
+            # its own line's words beside it name that line ("a standing charge of 0.41")
+            beside = {
+                r for t in tokens[max(0, i - ROW_BESIDE):i] + tokens[i + 1:i + ROW_BESIDE + 1]
+                if len(where[t]) == 1 for r in where[t]
+            }
+            if not where[token] & near and not where[token] & (beside - near):
+                return (f"'{token}'", _OTHER_RECORD)
+        for k, row in keys:
+            if _id_shape(tokens[k]) is None or any(
+                row in where[t] for j, t in enumerate(tokens) if j != k
+            ):
+                continue
+            others = Counter(
+                r for j, t in enumerate(tokens) if j != k and len(where[t]) == 1
+                for r in where[t] if r in rows
+            )
+            if others and others.most_common(1)[0][1] >= ROW_MIN_TOKENS:
+                return (f"'{tokens[k]}'", _OTHER_RECORD)
+    return ()
+
+
+def _distinct_number(token: str) -> bool:
+    """A number that tells one line from another: with a decimal point, a unit, or three
+    digits or more ("10.0.2.41", "421g", "1,250", "95%"); not "2"."""
+    if not token[:1].isdigit():
+        return False
+    digits = sum(c.isdigit() for c in token)
+    if token.isdigit() and _YEARS[0] <= int(token) <= _YEARS[1]:
+        return False  # a year
+    return digits >= 3 or "." in token or (digits >= 2 and not token.isdigit())
+
+
+def _holds_word(text: str, word: str) -> bool:
+    """Whether a text holds a word as a whole ("episodes" does not hold "episode")."""
+    at = text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if (at == 0 or not text[at - 1].isalnum()) and (
+            end == len(text) or not text[end].isalnum()
+        ):
+            return True
+        at = text.find(word, at + 1)
+    return False
+
+
+def _id_shape(token: str) -> tuple[bool, frozenset[str]] | None:
+    """An identifier's kind (holds digits; its joiners), None for a token that is no
+    identifier."""
+    marks = _ID_MARKS.intersection(token)
+    if not marks or not any(c.isalpha() for c in token):
+        return None
+    parts = [p for p in re.split(r"[-_./#]", token) if p]
+    mixed = any(not p.isalpha() and not p.isdigit() for p in parts)
+    if not mixed and any(p.isdigit() for p in parts):  # "73-year-old", "COVID-19", "v2.8"
+        return None
+    return mixed, frozenset(marks)
+
+
+def _id_swapped(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
+    """An identifier the evidence holds, written just before a number that the evidence
+    states only of another identifier of its kind ("checkout-7d9f8b-x2k4p ... after 14
+    restarts" where 14 is on the line of checkout-7d9f8b-q8m1z)."""
+    numbers = [n for n in facts.numbers if not n.hedged]
+    if not numbers:
+        return ()
+    ids = [
+        (m.start(), m.group()) for m in _ID_TOKEN.finditer(claim)
+        if _id_shape(m.group()) is not None and m.group().lower() in index.text
+        and _JOINERS.search(m.group())  # "ledger-svc", not the unit "EUR/kWh"
+    ]
+    if not ids:
+        return ()
+    words = [m.start() for m in _WORD_IN_CLAIM.finditer(claim)]
+    for number in numbers:
+        at = claim.find(number.text)
+        bound = [
+            token for start, token in ids
+            if start < at and sum(1 for w in words if start < w < at) < BIND_MAX_WORDS
+        ]
+        if not bound:
+            continue
+        token = bound[-1]
+        stating = index.clauses_stating(number)
+        shape = _id_shape(token)
+        if stating and all(
+            token.lower() not in clause
+            and any(_id_shape(t) == shape for t in _ID_TOKEN.findall(clause))
+            for clause in stating
+        ):
+            return (f"'{token}'", f"'{number.text}'", _APART)
+    return ()
+
+
+def _other_way(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
+    """A number said to rise that the evidence writes only with a minus, or to fall that it
+    writes only with a plus ("grew by 3.1%" where the evidence has -3.1)."""
+    lowered = claim.lower()
+    for number in facts.numbers:
+        at = lowered.find(number.text.lower())
+        before = set(_WORD_IN_CLAIM.findall(lowered[max(0, at - 40):at])[-DIRECTION_WORDS:])
+        rises, falls = bool(before & _RISES), bool(before & _FALLS)
+        if at < 0 or rises == falls:
+            continue
+        signs = index.signs_of(number)
+        if signs == ({"-"} if rises else {"+"}):
+            return (f"'{number.text}'", _OTHER_WAY)
+    return ()
+
+
+def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
+    """The yes/no field a claim's clause states the other way round: "has been deprecated"
+    where the tool returned "deprecated": false, "isn't gluten-free" for Gluten-free: yes."""
+    if not index.fields:
+        return None
+    for clause in parts:
+        words = words_of_in_order(clause)
+        negated = words_profile(words)[1]
+        written = {stem(p) for w in words for p in word_parts(w)}
+        if written & _OFF:  # "Eco mode is off"
+            negated = negated | (written - _OFF)
+        for field, value, position in index.fields:
+            if not field <= written or (negated and not field & negated):
+                continue  # "Walk-ins are not accepted": the negation is the predicate's
+            if bool(field & negated) == value:
+                return position
+    return None
+
+
+def _total(claim: str, number: NumberFact) -> bool:
+    """Whether the claim writes this number as a total ("2 of the 16 checks", "in total")."""
+    lowered = claim.lower()
+    at = lowered.find(number.text.lower())
+    before = _WORD_IN_CLAIM.findall(lowered[max(0, at - 24):at])[-2:] if at >= 0 else []
+    after = lowered[at + len(number.text):at + len(number.text) + 24] if at >= 0 else ""
+    return bool(set(before) & _TOTALS) or " in total" in after or " in all" in after
+
+
 def _missing_facts(
-    facts: TextFacts, index: EvidenceIndex, *, names: bool = True
+    claim: str, facts: TextFacts, index: EvidenceIndex, *, names: bool = True
 ) -> tuple[str, ...]:
     missing: list[str] = []
     if names:
         missing.extend(f"name '{n}'" for n in facts.names if not index.has_name(n))
-    missing.extend(f"number '{n.text}'" for n in facts.numbers if not index.has_number(n))
+    unheld = [n for n in facts.numbers if not index.has_number(n)]
+    if unheld:
+        held = [n for n in facts.numbers if n not in unheld]
+        missing.extend(
+            f"number '{n.text}'" for n in unheld
+            if not (_total(claim, n) and index.adds_up(n, held))
+        )
     missing.extend(f"date '{d.text}'" for d in facts.dates if not index.has_date(d))
     missing.extend(f"identifier '{i}'" for i in index.missing_identifiers(facts.identifiers))
     return tuple(dict.fromkeys(missing))
@@ -925,7 +1414,11 @@ def _polarity_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
         if len(stems) < POLARITY_MIN_WORDS:
             continue
         need = max(POLARITY_MIN_SHARED, POLARITY_OVERLAP * len(stems))
-        same = [p for _, p in index.nearest(stems, need)]
+        # a yes/no field's "No" is the field rule's ("Out of service: No")
+        same = [
+            p for _, p in index.nearest(stems, need)
+            if not _FIELD_VALUE.search(index.sentences[p].text)
+        ]
         if not same:
             continue
         if all(
@@ -965,6 +1458,10 @@ def explain(check: ClaimCheck, index: EvidenceIndex) -> str:
             f"{named} are in the evidence but never stated together: the claim joins facts "
             f"the evidence keeps apart{near}"
         )[:MAX_EXPLANATION_CHARS]
+    if check.verdict == UNSUPPORTED and check.missing and check.missing[-1] == _OTHER_RECORD:
+        return f"{check.missing[0]} {_OTHER_RECORD}{near}"[:MAX_EXPLANATION_CHARS]
+    if check.verdict == UNSUPPORTED and check.missing and check.missing[-1] == _OTHER_WAY:
+        return f"{check.missing[0]} {_OTHER_WAY}{near}"[:MAX_EXPLANATION_CHARS]
     if check.verdict == UNSUPPORTED and check.missing == (_PASSAGE,):
         return (
             f"only {check.coverage:.0%} of its content words are in any one passage of the "
