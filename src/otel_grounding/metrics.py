@@ -114,6 +114,11 @@ class Tally:
         with self._lock:
             self._totals[key] = self._totals.get(key, 0) + amount
 
+    def total(self) -> int:
+        """The sum over every label set (what a metrics reader's total of it would say)."""
+        with self._lock:
+            return sum(self._totals.values())
+
     def _observe(self, options: CallbackOptions) -> list[Observation]:
         with self._lock:
             totals = list(self._totals.items())

@@ -130,6 +130,22 @@ class UnorderedStore(AssembledStore):
                 table.charge(trace, batch.size + BATCH_OVERHEAD)
             table.enforce_budgets()
 
+    def link(self, trace_id: int, links: Iterable[tuple[int, int | None]]) -> None:
+        """Remember the parent links `(span id, parent id)` of spans of no interest of one
+        trace, decoded already (`score-traces`): what `observe` does for each of them in turn,
+        in one call. The budgets are enforced once, after them: the links only grow this trace,
+        the newest, so the same traces are evicted as when enforced after each."""
+        table = self.table
+        with table.lock:
+            trace = table.trace_for(trace_id)
+            cap = table.max_spans
+            for span_id, parent_id in links:
+                if trace.linked >= cap:
+                    table.overflow(trace)
+                else:
+                    table.add_link(trace, span_id, parent_id, 0)
+            table.enforce_budgets()
+
     def mark_lost(self, trace_ids: Iterable[int]) -> None:
         """Traces whose state a shell lost (the relay replaying its persistent queue after a
         kill): a run of one of them grades partial (`evidence-evicted`)."""
