@@ -36,6 +36,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from opentelemetry.proto.common.v1.common_pb2 import InstrumentationScope, KeyValue
 from opentelemetry.proto.resource.v1.resource_pb2 import Resource
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, Span
+from opentelemetry._logs import NoOpLoggerProvider
 from opentelemetry.metrics import NoOpMeterProvider
 
 from otel_grounding import attributes as attr
@@ -511,10 +512,14 @@ def rescore(
     `json_views=False` reads OTLP/JSON through protobuf, as before `jsonspans` (the reference
     the parity test and the benchmark compare against).
 
-    No metrics are exported (the SDK's per-run recordings would cost more than the reading):
-    the evictions the summary reports are the pipeline's own in-process count."""
+    The results are the runs and the summary: no metrics are exported and no evaluation
+    events emitted (the SDK's per-run recordings would cost more than the reading); the
+    evictions the summary reports are the pipeline's own in-process count."""
     store = UnorderedStore.from_settings(settings, NO_RETENTION_LIMIT_S)
-    pipeline = GroundingPipeline(settings, meter_provider=NoOpMeterProvider(), store=store)
+    pipeline = GroundingPipeline(
+        settings, meter_provider=NoOpMeterProvider(), logger_provider=NoOpLoggerProvider(),
+        store=store,
+    )
     traces = StoredTraces(pipeline, store, on_run, on_spans)
     try:
         for path in paths:
