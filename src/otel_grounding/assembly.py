@@ -185,7 +185,9 @@ class TraceAssembly:
                 return
             text = reading.text if not reading.redacted else None
             results = reading.input_tool_results
-            size = (len(text) if text else 0) + sum(len(r.text or "") for r in results)
+            size = (len(text) if text else 0) + (
+                sum(len(r.text or "") for r in results) if results else 0
+            )
             if size and trace.size + RECORD_OVERHEAD + size > table.max_bytes:
                 self._order.make_room(trace, RECORD_OVERHEAD + size, table)
             evicted = bool(size) and trace.size + RECORD_OVERHEAD + size > table.max_bytes

@@ -250,14 +250,14 @@ def _view(span: dict[str, Any], resource: Mapping[str, Any]) -> SpanView:
             _count(value)
         else:
             raise _Unusual
-    return SpanView(
-        trace_id=int.from_bytes(trace_id, "big"),
-        span_id=int.from_bytes(span_id, "big"),
-        parent_id=int.from_bytes(parent, "big") if parent else None,
-        name=name,
-        attributes=attributes,
-        events=events,
-        resource=resource,
+    return SpanView(  # trace id, span id, parent id, name, attributes, events, resource
+        int.from_bytes(trace_id, "big"),
+        int.from_bytes(span_id, "big"),
+        int.from_bytes(parent, "big") if parent else None,
+        name,
+        attributes,
+        events,
+        resource,
     )
 
 
@@ -348,17 +348,19 @@ def _attributes(items: Any, depth: int) -> dict[str, Any]:
     for kv in items:
         if type(kv) is not dict:
             raise _Unusual
+        if len(kv) == 2:  # the common case, an ASCII key and a string value, inline
+            key, value = kv.get("key"), kv.get("value")
+            if type(key) is str and type(value) is dict and len(value) == 1 and key.isascii():
+                text = value.get("stringValue")
+                if type(text) is str and (text.isascii() or not _UNPAIRED_SURROGATE.search(text)):
+                    values[key] = text
+                    continue
         key = kv.get("key", "")
         value = kv.get("value", _ABSENT)
         if len(kv) != ("key" in kv) + (value is not _ABSENT) or type(key) is not str or not (
             key.isascii() or not _UNPAIRED_SURROGATE.search(key)
         ):
             raise _Unusual
-        if type(value) is dict and len(value) == 1:  # the common case, a string, inline
-            text = value.get("stringValue")
-            if type(text) is str and (text.isascii() or not _UNPAIRED_SURROGATE.search(text)):
-                values[key] = text
-                continue
         values[key] = None if value is _ABSENT else _any(value, depth)
     return values
 
