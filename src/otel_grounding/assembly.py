@@ -355,7 +355,7 @@ class TraceAssembly:
         steps = [t for t in trace.llms if owns(t)]
         llms = [t for t in steps if t.text or t.evicted]
         graded_inner = any(
-            owns.encloses(run_id) and graded
+            graded and owns.encloses(run_id)
             for run_id, (agent, graded) in trace.runs.items()
             if agent is None or reading.agent is None or agent == reading.agent
         )
@@ -367,16 +367,20 @@ class TraceAssembly:
         )
         covered = span.span_id in trace.covered
         trace.covered.discard(span.span_id)
-        declared = any(t.declared for t in steps) or any(
+        declared = any(t.declared for t in steps) or bool(trace.declaring_runs) and any(
             owns.encloses(run_id) for run_id in trace.declaring_runs
         )
         if reading.tools_declared and not span.local_root:
             trace.declaring_runs.add(span.span_id)
         opened = self._open.in_trace(span.trace_id) if self._open else {}
-        open_tools = sum(
-            1
-            for entry in opened.values()
-            if entry.role == TOOL and below(entry.parent_id, span.span_id, opened, trace)
+        open_tools = (
+            sum(
+                1
+                for entry in opened.values()
+                if entry.role == TOOL and below(entry.parent_id, span.span_id, opened, trace)
+            )
+            if opened
+            else 0
         )
         self._mark_graded(Claim(span, reading, trace, tools + steps, opened))
         llms = [t for t in llms if t.text]
