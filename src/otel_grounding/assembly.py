@@ -367,7 +367,7 @@ class TraceAssembly:
         )
         covered = span.span_id in trace.covered
         trace.covered.discard(span.span_id)
-        declared = any(t.declared for t in steps) or bool(trace.declaring_runs) and any(
+        declared = any(t.declared for t in steps) or any(
             owns.encloses(run_id) for run_id in trace.declaring_runs
         )
         if reading.tools_declared and not span.local_root:

@@ -28,16 +28,16 @@ from __future__ import annotations
 
 import gzip
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from opentelemetry._logs import NoOpLoggerProvider
+from opentelemetry.metrics import NoOpMeterProvider
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.common.v1.common_pb2 import InstrumentationScope, KeyValue
 from opentelemetry.proto.resource.v1.resource_pb2 import Resource
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, Span
-from opentelemetry._logs import NoOpLoggerProvider
-from opentelemetry.metrics import NoOpMeterProvider
 
 from otel_grounding import attributes as attr
 from otel_grounding.config import GroundingSettings
@@ -257,7 +257,7 @@ class StoredTraces:
         linking = -1  # the trace whose links wait in `links` (no trace id is negative)
         links: list[tuple[int, int | None]] = []
         for item in request.items:
-            if type(item) is tuple:  # a span of no interest: its parent link
+            if not isinstance(item, JsonSpan):  # a span of no interest: its parent link
                 trace_id, span_id, parent_id = item
                 if trace_id != linking:
                     if links:
