@@ -185,7 +185,9 @@ class TraceAssembly:
                 return
             text = reading.text if not reading.redacted else None
             results = reading.input_tool_results
-            size = (len(text) if text else 0) + sum(len(r.text or "") for r in results)
+            size = (len(text) if text else 0) + (
+                sum(len(r.text or "") for r in results) if results else 0
+            )
             if size and trace.size + RECORD_OVERHEAD + size > table.max_bytes:
                 self._order.make_room(trace, RECORD_OVERHEAD + size, table)
             evicted = bool(size) and trace.size + RECORD_OVERHEAD + size > table.max_bytes
@@ -353,7 +355,7 @@ class TraceAssembly:
         steps = [t for t in trace.llms if owns(t)]
         llms = [t for t in steps if t.text or t.evicted]
         graded_inner = any(
-            owns.encloses(run_id) and graded
+            graded and owns.encloses(run_id)
             for run_id, (agent, graded) in trace.runs.items()
             if agent is None or reading.agent is None or agent == reading.agent
         )
@@ -371,10 +373,14 @@ class TraceAssembly:
         if reading.tools_declared and not span.local_root:
             trace.declaring_runs.add(span.span_id)
         opened = self._open.in_trace(span.trace_id) if self._open else {}
-        open_tools = sum(
-            1
-            for entry in opened.values()
-            if entry.role == TOOL and below(entry.parent_id, span.span_id, opened, trace)
+        open_tools = (
+            sum(
+                1
+                for entry in opened.values()
+                if entry.role == TOOL and below(entry.parent_id, span.span_id, opened, trace)
+            )
+            if opened
+            else 0
         )
         self._mark_graded(Claim(span, reading, trace, tools + steps, opened))
         llms = [t for t in llms if t.text]

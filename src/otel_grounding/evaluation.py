@@ -25,12 +25,16 @@ class EvaluationEvents:
     """Emits the evaluation events of graded runs."""
 
     def __init__(self, logger_provider: Any | None = None) -> None:
+        """A `NoOpLoggerProvider` given turns the events off (nothing is built for them)."""
         provider = logger_provider if logger_provider is not None else _logs.get_logger_provider()
-        self._logger = provider.get_logger(LOGGER_NAME)
+        logger = provider.get_logger(LOGGER_NAME)
+        self._logger = None if isinstance(logger, _logs.NoOpLogger) else logger
 
     def emit(self, outcome: RunOutcome, trace_id: int, span_id: int) -> None:
         """The run's evaluation events. A failure is an internal error (the events' own
         boundary: the run's grade on its span does not depend on its log records)."""
+        if self._logger is None:
+            return
         try:
             context = set_span_in_context(
                 NonRecordingSpan(

@@ -32,6 +32,8 @@ class EvictedTraces:
         self._current = bytearray(generation_bytes)
         self._previous = bytearray(generation_bytes)
         self._added = 0
+        #: Nothing was ever added: every answer is no (the common case, asked once a span).
+        self._empty = True
         self._lock = threading.Lock()
 
     @property
@@ -39,11 +41,12 @@ class EvictedTraces:
         """How many evictions an id is remembered for, at least (one generation's capacity)."""
         return self._bits // BITS_PER_ID
 
-    def _positions(self, trace_id: int) -> list[int]:
+    def _positions(self, trace_id: int) -> tuple[int, ...]:
         folded = (trace_id ^ (trace_id >> 64)) & _MASK64
         first = ((folded * _MIX1) & _MASK64) >> 17
         step = (((folded ^ (folded >> 31)) * _MIX2) & _MASK64) | 1
-        return [(first + i * step) % self._bits for i in range(HASHES)]
+        bits = self._bits
+        return tuple((first + i * step) % bits for i in range(HASHES))
 
     def add(self, trace_id: int) -> None:
         positions = self._positions(trace_id)
@@ -56,13 +59,17 @@ class EvictedTraces:
             for p in positions:
                 bits[p >> 3] |= 1 << (p & 7)
             self._added += 1
+            self._empty = False
 
     def __contains__(self, trace_id: object) -> bool:
-        if not isinstance(trace_id, int):
+        if self._empty or not isinstance(trace_id, int):
             return False
         positions = self._positions(trace_id)
         with self._lock:
-            return any(
-                all(bits[p >> 3] & (1 << (p & 7)) for p in positions)
-                for bits in (self._current, self._previous)
-            )
+            for bits in (self._current, self._previous):
+                for p in positions:
+                    if not bits[p >> 3] & (1 << (p & 7)):
+                        break
+                else:
+                    return True
+            return False

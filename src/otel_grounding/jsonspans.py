@@ -109,6 +109,8 @@ def read_request(line: bytes, markers: frozenset[str]) -> JsonRequest:
     except (ValueError, RecursionError) as exc:
         raise InvalidRequest(f"not valid JSON: {exc}") from None
     items: list[Link | JsonSpan] = []
+    append = items.append
+    fromhex, from_bytes = bytes.fromhex, int.from_bytes
     count = 0
     for rs in _listed(data, "resourceSpans", "request"):
         resource: Mapping[str, Any] = _EMPTY
@@ -123,8 +125,8 @@ def read_request(line: bytes, markers: frozenset[str]) -> JsonRequest:
             for span in spans:
                 if type(span) is not dict:
                     raise InvalidRequest("scopeSpans[].spans: expected a JSON array of objects")
-                keys = span.get("attributes")
-                marked = False
+                get = span.get
+                keys = get("attributes")
                 if type(keys) is list:
                     try:  # the keys of the attributes, against the markers, in one C call
                         marked = not markers.isdisjoint([kv.get("key") for kv in keys])
@@ -133,7 +135,20 @@ def read_request(line: bytes, markers: frozenset[str]) -> JsonRequest:
                             type(kv) is dict and type(kv.get("key")) is str and kv["key"] in markers
                             for kv in keys
                         )
-                items.append(_marker_span(span, resource) if marked else _link(span))
+                    if marked:
+                        append(_marker_span(span, resource))
+                        continue
+                # A span of no interest (most spans): its parent link, all the pipeline reads.
+                trace, own, parent = get("traceId"), get("spanId"), get("parentSpanId")
+                try:
+                    parent_bytes = fromhex(parent) if parent else b""  # " " reads as no parent
+                    append((
+                        from_bytes(fromhex(trace), "big") if trace else 0,
+                        from_bytes(fromhex(own), "big") if own else 0,
+                        from_bytes(parent_bytes, "big") if parent_bytes else None,
+                    ))
+                except (TypeError, ValueError):
+                    raise _not_hex(span) from None
     return JsonRequest(items, count)
 
 
@@ -146,25 +161,17 @@ def _listed(node: Any, key: str, where: str) -> list[dict[str, Any]]:
     return value
 
 
-def _link(span: dict[str, Any]) -> Link:
-    """A span of no interest: its ids (hex), all the pipeline reads of it."""
-    get = span.get
-    trace, own, parent = get("traceId"), get("spanId"), get("parentSpanId")
-    try:
-        parent_bytes = bytes.fromhex(parent) if parent else b""  # " " reads as no parent
-        return (
-            int.from_bytes(bytes.fromhex(trace), "big") if trace else 0,
-            int.from_bytes(bytes.fromhex(own), "big") if own else 0,
-            int.from_bytes(parent_bytes, "big") if parent_bytes else None,
-        )
-    except (TypeError, ValueError):
-        for key, value in (("traceId", trace), ("spanId", own), ("parentSpanId", parent)):
-            try:
-                if value:
-                    bytes.fromhex(value)
-            except (TypeError, ValueError):
-                raise InvalidRequest(f"span.{key}: {value!r:.40} is not a hex id") from None
-        raise
+def _not_hex(span: dict[str, Any]) -> InvalidRequest:
+    """What is wrong with a span of no interest whose ids did not decode: the first id that
+    is not hex (a falsy id reads as none, as a blank parent does)."""
+    for key in ("traceId", "spanId", "parentSpanId"):
+        value = span.get(key)
+        try:
+            if value:
+                bytes.fromhex(value)
+        except (TypeError, ValueError):
+            return InvalidRequest(f"span.{key}: {value!r:.40} is not a hex id")
+    return InvalidRequest("span: an id is not hex")
 
 
 def _resource(value: Any) -> Mapping[str, Any]:
@@ -243,14 +250,14 @@ def _view(span: dict[str, Any], resource: Mapping[str, Any]) -> SpanView:
             _count(value)
         else:
             raise _Unusual
-    return SpanView(
-        trace_id=int.from_bytes(trace_id, "big"),
-        span_id=int.from_bytes(span_id, "big"),
-        parent_id=int.from_bytes(parent, "big") if parent else None,
-        name=name,
-        attributes=attributes,
-        events=events,
-        resource=resource,
+    return SpanView(  # trace id, span id, parent id, name, attributes, events, resource
+        int.from_bytes(trace_id, "big"),
+        int.from_bytes(span_id, "big"),
+        int.from_bytes(parent, "big") if parent else None,
+        name,
+        attributes,
+        events,
+        resource,
     )
 
 
@@ -341,17 +348,19 @@ def _attributes(items: Any, depth: int) -> dict[str, Any]:
     for kv in items:
         if type(kv) is not dict:
             raise _Unusual
+        if len(kv) == 2:  # the common case, an ASCII key and a string value, inline
+            key, value = kv.get("key"), kv.get("value")
+            if type(key) is str and type(value) is dict and len(value) == 1 and key.isascii():
+                text = value.get("stringValue")
+                if type(text) is str and (text.isascii() or not _UNPAIRED_SURROGATE.search(text)):
+                    values[key] = text
+                    continue
         key = kv.get("key", "")
         value = kv.get("value", _ABSENT)
         if len(kv) != ("key" in kv) + (value is not _ABSENT) or type(key) is not str or not (
             key.isascii() or not _UNPAIRED_SURROGATE.search(key)
         ):
             raise _Unusual
-        if type(value) is dict and len(value) == 1:  # the common case, a string, inline
-            text = value.get("stringValue")
-            if type(text) is str and (text.isascii() or not _UNPAIRED_SURROGATE.search(text)):
-                values[key] = text
-                continue
         values[key] = None if value is _ABSENT else _any(value, depth)
     return values
 

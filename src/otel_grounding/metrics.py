@@ -114,6 +114,11 @@ class Tally:
         with self._lock:
             self._totals[key] = self._totals.get(key, 0) + amount
 
+    def total(self) -> int:
+        """The sum over every label set (what a metrics reader's total of it would say)."""
+        with self._lock:
+            return sum(self._totals.values())
+
     def _observe(self, options: CallbackOptions) -> list[Observation]:
         with self._lock:
             totals = list(self._totals.items())
@@ -134,6 +139,9 @@ class GroundingMetrics:
             if meter_provider is not None
             else metrics.get_meter(METER_NAME)
         )
+        #: A no-op provider (`score-traces`) exports nothing: a run's recordings, which no
+        #: reader would ever collect, are skipped (the tallies' `total()` still counts the rest).
+        self._records_runs = not isinstance(meter_provider, metrics.NoOpMeterProvider)
         self._projects = _LabelCap(max_labels)
         self._services = _LabelCap(max_labels)
         self.rate = meter.create_histogram(
@@ -223,6 +231,8 @@ class GroundingMetrics:
 
     def record_run(self, outcome: RunRecord) -> None:
         """One graded run's recordings, with bounded labels: the one place a run is counted."""
+        if not self._records_runs:
+            return
         labels = self.labels(outcome.project, outcome.service)
         flagged = outcome.below_threshold
         self.runs_scored.add(

@@ -28,26 +28,24 @@ from __future__ import annotations
 
 import gzip
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from opentelemetry._logs import NoOpLoggerProvider
+from opentelemetry.metrics import NoOpMeterProvider
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.common.v1.common_pb2 import InstrumentationScope, KeyValue
 from opentelemetry.proto.resource.v1.resource_pb2 import Resource
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, Span
-from opentelemetry.sdk.metrics import MeterProvider
-from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 
 from otel_grounding import attributes as attr
 from otel_grounding.config import GroundingSettings
 from otel_grounding.conventions import RUN, SpanReading
 from otel_grounding.enrichment import Enrichment
 from otel_grounding.jsonspans import JsonRequest, JsonSpan
-from otel_grounding.metrics import TRACES_EVICTED
 from otel_grounding.pipeline import SERVICE_NAME, GroundingPipeline
 from otel_grounding.relay.otlp import AttributeMap, apply_enrichment, span_view
-from otel_grounding.relay.telemetry import metrics_snapshot
 from otel_grounding.relay.unordered import UnorderedStore
 from otel_grounding.scored import ScoredRun
 from otel_grounding.spanview import SpanView
@@ -65,23 +63,39 @@ class TraceIdFilter:
     never no for one that was (it never forgets: when full it says yes more often)."""
 
     BITS = 1 << 23  # 1 MiB
-    #: Odd 64-bit multipliers, one per hash position.
-    _FACTORS = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9)
+    #: Odd 64-bit multipliers, one per hash position (three positions, written out: this is
+    #: asked once per record read).
+    _F1, _F2, _F3 = 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9
 
     def __init__(self) -> None:
         self._bits = bytearray(self.BITS // 8)
 
-    def _positions(self, trace_id: int) -> Iterator[int]:
-        folded = (trace_id ^ (trace_id >> 64)) & 0xFFFFFFFFFFFFFFFF
-        for factor in self._FACTORS:
-            yield ((folded * factor) & 0xFFFFFFFFFFFFFFFF) >> (64 - 23)
+    def _positions(self, trace_id: int) -> tuple[int, int, int]:
+        folded = (trace_id ^ (trace_id >> 64)) & _MASK64
+        return (
+            ((folded * self._F1) & _MASK64) >> _SHIFT,
+            ((folded * self._F2) & _MASK64) >> _SHIFT,
+            ((folded * self._F3) & _MASK64) >> _SHIFT,
+        )
 
     def add(self, trace_id: int) -> None:
+        bits = self._bits
         for position in self._positions(trace_id):
-            self._bits[position >> 3] |= 1 << (position & 7)
+            bits[position >> 3] |= 1 << (position & 7)
 
     def __contains__(self, trace_id: int) -> bool:
-        return all(self._bits[p >> 3] & (1 << (p & 7)) for p in self._positions(trace_id))
+        bits = self._bits
+        first, second, third = self._positions(trace_id)
+        return bool(
+            bits[first >> 3] & (1 << (first & 7))
+            and bits[second >> 3] & (1 << (second & 7))
+            and bits[third >> 3] & (1 << (third & 7))
+        )
+
+
+_MASK64 = 0xFFFFFFFFFFFFFFFF
+#: A 64-bit hash's top 23 bits: a position among `TraceIdFilter.BITS`.
+_SHIFT = 64 - 23
 
 
 @dataclass(frozen=True)
@@ -226,25 +240,39 @@ class StoredTraces:
 
     def _feed_json(self, source: str, request: JsonRequest) -> None:
         """`feed` for a request read from OTLP/JSON (`jsonspans`): the same calls, in the same
-        order, on its links and span views. A trace's eviction check and its mark as seen are
-        not repeated for the next spans of the same trace: nothing between them can change the
-        answer (the trace just observed is the store's newest, never the one evicted), unless
-        a run held released another one early (scoring it may free state)."""
-        self.summary.records += 1
-        self.summary.spans += request.spans
+        order, on its links and span views, but the parent links of consecutive spans of no
+        interest of one trace go to the store in one call (`UnorderedStore.link`), without
+        the pipeline: nothing of them is read but their ids. A trace's eviction check and its
+        mark as seen are not repeated for the next spans of the same trace: nothing between
+        them can change the answer (the trace just observed is the store's newest, never the
+        one evicted), unless a run held released another one early (scoring it may free
+        state)."""
+        summary = self.summary
+        summary.records += 1
+        summary.spans += request.spans
         pipeline = self.pipeline
+        link = self._store.link
+        seen_filter = self._seen
         checked = seen = None  # the trace checked for eviction, the trace marked as seen
+        linking = -1  # the trace whose links wait in `links` (no trace id is negative)
+        links: list[tuple[int, int | None]] = []
         for item in request.items:
             if not isinstance(item, JsonSpan):  # a span of no interest: its parent link
                 trace_id, span_id, parent_id = item
-                if trace_id != checked:
-                    self._check_evicted(trace_id)
-                    checked = trace_id
-                pipeline.observe(
-                    SpanView(trace_id, span_id, parent_id, "", _NO_ATTRIBUTES, (), _NO_ATTRIBUTES),
-                    None,
-                )
+                if trace_id != linking:
+                    if links:
+                        link(linking, links)
+                        links = []
+                    linking = trace_id
+                    if trace_id != checked:
+                        self._check_evicted(trace_id)
+                        checked = trace_id
+                links.append((span_id, parent_id))
             else:
+                if links:
+                    link(linking, links)
+                    links = []
+                linking = -1
                 view = item.view
                 trace_id = view.trace_id
                 if trace_id != checked:
@@ -253,28 +281,30 @@ class StoredTraces:
                 reading = pipeline.read(view)
                 if reading is not None and reading.role == RUN:
                     if self._duplicate(view):
-                        self.summary.duplicate_runs += 1
+                        summary.duplicate_runs += 1
                         continue
-                    released = self.summary.runs_released_early
+                    released = summary.runs_released_early
                     own = item.message()
                     self._keep(_Held(
                         source, own, view._replace(local_root=view.parent_id is None), reading,
                         _UNWRITTEN_RESOURCE, "", _UNWRITTEN_SCOPE, "", own.ByteSize(),
                     ))
-                    if self.summary.runs_released_early != released:
+                    if summary.runs_released_early != released:
                         checked = seen = None
                     continue
                 pipeline.observe(view, reading)
             if trace_id != seen:
-                self._seen.add(trace_id)
+                seen_filter.add(trace_id)
                 seen = trace_id
+        if links:
+            link(linking, links)
 
     def _check_evicted(self, trace_id: int) -> bool:
         """Whether this trace's state was evicted (it went into the pipeline and is gone)."""
         store = self._store
         if trace_id in store.evicted:
             return True
-        if trace_id in self._seen and not store.holds(trace_id):
+        if not store.holds(trace_id) and trace_id in self._seen:
             store.mark_lost((trace_id,))
             return True
         return False
@@ -480,11 +510,16 @@ def rescore(
     """Re-score every trace in these files (any order) with these settings; the summary.
 
     `json_views=False` reads OTLP/JSON through protobuf, as before `jsonspans` (the reference
-    the parity test and the benchmark compare against)."""
-    reader = InMemoryMetricReader()
-    meter_provider = MeterProvider(metric_readers=[reader])
+    the parity test and the benchmark compare against).
+
+    The results are the runs and the summary: no metrics are exported and no evaluation
+    events emitted (the SDK's per-run recordings would cost more than the reading); the
+    evictions the summary reports are the pipeline's own in-process count."""
     store = UnorderedStore.from_settings(settings, NO_RETENTION_LIMIT_S)
-    pipeline = GroundingPipeline(settings, meter_provider=meter_provider, store=store)
+    pipeline = GroundingPipeline(
+        settings, meter_provider=NoOpMeterProvider(), logger_provider=NoOpLoggerProvider(),
+        store=store,
+    )
     traces = StoredTraces(pipeline, store, on_run, on_spans)
     try:
         for path in paths:
@@ -508,11 +543,9 @@ def rescore(
                     traces.summary.bad_records += 1
                     on_bad(BadRecord(path, spanless))
         summary = traces.finish()
-        evicted = metrics_snapshot(reader).get(TRACES_EVICTED, {}).get("total", 0)
-        summary.traces_evicted = int(evicted)
+        summary.traces_evicted = pipeline.metrics.traces_evicted.total()
         return summary
     finally:
         pipeline.close()
-        meter_provider.shutdown()
 
 

@@ -8,7 +8,7 @@ messages, so a developer reads the same words in a failed test and in a re-scori
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from otel_grounding import attributes as attr
@@ -132,7 +132,33 @@ class ScoredRun:
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """`dataclasses.asdict` of the run, written out (it deep-copies every value, and
+        `score-traces --format jsonl` calls this once per run)."""
+        return {
+            "name": self.name,
+            "trace_id": self.trace_id,
+            "span_id": self.span_id,
+            "rate": self.rate,
+            "grade": self.grade,
+            "below_threshold": self.below_threshold,
+            "threshold": self.threshold,
+            "claims_total": self.claims_total,
+            "claims_grounded": self.claims_grounded,
+            "claims_checked": self.claims_checked,
+            "reasons": tuple(self.reasons),
+            "truncated_by": self.truncated_by,
+            "convention": self.convention,
+            "project": self.project,
+            "ungrounded": tuple(
+                {
+                    "index": claim.index,
+                    "excerpt": claim.excerpt,
+                    "covered_fraction": claim.covered_fraction,
+                    "missing_tokens": tuple(claim.missing_tokens),
+                }
+                for claim in self.ungrounded
+            ),
+        }
 
 
 def _text(value: Any) -> str | None:

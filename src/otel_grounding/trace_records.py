@@ -87,9 +87,8 @@ class Claim(NamedTuple):
     opened: dict[int, OpenSpan]
 
 
-@dataclass(frozen=True)
-class Evidence:
-    """What a run found in its subtree when it ended."""
+class Evidence(NamedTuple):
+    """What a run found in its subtree when it ended (a named tuple: built for every run)."""
 
     sources: tuple[str, ...] = ()
     source_span_ids: tuple[int, ...] = ()

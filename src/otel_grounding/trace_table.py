@@ -97,14 +97,15 @@ class TraceTable:
     def trace_for(self, trace_id: int, *, expire: bool = True) -> TraceState:
         """The trace's state, created if need be and marked as just touched (idle traces
         expire first, unless `expire` is False: the caller just did)."""
+        now = self._clock()
         if expire:
-            self.expire()
+            self._expire(now)
         trace = self._traces.get(trace_id)
         if trace is None:
             trace = self._traces[trace_id] = self._new_trace()
         else:
             self._traces.move_to_end(trace_id)
-        self._touched[trace_id] = self._clock()
+        self._touched[trace_id] = now
         return trace
 
     def add_link(self, trace: TraceState, span_id: int, parent_id: int | None, size: int) -> None:
@@ -137,7 +138,10 @@ class TraceTable:
 
     def expire(self) -> None:
         """Evict traces idle longer than the retention."""
-        deadline = self._clock() - self._wait
+        self._expire(self._clock())
+
+    def _expire(self, now: float) -> None:
+        deadline = now - self._wait
         while self._traces:
             oldest = next(iter(self._traces))
             if self._touched[oldest] > deadline:

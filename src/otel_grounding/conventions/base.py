@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from otel_grounding.conventions.tool_traffic import ToolResult
 from otel_grounding.spanview import SpanView
@@ -16,9 +15,10 @@ LLM = "llm"
 OTHER = "other"
 
 
-@dataclass(frozen=True)
-class SpanReading:
+class SpanReading(NamedTuple):
     """What a convention read from one span; spans of no interest get no reading at all.
+    A named tuple: immutable, and built once for every step and run span a shell reads (a
+    frozen dataclass of these many fields costs several times as much to build).
 
     `text` is the run's final output, the tool's result or the LLM's answer, None when the
     content was not captured. `attached_sources` are tool outputs carried on the run span

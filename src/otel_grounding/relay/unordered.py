@@ -130,6 +130,25 @@ class UnorderedStore(AssembledStore):
                 table.charge(trace, batch.size + BATCH_OVERHEAD)
             table.enforce_budgets()
 
+    def link(self, trace_id: int, links: Iterable[tuple[int, int | None]]) -> None:
+        """Remember the parent links `(span id, parent id)` of spans of no interest of one
+        trace, decoded already (`score-traces`): what `observe` does for each of them in turn,
+        in one call. The budgets are enforced after them (and before the trace overflows its
+        span cap, which is reported then): the links only grow this trace, the newest, so the
+        same traces are evicted, in the same order, as when enforced after each. No link is
+        forgotten at the cap in any order (`AnyOrder.compact`)."""
+        table = self.table
+        with table.lock:
+            trace = table.trace_for(trace_id)
+            cap = table.max_spans
+            for span_id, parent_id in links:
+                if trace.linked < cap:
+                    table.add_link(trace, span_id, parent_id, 0)
+                elif not trace.overflowed:
+                    table.enforce_budgets()
+                    table.overflow(trace)
+            table.enforce_budgets()
+
     def mark_lost(self, trace_ids: Iterable[int]) -> None:
         """Traces whose state a shell lost (the relay replaying its persistent queue after a
         kill): a run of one of them grades partial (`evidence-evicted`)."""
