@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain
+from itertools import chain, compress
 from operator import attrgetter
 
 from otel_grounding.sentences import word_list
@@ -116,9 +116,11 @@ _IDENTIFIER = re.compile(
     r"|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
     r"|" + _RUN_IDENTIFIER
 )
-#: `_IDENTIFIER` for a text holding no "://" and no "@" (the same matches: the other two
+#: `_IDENTIFIER` captured, to split a text into the runs between identifiers and the identifiers;
+#: and the same for a text holding no "://" and no "@" (the same matches: the other two
 #: alternatives need them), without their tries at every position.
-_RUN_IDENTIFIER_ONLY = re.compile(_RUN_IDENTIFIER)
+_IDENTIFIER_SPLIT = re.compile(f"({_IDENTIFIER.pattern})")
+_RUN_IDENTIFIER_SPLIT = re.compile(f"({_RUN_IDENTIFIER})")
 #: Every date starts with one of these (`_DATE`'s look-ahead): a text without one has none.
 _DATE_START = re.compile(r"[0-9JFMASONDjfmasond]", re.IGNORECASE)
 #: A number with a unit or an ending glued to it is a number, not an identifier ("18s", "12GB").
@@ -313,6 +315,7 @@ def _defined_acronym(name: str, words: list[str]) -> bool:
 #: A negation's scope: the content words among the next this many words after it.
 NEGATION_SCOPE = 3
 _NO_STEMS: frozenset[str] = frozenset()
+_BLANK = " ".__mul__  # n -> n spaces
 _NEGATES = attrgetter("negation")
 _STEMS = attrgetter("stems")
 
@@ -351,20 +354,28 @@ def _is_identifier(found: str) -> bool:
     return not (plain or _DATE.fullmatch(found) or _GLUED_NUMBER.fullmatch(found))
 
 
+def _identifiers(text: str) -> tuple[list[str], str]:
+    """A claim's identifiers, and its text with each of them blanked out (spaces of its length,
+    so that the later passes neither read them nor move): one split, no Python step a match."""
+    pieces = (_IDENTIFIER_SPLIT if "@" in text or "://" in text else _RUN_IDENTIFIER_SPLIT).split(
+        text
+    )  # text, identifier-shaped run, text, ..., text
+    if len(pieces) == 1:
+        return [], text
+    runs = pieces[1::2]
+    kept = list(map(_is_identifier, runs))
+    if all(kept):
+        pieces[1::2] = map(_BLANK, map(len, runs))
+        return runs, "".join(pieces)
+    pieces[1::2] = [_BLANK(len(run)) if keep else run for run, keep in zip(runs, kept, strict=True)]
+    return list(compress(runs, kept)), "".join(pieces)
+
+
 def read_facts(text: str, *, claim: bool) -> TextFacts:
     """The facts of a text. A claim keeps only what it must be held to (its first word is not
     a name: every sentence starts with a capital); evidence keeps everything it could support."""
-    spans: list[tuple[int, int]] = []
-    identifiers: list[str] = []
     # Evidence identifiers are looked up in its text as they are (no pass needed here).
-    pattern = _IDENTIFIER if "@" in text or "://" in text else _RUN_IDENTIFIER_ONLY
-    for m in pattern.finditer(text) if claim else ():
-        found = m.group()
-        if not _is_identifier(found):
-            continue
-        identifiers.append(found)
-        spans.append(m.span())
-    masked = _mask(text, spans)
+    identifiers, masked = _identifiers(text) if claim else ([], text)
     dates: list[DateFact] = []
     date_spans: list[tuple[int, int]] = []
     for m in _DATE.finditer(masked) if _DATE_START.search(masked) else ():
@@ -376,8 +387,9 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
     # and identifiers as wholes.
     number_text = _mask(masked, date_spans) if claim else text
     numbers: list[NumberFact] = []
-    lowered = number_text.lower() if claim and _DIGIT.search(number_text) else ""
-    for m in (_CLAIM_NUMBER if claim else _EVIDENCE_NUMBER).finditer(number_text):
+    digits = not claim or _DIGIT.search(number_text) is not None  # a claim's: none without one
+    lowered = number_text.lower() if claim and digits else ""
+    for m in (_CLAIM_NUMBER if claim else _EVIDENCE_NUMBER).finditer(number_text) if digits else ():
         raw = m.group("n").replace(",", "")
         frac = m.group("frac") or ""
         value = float(raw + frac)
