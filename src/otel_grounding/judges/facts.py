@@ -121,6 +121,7 @@ _IDENTIFIER = re.compile(
 #: alternatives need them), without their tries at every position.
 _IDENTIFIER_SPLIT = re.compile(f"({_IDENTIFIER.pattern})")
 _RUN_IDENTIFIER_SPLIT = re.compile(f"({_RUN_IDENTIFIER})")
+_RUN_IDENTIFIER_SPLIT_ASCII = re.compile(f"({_RUN_IDENTIFIER})", re.ASCII)
 #: Every date starts with one of these (`_DATE`'s look-ahead): a text without one has none.
 _DATE_START = re.compile(r"[0-9JFMASONDjfmasond]", re.IGNORECASE)
 #: A number with a unit or an ending glued to it is a number, not an identifier ("18s", "12GB").
@@ -142,6 +143,7 @@ _EVIDENCE_NUMBER = re.compile(_NUMBER_PATTERN.format(before=r"[\d,]"))
 #: A word: a letter, then optionally word characters, apostrophes and hyphens ending in a letter
 #: or a digit (the common first letter written once: one scan per position, not two).
 _WORD = re.compile(r"[^\W\d_](?:[\w'\u2019-]*[^\W_])?")
+_LETTER = re.compile(r"[^\W\d_]")  # what every word starts with
 _SPLIT_WORD = re.compile(r"[-_'\u2019]|(?<=[a-z])(?=[A-Z])")
 #: Evidence sentences end at terminal punctuation before white space or a capital (pasted
 #: passages often lack the space: "...Games.The 4th..."), not after an initial ("William H.
@@ -354,31 +356,36 @@ def _is_identifier(found: str) -> bool:
     return not (plain or _DATE.fullmatch(found) or _GLUED_NUMBER.fullmatch(found))
 
 
-def _identifiers(text: str) -> tuple[list[str], str]:
-    """A claim's identifiers, and its text with each of them blanked out (spaces of its length,
-    so that the later passes neither read them nor move): one split, no Python step a match."""
-    pieces = (_IDENTIFIER_SPLIT if "@" in text or "://" in text else _RUN_IDENTIFIER_SPLIT).split(
-        text
-    )  # text, identifier-shaped run, text, ..., text
+def _identifiers(text: str) -> tuple[list[str], str, str]:
+    """A claim's identifiers; its text with each of them blanked out (spaces of its length, so
+    that the later passes neither read them nor move); and the text left around them (what
+    those passes may find something in). One split, no Python step a match."""
+    if "@" in text or "://" in text:
+        split = _IDENTIFIER_SPLIT
+    else:  # on ASCII the ASCII classes are the same and cheaper
+        split = _RUN_IDENTIFIER_SPLIT_ASCII if text.isascii() else _RUN_IDENTIFIER_SPLIT
+    pieces = split.split(text)  # text, identifier-shaped run, text, ..., text
     if len(pieces) == 1:
-        return [], text
+        return [], text, text
     runs = pieces[1::2]
     kept = list(map(_is_identifier, runs))
     if all(kept):
+        rest = "".join(pieces[0::2])
         pieces[1::2] = map(_BLANK, map(len, runs))
-        return runs, "".join(pieces)
+        return runs, "".join(pieces), rest
     pieces[1::2] = [_BLANK(len(run)) if keep else run for run, keep in zip(runs, kept, strict=True)]
-    return list(compress(runs, kept)), "".join(pieces)
+    masked = "".join(pieces)
+    return list(compress(runs, kept)), masked, masked
 
 
 def read_facts(text: str, *, claim: bool) -> TextFacts:
     """The facts of a text. A claim keeps only what it must be held to (its first word is not
     a name: every sentence starts with a capital); evidence keeps everything it could support."""
     # Evidence identifiers are looked up in its text as they are (no pass needed here).
-    identifiers, masked = _identifiers(text) if claim else ([], text)
+    identifiers, masked, rest = _identifiers(text) if claim else ([], text, text)
     dates: list[DateFact] = []
     date_spans: list[tuple[int, int]] = []
-    for m in _DATE.finditer(masked) if _DATE_START.search(masked) else ():
+    for m in _DATE.finditer(masked) if _DATE_START.search(rest) else ():
         fact = _date(m)
         if fact is not None:
             dates.append(fact)
@@ -387,7 +394,8 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
     # and identifiers as wholes.
     number_text = _mask(masked, date_spans) if claim else text
     numbers: list[NumberFact] = []
-    digits = not claim or _DIGIT.search(number_text) is not None  # a claim's: none without one
+    # A claim's numbers: none without a digit.
+    digits = not claim or _DIGIT.search(number_text if date_spans else rest) is not None
     lowered = number_text.lower() if claim and digits else ""
     for m in (_CLAIM_NUMBER if claim else _EVIDENCE_NUMBER).finditer(number_text) if digits else ():
         raw = m.group("n").replace(",", "")
@@ -410,7 +418,8 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
             if word.lower() in NUMBER_WORDS:
                 numbers.append(NumberFact(word, float(NUMBER_WORDS[word.lower()]), 0, None, False))
         return TextFacts((), (), tuple(numbers), tuple(dates), tuple(identifiers), 0, frozenset())
-    for m in _WORD.finditer(number_text):  # the claim's text without identifiers and dates
+    # The claim's text without identifiers and dates (none without a letter).
+    for m in _WORD.finditer(number_text) if _LETTER.search(rest) else ():
         word = m.group()
         lower = word.lower()
         if lower in NEGATIONS or lower.endswith(NEGATION_ENDINGS):

@@ -495,6 +495,8 @@ class EvidenceIndex:
     def missing_identifiers(self, identifiers: Sequence[str]) -> list[str]:
         """Those of a claim's identifiers that the evidence does not hold, in order (most are
         found among the evidence's words: one set look-up each)."""
+        if not identifiers:
+            return []
         if self._words is None:
             self._words = set(self.text.translate(_WORD_CUTS).split())
             self._words_text = " ".join(self._words)
