@@ -513,10 +513,16 @@ def number_keys(text: str) -> set[str]:
 _EVIDENCE_END = re.compile(r"([.!?\n])(?:(?<=\n)|(?<!\b[A-Z]\.)(?=\s|[A-Z\"]))")
 
 
+#: `_EVIDENCE_END` for a text holding no "!", "?" or line break: its ends are full stops, found
+#: by a scan for that one character (a scan for any of four tests each character).
+_FULL_STOP_END = re.compile(r"(\.)(?<!\b[A-Z]\.)(?=\s|[A-Z\"])")
+
+
 def evidence_sentences(text: str) -> list[str]:
     """Evidence cut into sentences for polarity and the nearest-sentence reason: the pieces
     between `_EVIDENCE_SENTENCE`'s matches, stripped, the empty ones dropped."""
-    pieces = _EVIDENCE_END.split(text)  # text, end, text, end, ..., text
+    full_stops = "\n" not in text and "!" not in text and "?" not in text
+    pieces = (_FULL_STOP_END if full_stops else _EVIDENCE_END).split(text)  # text, end, ..., text
     ends = pieces[1::2]
     ends.append("")
     cut = map(str.__add__, pieces[0::2], ends)
