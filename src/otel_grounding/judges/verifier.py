@@ -612,13 +612,21 @@ class EvidenceIndex:
     def holding(self, facts: TextFacts) -> int | None:
         """The first evidence sentence holding one of a claim's identifiers or numbers (the
         nearest sentence when no content word is shared: "DL405 costs 589 euros")."""
-        wanted = [i.lower() for i in facts.identifiers] + [n.text for n in facts.numbers]
+        wanted = list(map(str.lower, facts.identifiers))
+        if facts.numbers:
+            wanted.extend(n.text for n in facts.numbers)
         if not wanted or not self.sentences:
             return None
         if self._joined is None:  # the sentences, lowercased, one string: one scan per fact
-            lowered = [sentence.text.lower() for sentence in self.sentences]
-            self._starts = [0, *accumulate(len(t) + len(_SEPARATOR) for t in lowered)][:-1]
-            self._joined = _SEPARATOR.join(lowered)
+            texts = [sentence.text for sentence in self.sentences]
+            joined = _SEPARATOR.join(texts)
+            # Lowercased at once: the separator is no letter, so no casing reaches across it.
+            self._joined = joined.lower()
+            if len(self._joined) != len(joined):  # a letter lowercased into two ("İ")
+                texts = [text.lower() for text in texts]
+            self._starts = list(
+                accumulate(map(len(_SEPARATOR).__add__, map(len, texts[:-1])), initial=0)
+            )
         if _SEPARATOR in "".join(wanted):
             return next(
                 (p for p, sentence in enumerate(self.sentences)
@@ -728,8 +736,7 @@ def check_claim(claim: str, index: EvidenceIndex) -> ClaimCheck:
     ranked = index.nearest(facts.content_stems)
     nearest = ranked[0][1] if ranked else index.holding(facts)
     content = len(facts.content_stems)
-    covered = sum(1 for s in facts.content_stems if s in index.stems)
-    coverage = covered / content if content else 1.0
+    coverage = sum(1 for s in facts.content_stems if s in index.stems) / content if content else 1.0
     if index.is_document:  # held to its facts here, to one passage in `passage_checks`
         missing = _missing_facts(facts, index, names=False)
         verdict = UNSUPPORTED if missing else SUPPORTED
@@ -903,12 +910,15 @@ def _missing_facts(
     facts: TextFacts, index: EvidenceIndex, *, names: bool = True
 ) -> tuple[str, ...]:
     missing: list[str] = []
-    if names:
+    if names and facts.names:
         missing.extend(f"name '{n}'" for n in facts.names if not index.has_name(n))
-    missing.extend(f"number '{n.text}'" for n in facts.numbers if not index.has_number(n))
-    missing.extend(f"date '{d.text}'" for d in facts.dates if not index.has_date(d))
-    missing.extend(f"identifier '{i}'" for i in index.missing_identifiers(facts.identifiers))
-    return tuple(dict.fromkeys(missing))
+    if facts.numbers:
+        missing.extend(f"number '{n.text}'" for n in facts.numbers if not index.has_number(n))
+    if facts.dates:
+        missing.extend(f"date '{d.text}'" for d in facts.dates if not index.has_date(d))
+    if facts.identifiers:
+        missing.extend(f"identifier '{i}'" for i in index.missing_identifiers(facts.identifiers))
+    return tuple(dict.fromkeys(missing)) if missing else ()
 
 
 def _polarity_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
