@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
 from operator import attrgetter
+from typing import NamedTuple
 
 from otel_grounding.sentences import word_list
 
@@ -256,9 +257,9 @@ class DateFact:
     day: int | None
 
 
-@dataclass(frozen=True)
-class TextFacts:
-    """Everything checkable in one claim (or one evidence text)."""
+class TextFacts(NamedTuple):
+    """Everything checkable in one claim (or one evidence text); a named tuple: one is read per
+    claim, fifty to a judgement."""
 
     words: tuple[str, ...]
     names: tuple[str, ...]

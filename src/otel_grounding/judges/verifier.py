@@ -33,7 +33,6 @@ import datetime
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, chain, repeat
 from typing import NamedTuple
@@ -716,9 +715,9 @@ class _EvidenceFacts:
         return found
 
 
-@dataclass(frozen=True)
-class ClaimCheck:
-    """What the rules found in one claim (the judge's verdict is made from it)."""
+class ClaimCheck(NamedTuple):
+    """What the rules found in one claim (the judge's verdict is made from it); a named tuple:
+    one per claim, fifty to a judgement."""
 
     verdict: str
     missing: tuple[str, ...]
