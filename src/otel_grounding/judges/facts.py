@@ -544,4 +544,4 @@ def evidence_sentences(text: str) -> list[str]:
     ends = pieces[1::2]
     ends.append("")
     cut = map(str.__add__, pieces[0::2], ends)
-    return [s for s in map(str.strip, cut) if s]
+    return list(filter(None, map(str.strip, cut)))

@@ -634,16 +634,18 @@ class EvidenceIndex:
             )
         # The sentences in growing windows from the start: the first window holding one of them
         # holds the nearest (each window is searched for every fact).
+        find, starts = self._joined.find, self._starts
         first: int | None = None
         start, window = 0, _HOLDING_WINDOW
         while first is None and start < len(self._joined):
-            end = self._starts[window] if window < len(self._starts) else len(self._joined)
+            end = starts[window] if window < len(starts) else len(self._joined)
             for w in wanted:  # only a sentence before the first found so far can be nearer
-                at = self._joined.find(w, start, self._starts[first] if first is not None else end)
+                at = find(w, start, end)
                 if at >= 0:
-                    first = bisect.bisect_right(self._starts, at) - 1
+                    first = bisect.bisect_right(starts, at) - 1
                     if first == 0:
                         break
+                    end = starts[first]
             start, window = end, window * 4
         return first
 
