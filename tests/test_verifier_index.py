@@ -73,6 +73,15 @@ def test_numbers_are_read_as_the_plain_pattern_reads_them(
         ], text
 
 
+def test_identifiers_are_read_as_the_plain_pattern_reads_them() -> None:
+    plain = re.compile(facts._RUN_IDENTIFIER)
+    texts = shuffled_texts("aZ09_.-# ,x1Ab.v3(\t", 20_000, 16)
+    texts += [claim for claim, _ in runs()]
+    for text in texts:
+        if text.isascii():
+            assert facts._RUN_IDENTIFIER_SPLIT_ASCII.split(text)[1::2] == plain.findall(text), text
+
+
 def test_a_text_said_to_hold_no_negation_holds_none() -> None:
     for word in (*facts.NEGATIONS, "doesn't", "Isn\u2019t", "NEVER", "Without"):
         assert may_negate(f"it {word} works")

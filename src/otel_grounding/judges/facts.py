@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
 from operator import attrgetter
+from typing import NamedTuple
 
 from otel_grounding.sentences import word_list
 
@@ -118,9 +119,19 @@ _IDENTIFIER = re.compile(
     r"|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
     r"|" + _RUN_IDENTIFIER
 )
-#: `_IDENTIFIER` for a text holding no "://" and no "@" (the same matches: the other two
+#: `_IDENTIFIER` captured, to split a text into the runs between identifiers and the identifiers;
+#: and the same for a text holding no "://" and no "@" (the same matches: the other two
 #: alternatives need them), without their tries at every position.
-_RUN_IDENTIFIER_ONLY = re.compile(_RUN_IDENTIFIER)
+_IDENTIFIER_SPLIT = re.compile(f"({_IDENTIFIER.pattern})")
+_RUN_IDENTIFIER_SPLIT = re.compile(f"({_RUN_IDENTIFIER})")
+#: `_RUN_IDENTIFIER` for ASCII text, the same matches in fewer steps: its look-aheads ask whether
+#: the run holds a digit (a letter) by skipping what is no digit (no letter) once, not by
+#: reading the whole run and stepping back ([\w.-] on ASCII is [A-Za-z0-9_.-]).
+_RUN_IDENTIFIER_ASCII = (
+    r"(?<![\w.])#?(?=[A-Za-z_.-]*\d)(?=[\d_.-]*[A-Za-z]|\d+\.\d+\.\d)[A-Za-z0-9][\w-]*"
+    r"(?:\.(?![A-Z][a-z])[\w-]+)*"
+)
+_RUN_IDENTIFIER_SPLIT_ASCII = re.compile(f"({_RUN_IDENTIFIER_ASCII})", re.ASCII)
 #: Every date starts with one of these (`_DATE`'s look-ahead): a text without one has none.
 _DATE_START = re.compile(r"[0-9JFMASONDjfmasond]", re.IGNORECASE)
 #: A number with a unit or an ending glued to it is a number, not an identifier ("18s", "12GB").
@@ -149,6 +160,8 @@ _EVIDENCE_NUMBER = re.compile(
 #: A word: a letter, then optionally word characters, apostrophes and hyphens ending in a letter
 #: or a digit (the common first letter written once: one scan per position, not two).
 _WORD = re.compile(r"[^\W\d_](?:[\w'\u2019-]*[^\W_])?")
+_LETTER = re.compile(r"[^\W\d_]")  # what every word starts with
+_ALNUM = re.compile(r"[^\W_]")  # what every word, number and date starts with
 _SPLIT_WORD = re.compile(r"[-_'\u2019]|(?<=[a-z])(?=[A-Z])")
 #: Evidence sentences end at terminal punctuation before white space or a capital (pasted
 #: passages often lack the space: "...Games.The 4th..."), not after an initial ("William H.
@@ -257,9 +270,9 @@ class DateFact:
     day: int | None
 
 
-@dataclass(frozen=True)
-class TextFacts:
-    """Everything checkable in one claim (or one evidence text)."""
+class TextFacts(NamedTuple):
+    """Everything checkable in one claim (or one evidence text); a named tuple: one is read per
+    claim, fifty to a judgement."""
 
     words: tuple[str, ...]
     names: tuple[str, ...]
@@ -327,6 +340,7 @@ def _defined_acronym(name: str, words: list[str]) -> bool:
 #: A negation's scope: the content words among the next this many words after it.
 NEGATION_SCOPE = 3
 _NO_STEMS: frozenset[str] = frozenset()
+_BLANK = " ".__mul__  # n -> n spaces
 _NEGATES = attrgetter("negation")
 _STEMS = attrgetter("stems")
 
@@ -373,23 +387,45 @@ def _in_24_hours(m: re.Match[str]) -> str:
     return f"{int(m.group(1)) + 12}{m.group(2)}"
 
 
+def _identifiers(text: str) -> tuple[list[str], str, list[str]]:
+    """A claim's identifiers; the text left around them (what the later passes may find
+    something in); and the text's pieces: text, identifier-shaped run, text, ..., text (for
+    `_blanked`). One split, no Python step a match."""
+    if "@" in text or "://" in text:
+        split = _IDENTIFIER_SPLIT
+    else:  # on ASCII the ASCII classes are the same and cheaper
+        split = _RUN_IDENTIFIER_SPLIT_ASCII if text.isascii() else _RUN_IDENTIFIER_SPLIT
+    pieces = split.split(text)
+    if len(pieces) == 1:
+        return [], text, pieces
+    runs = pieces[1::2]
+    identifiers = list(filter(_is_identifier, runs))
+    if len(identifiers) < len(runs):  # a run that is no identifier stays in the text
+        return identifiers, _blanked(pieces), pieces
+    return identifiers, "".join(pieces[0::2]), pieces
+
+
+def _blanked(pieces: list[str]) -> str:
+    """The text of `_identifiers`' pieces with each identifier blanked out: spaces of its length,
+    so that the later passes neither read it nor move."""
+    if len(pieces) == 1:
+        return pieces[0]
+    out = pieces.copy()
+    out[1::2] = [_BLANK(len(run)) if _is_identifier(run) else run for run in pieces[1::2]]
+    return "".join(out)
+
+
 def read_facts(text: str, *, claim: bool) -> TextFacts:
     """The facts of a text. A claim keeps only what it must be held to (its first word is not
     a name: every sentence starts with a capital); evidence keeps everything it could support."""
-    spans: list[tuple[int, int]] = []
-    identifiers: list[str] = []
     # Evidence identifiers are looked up in its text as they are (no pass needed here).
-    pattern = _IDENTIFIER if "@" in text or "://" in text else _RUN_IDENTIFIER_ONLY
-    for m in pattern.finditer(text) if claim else ():
-        found = m.group()
-        if not _is_identifier(found):
-            continue
-        identifiers.append(found)
-        spans.append(m.span())
-    masked = _mask(text, spans)
+    identifiers, rest, pieces = _identifiers(text) if claim else ([], text, [text])
+    if claim and not _ALNUM.search(rest):  # identifiers and punctuation: nothing else to read
+        return TextFacts((), (), (), (), tuple(identifiers), 0, frozenset())
+    masked = _blanked(pieces)
     dates: list[DateFact] = []
     date_spans: list[tuple[int, int]] = []
-    for m in _DATE.finditer(masked) if _DATE_START.search(masked) else ():
+    for m in _DATE.finditer(masked) if _DATE_START.search(rest) else ():
         fact = _date(m)
         if fact is not None:
             dates.append(fact)
@@ -400,8 +436,10 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
     if claim and "m" in number_text.lower():  # "2:00 PM" is 14:00
         number_text = _AFTERNOON.sub(_in_24_hours, number_text)
     numbers: list[NumberFact] = []
-    lowered = number_text.lower() if claim and _DIGIT.search(number_text) else ""
-    for m in (_CLAIM_NUMBER if claim else _EVIDENCE_NUMBER).finditer(number_text):
+    # A claim's numbers: none without a digit.
+    digits = not claim or _DIGIT.search(number_text if date_spans else rest) is not None
+    lowered = number_text.lower() if claim and digits else ""
+    for m in (_CLAIM_NUMBER if claim else _EVIDENCE_NUMBER).finditer(number_text) if digits else ():
         raw = m.group("n").replace(",", "")
         frac = m.group("frac") or ""
         value = float(raw + frac)
@@ -430,7 +468,8 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
             if word.lower() in NUMBER_WORDS:
                 numbers.append(NumberFact(word, float(NUMBER_WORDS[word.lower()]), 0, None, False))
         return TextFacts((), (), tuple(numbers), tuple(dates), tuple(identifiers), 0, frozenset())
-    for m in _WORD.finditer(number_text):  # the claim's text without identifiers and dates
+    # The claim's text without identifiers and dates (none without a letter).
+    for m in _WORD.finditer(number_text) if _LETTER.search(rest) else ():
         word = m.group()
         lower = word.lower()
         if lower in NEGATIONS or lower.endswith(NEGATION_ENDINGS):
@@ -530,11 +569,17 @@ def number_keys(text: str) -> set[str]:
 _EVIDENCE_END = re.compile(r"([.!?\n])(?:(?<=\n)|(?<!\b[A-Z]\.)(?=\s|[A-Z\"]))")
 
 
+#: `_EVIDENCE_END` for a text holding no "!", "?" or line break: its ends are full stops, found
+#: by a scan for that one character (a scan for any of four tests each character).
+_FULL_STOP_END = re.compile(r"(\.)(?<!\b[A-Z]\.)(?=\s|[A-Z\"])")
+
+
 def evidence_sentences(text: str) -> list[str]:
     """Evidence cut into sentences for polarity and the nearest-sentence reason: the pieces
     between `_EVIDENCE_SENTENCE`'s matches, stripped, the empty ones dropped."""
-    pieces = _EVIDENCE_END.split(text)  # text, end, text, end, ..., text
+    full_stops = "\n" not in text and "!" not in text and "?" not in text
+    pieces = (_FULL_STOP_END if full_stops else _EVIDENCE_END).split(text)  # text, end, ..., text
     ends = pieces[1::2]
     ends.append("")
     cut = map(str.__add__, pieces[0::2], ends)
-    return [s for s in map(str.strip, cut) if s]
+    return list(filter(None, map(str.strip, cut)))

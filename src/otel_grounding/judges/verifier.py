@@ -33,7 +33,6 @@ import datetime
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, chain, combinations, repeat
 from typing import Literal, NamedTuple, overload
@@ -607,6 +606,8 @@ class EvidenceIndex:
     def missing_identifiers(self, identifiers: Sequence[str]) -> list[str]:
         """Those of a claim's identifiers that the evidence does not hold, in order (most are
         found among the evidence's words: one set look-up each)."""
+        if not identifiers:
+            return []
         if self._words is None:
             self._words = set(self.text.translate(_WORD_CUTS).split())
             self._words_text = " ".join(self._words)
@@ -865,13 +866,21 @@ class EvidenceIndex:
     def holding(self, facts: TextFacts) -> int | None:
         """The first evidence sentence holding one of a claim's identifiers or numbers (the
         nearest sentence when no content word is shared: "DL405 costs 589 euros")."""
-        wanted = [i.lower() for i in facts.identifiers] + [n.text for n in facts.numbers]
+        wanted = list(map(str.lower, facts.identifiers))
+        if facts.numbers:
+            wanted.extend(n.text for n in facts.numbers)
         if not wanted or not self.sentences:
             return None
         if self._joined is None:  # the sentences, lowercased, one string: one scan per fact
-            lowered = [sentence.text.lower() for sentence in self.sentences]
-            self._starts = [0, *accumulate(len(t) + len(_SEPARATOR) for t in lowered)][:-1]
-            self._joined = _SEPARATOR.join(lowered)
+            texts = [sentence.text for sentence in self.sentences]
+            joined = _SEPARATOR.join(texts)
+            # Lowercased at once: the separator is no letter, so no casing reaches across it.
+            self._joined = joined.lower()
+            if len(self._joined) != len(joined):  # a letter lowercased into two ("İ")
+                texts = [text.lower() for text in texts]
+            self._starts = list(
+                accumulate(map(len(_SEPARATOR).__add__, map(len, texts[:-1])), initial=0)
+            )
         if _SEPARATOR in "".join(wanted):
             return next(
                 (p for p, sentence in enumerate(self.sentences)
@@ -880,16 +889,18 @@ class EvidenceIndex:
             )
         # The sentences in growing windows from the start: the first window holding one of them
         # holds the nearest (each window is searched for every fact).
+        find, starts = self._joined.find, self._starts
         first: int | None = None
         start, window = 0, _HOLDING_WINDOW
         while first is None and start < len(self._joined):
-            end = self._starts[window] if window < len(self._starts) else len(self._joined)
+            end = starts[window] if window < len(starts) else len(self._joined)
             for w in wanted:  # only a sentence before the first found so far can be nearer
-                at = self._joined.find(w, start, self._starts[first] if first is not None else end)
+                at = find(w, start, end)
                 if at >= 0:
-                    first = bisect.bisect_right(self._starts, at) - 1
+                    first = bisect.bisect_right(starts, at) - 1
                     if first == 0:
                         break
+                    end = starts[first]
             start, window = end, window * 4
         return first
 
@@ -971,9 +982,9 @@ class _EvidenceFacts:
         return found
 
 
-@dataclass(frozen=True)
-class ClaimCheck:
-    """What the rules found in one claim (the judge's verdict is made from it)."""
+class ClaimCheck(NamedTuple):
+    """What the rules found in one claim (the judge's verdict is made from it); a named tuple:
+    one per claim, fifty to a judgement."""
 
     verdict: str
     missing: tuple[str, ...]
@@ -991,8 +1002,7 @@ def check_claim(claim: str, index: EvidenceIndex) -> ClaimCheck:
     ranked = index.nearest(facts.content_stems)
     nearest = ranked[0][1] if ranked else index.holding(facts)
     content = len(facts.content_stems)
-    covered = sum(1 for s in facts.content_stems if s in index.stems)
-    coverage = covered / content if content else 1.0
+    coverage = sum(1 for s in facts.content_stems if s in index.stems) / content if content else 1.0
     if index.is_document:  # held to its facts here, to one passage in `passage_checks`
         missing = _missing_facts(claim, facts, index, names=False)
         verdict = UNSUPPORTED if missing else SUPPORTED
@@ -1384,18 +1394,21 @@ def _missing_facts(
     claim: str, facts: TextFacts, index: EvidenceIndex, *, names: bool = True
 ) -> tuple[str, ...]:
     missing: list[str] = []
-    if names:
+    if names and facts.names:
         missing.extend(f"name '{n}'" for n in facts.names if not index.has_name(n))
-    unheld = [n for n in facts.numbers if not index.has_number(n)]
-    if unheld:
-        held = [n for n in facts.numbers if n not in unheld]
-        missing.extend(
-            f"number '{n.text}'" for n in unheld
-            if not (_total(claim, n) and index.adds_up(n, held))
-        )
-    missing.extend(f"date '{d.text}'" for d in facts.dates if not index.has_date(d))
-    missing.extend(f"identifier '{i}'" for i in index.missing_identifiers(facts.identifiers))
-    return tuple(dict.fromkeys(missing))
+    if facts.numbers:
+        unheld = [n for n in facts.numbers if not index.has_number(n)]
+        if unheld:
+            held = [n for n in facts.numbers if n not in unheld]
+            missing.extend(
+                f"number '{n.text}'" for n in unheld
+                if not (_total(claim, n) and index.adds_up(n, held))
+            )
+    if facts.dates:
+        missing.extend(f"date '{d.text}'" for d in facts.dates if not index.has_date(d))
+    if facts.identifiers:
+        missing.extend(f"identifier '{i}'" for i in index.missing_identifiers(facts.identifiers))
+    return tuple(dict.fromkeys(missing)) if missing else ()
 
 
 def _polarity_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
