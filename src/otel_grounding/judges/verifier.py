@@ -184,7 +184,7 @@ _FALLS = frozenset(
 #: Words saying a yes/no field is off ("Eco mode is off", "MFA disabled").
 _OFF = frozenset(word_list("off disabl inactiv"))
 #: A sentence opening with one of these goes on about the sentence before.
-_OPENING_PRONOUNS = [[w] for w in ("He", "She", "They", "It")]
+_OPENING_PRONOUNS = frozenset(("He", "She", "They", "It"))
 #: Words before a number that make it a total of others ("2 of the 16 checks").
 _TOTALS = frozenset(word_list("of total totals totalling totaling overall combined altogether"))
 #: How many words before a number may say which way it moved.
@@ -652,7 +652,7 @@ class EvidenceIndex:
         while after < len(sentences) and sentences[after].text == sentences[position].text:
             after += 1
         if (after < len(sentences) and sentences[after].source == sentences[position].source
-                and words_of_in_order(sentences[after].text)[:1] in _OPENING_PRONOUNS):
+                and _OPENING_PRONOUNS.intersection(words_of_in_order(sentences[after].text)[:1])):
             found.update(
                 stem(p) for w in words_of_in_order(sentences[after].text)
                 for p in word_parts(w) if len(p) >= 2
@@ -704,6 +704,11 @@ class EvidenceIndex:
     def records_of(self, number: NumberFact) -> list[str] | None:
         """The evidence records stating this number, lowercased (None: it is not there as
         written): its bracketed group when the group holds a word, else its sentence."""
+        return self.records.get(number_key(number.value))
+
+    @property
+    def records(self) -> dict[str, list[str]]:
+        """Number key -> the records stating it (`records_of`), read on first use."""
         if self._records is None:
             self._records = {}
             for sentences in self._by_source:
@@ -722,7 +727,7 @@ class EvidenceIndex:
                         )
                         key = number_key(float(m.group().replace(",", "")))
                         self._records.setdefault(key, []).append(record.lower())
-        return self._records.get(number_key(number.value))
+        return self._records
 
     def signs_of(self, number: NumberFact) -> set[str]:
         """The signs the evidence writes this number with ("-", "+", "" unsigned)."""
@@ -806,11 +811,9 @@ class EvidenceIndex:
     def keyed(self, name: str) -> bool:
         """Whether the evidence states a value of this name: a record of a number of at least
         `SCATTER_MIN_NUMBER` holds it ("Airport" in a header line states no value)."""
-        self.records_of(NumberFact("0", 0.0, 0, None, False))  # the records
-        assert self._records is not None
         return any(
             _holds_word(record, name)
-            for key, records in self._records.items()
+            for key, records in self.records.items()
             if float(key) >= SCATTER_MIN_NUMBER and not _YEARS[0] <= float(key) <= _YEARS[1]
             for record in records
         )
