@@ -1,9 +1,11 @@
 """Processor overhead, measured side by side (a script, not a test).
 
 1. Per-span cost on a mixed workload of ordinary (non-agent) spans: the same SDK pipeline with
-   and without GroundingSpanProcessor in front of its span processor; ratio with/without. Two
-   bases: a BatchSpanProcessor, and a SimpleSpanProcessor with a no-op exporter (the cheapest
-   pipeline there is, where our share shows most).
+   and without GroundingSpanProcessor in front of its span processor, in paired rounds; the
+   median of the rounds' ratios with/without, and their spread. Two bases: a
+   BatchSpanProcessor, and a SimpleSpanProcessor with a no-op exporter (the cheapest pipeline
+   there is, where our share shows most: the target, issue 24, is <= 1.05 there). Then our
+   share alone (`bench_layer`).
 2. Cost of scoring one typical run inline (5 KB output, 50 KB of tool outputs, 10 tool spans:
    `bench_scoring.typical_run`), against the plain formulation scoring the same texts.
 3. Peak memory of the per-trace buffer in a flood of 100,000 traces whose runs never end.
@@ -14,6 +16,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import statistics
 import time
 import tracemalloc
@@ -34,9 +37,17 @@ from otel_grounding.conventions import native
 from bench_scoring import typical_run
 from plain_formulation import plain_score
 
-SPANS = 20_000
+#: Spans per measured pass, and paired rounds (one pass with, one without, order alternating).
+#: Short passes, many rounds: a pass mostly fits in one scheduler slice, so each pair sees the
+#: same machine and the spread of the paired ratios shows how far to trust the median.
+SPANS = 400
+ROUNDS = 301
+#: Best-of repeats for `bench_layer`.
 REPEATS = 15
-TARGET_RATIO = 1.10
+#: Issue 24: at most this per ordinary span on the SimpleSpanProcessor base (the cheapest
+#: pipeline, where our share shows most; a BatchSpanProcessor's ratio is lower).
+TARGET_RATIO = 1.05
+TARGET_BASE = "SimpleSpanProcessor"
 
 
 class NullExporter(SpanExporter):
@@ -45,7 +56,7 @@ class NullExporter(SpanExporter):
 
 
 def _batch() -> SpanProcessor:
-    return BatchSpanProcessor(NullExporter(), max_queue_size=SPANS * 2, max_export_batch_size=512)
+    return BatchSpanProcessor(NullExporter(), max_queue_size=SPANS * 4, max_export_batch_size=512)
 
 
 def _simple() -> SpanProcessor:
@@ -69,7 +80,8 @@ def _provider(
 
 
 def _ordinary_spans(provider: TracerProvider, count: int) -> float:
-    """Web/db-like spans: a root with children and a handful of attributes each; CPU seconds.
+    """Web/db-like spans: a root with children and a handful of attributes each, then a flush
+    (a BatchSpanProcessor's pass pays for its own exports); CPU seconds.
 
     CPU time of the process (the exporter thread included), not wall time: on a shared machine
     the wall clock mostly measures the other tenants.
@@ -84,33 +96,50 @@ def _ordinary_spans(provider: TracerProvider, count: int) -> float:
                 pass
             with tracer.start_as_current_span("render", attributes={"template": "order.html"}):
                 pass
+    provider.force_flush()
     return time.process_time() - started
 
 
+def _quartiles(values: list[float]) -> tuple[float, float, float]:
+    low, median, high = statistics.quantiles(values, n=4)
+    return low, median, high
+
+
 def bench_overhead() -> bool:
-    """Per-span ratio with/without our processor on each base; True when every ratio is on target."""
+    """Per-span ratio with/without our processor on each base, from paired rounds; True when
+    the median paired ratio on `TARGET_BASE` is on target."""
     ok = True
-    print(f"ordinary spans: {SPANS} per pass, best of {REPEATS}, with and without interleaved, CPU time")
+    load = os.getloadavg()
+    print(
+        f"ordinary spans: {ROUNDS} paired rounds of {SPANS} spans with and without (order "
+        f"alternating), CPU time; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+    )
     for name, base in BASES.items():
+        providers = {with_grounding: _provider(with_grounding, base) for with_grounding in (False, True)}
+        for provider in providers.values():
+            _ordinary_spans(provider, SPANS)  # warm: first spans, limits read, code specialised
         timings: dict[bool, list[float]] = {False: [], True: []}
-        for i in range(REPEATS):
-            order = (False, True) if i % 2 == 0 else (True, False)
-            for with_grounding in order:  # interleaved so both see the same machine state
-                provider = _provider(with_grounding, base)
-                gc.collect()
-                timings[with_grounding].append(_ordinary_spans(provider, SPANS))
-                provider.shutdown()
-        without, grounded = min(timings[False]), min(timings[True])
-        ratio = grounded / without
-        # The verdict uses the median of the rounds' own ratios (with and without measured next to
-        # each other): one lucky pass on either side moves a best-of ratio, not this one.
-        paired = statistics.median(w / b for w, b in zip(timings[True], timings[False], strict=True))
-        ok = ok and paired <= TARGET_RATIO
+        gc.collect()
+        for i in range(ROUNDS):
+            for with_grounding in (False, True) if i % 2 == 0 else (True, False):
+                timings[with_grounding].append(_ordinary_spans(providers[with_grounding], SPANS) / SPANS)
+        for provider in providers.values():
+            provider.shutdown()
+        ratios = [w / b for w, b in zip(timings[True], timings[False], strict=True)]
+        low, paired, high = _quartiles(ratios)
+        extra = statistics.median(w - b for w, b in zip(timings[True], timings[False], strict=True))
+        verdict = ""
+        if name == TARGET_BASE:
+            ok = paired <= TARGET_RATIO
+            verdict = f" (target <= {TARGET_RATIO})"
         print(
-            f"  {name:<20} best without {without / SPANS * 1e6:6.2f} us/span, with {grounded / SPANS * 1e6:6.2f} "
-            f"us/span: {ratio:.3f} (+{(grounded - without) / SPANS * 1e6:.2f} us); "
-            f"median of the paired rounds {paired:.3f} (target <= {TARGET_RATIO})"
+            f"  {name:<20} median without {statistics.median(timings[False]) * 1e6:6.2f} us/span, "
+            f"with {statistics.median(timings[True]) * 1e6:6.2f} us/span (+{extra * 1e6:.2f} us paired); "
+            f"paired ratio median {paired:.3f}, IQR {low:.3f}-{high:.3f}, "
+            f"10-90% {statistics.quantiles(ratios, n=10)[0]:.3f}-{statistics.quantiles(ratios, n=10)[-1]:.3f}"
+            f"{verdict}"
         )
+    print(f"  load average after: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
     return ok
 
 

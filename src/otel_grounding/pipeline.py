@@ -22,7 +22,8 @@ The public surface, the same for every shell (none of it is shell-specific):
   `flush_judges(timeout)` / `shutdown_judges(timeout)` settle what it holds;
 - before reading a span: `markers` (the attribute keys any convention reads) and
   `skips(trace_id, keys)` (a span of no interest in a trace holding no state: forwarded as it
-  is, nothing kept); `graded_before(span)` for a reader that may see a run twice;
+  is, nothing kept, counted), or `skip_test`, the same as C callables for a shell's hot
+  path; `graded_before(span)` for a reader that may see a run twice;
 - `settings` (what it was configured with), `conventions` (the adapters, in order),
   `metrics` (its instruments, which shells count into), `expire()` (idle traces out, for a
   shell without spans arriving), `close()` at shutdown.
@@ -39,7 +40,7 @@ import itertools
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Protocol
 
 from opentelemetry.metrics import MeterProvider
@@ -92,6 +93,16 @@ class Scorer(Protocol):
     ) -> GroundingResult: ...
 
 
+@dataclasses.dataclass(frozen=True)
+class SkipTest:
+    """`GroundingPipeline.skips` as C callables: a span is skipped when `unmarked(its
+    attribute keys)` and not `holds(its trace id)`, and then counted with `next(seen)`."""
+
+    unmarked: Callable[[Iterable[str]], bool]
+    holds: Callable[[int], bool]
+    seen: Iterator[int]
+
+
 class GroundingPipeline:
     """Conventions, a trace store, scoring and enrichment, wired once per shell."""
 
@@ -123,6 +134,8 @@ class GroundingPipeline:
             settings
         )
         self.store.on_evict = self.metrics.count_eviction
+        #: `skips` unrolled into C callables (a shell's hot path: no Python frame of ours).
+        self.skip_test = SkipTest(self._markers.isdisjoint, self.store.holds, self._seen)
         #: The scoring function, fixed for the pipeline's life.
         self.scorer: Scorer = scorer
         self.judges = (
@@ -204,21 +217,13 @@ class GroundingPipeline:
             return None
 
     def skips(self, trace_id: int, attribute_keys: Iterable[str]) -> bool:
-        """`ignores`, then `count_ignored` when it does: the shells' fast path for ordinary
-        spans, inlined (a call less per span)."""
+        """True (and counted) for a span no convention can read, in a trace with nothing
+        buffered: the shells ask this first, so that ordinary spans cost a set test and a dict
+        look-up. `skip_test` is the same test as C calls, for a shell's hot path."""
         if self._markers.isdisjoint(attribute_keys) and not self.store.holds(trace_id):
             next(self._seen)
             return True
         return False
-
-    def ignores(self, trace_id: int, attribute_keys: Iterable[str]) -> bool:
-        """True for a span no convention can read, in a trace with nothing buffered: the
-        shells ask this first, so that ordinary spans cost a set test and a dict look-up."""
-        return self._markers.isdisjoint(attribute_keys) and not self.store.holds(trace_id)
-
-    def count_ignored(self) -> None:
-        """Count a span the shell did not hand on because `ignores` said so."""
-        next(self._seen)
 
     def conventions_may_read(self, attribute_keys: Iterable[str]) -> bool:
         """Whether any convention could read a span with these attribute keys."""

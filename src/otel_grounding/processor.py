@@ -9,7 +9,9 @@ and forwarded from there, so it can reach the next processor after spans that en
 With a judge configured, a run graded on the worker may be judged on the judge tier's threads
 and forwarded from there (at most `judge_timeout` later); flush and shutdown wait for it.
 What happens to a span between start and leaving is `runs.RunLifecycle`'s; this is its adapter
-to the `SpanProcessor` interface and the shell's error boundary.
+to the `SpanProcessor` interface and the shell's error boundary. An ordinary span (no key any
+convention reads, in a trace holding nothing) is told apart here, in the frame the SDK calls,
+by C calls only (`pipeline.skip_test`): no other frame of ours runs for it.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor
 from otel_grounding.internal_error import internal_error
 from otel_grounding.pipeline import GroundingPipeline, check_judge_mode, check_wrapped
 from otel_grounding.runs import RunLifecycle, scoring_worker, shell_scorer
-from otel_grounding.sdkcompat import ForwardsEnding, acting_hook
+from otel_grounding.sdkcompat import TRACE_ID, ForwardsEnding, acting_hook
 from otel_grounding.sdkspan import configured_value_limit
 
 if TYPE_CHECKING:
@@ -55,13 +57,20 @@ class GroundingSpanProcessor(ForwardsEnding, SpanProcessor):
             self._forward,
             configured_value_limit(),
         )
+        skip = self.pipeline.skip_test  # the ordinary span's test, done here (see on_end)
+        self._unmarked, self._holds, self._seen = skip.unmarked, skip.holds, skip.seen
         # The SDK's processors' `on_start` and `_on_ending` do nothing: not called per span.
         self._next_start = acting_hook(next_processor, "on_start")
         self._forward_ending(next_processor)
 
     def on_start(self, span: Span, parent_context: Context | None = None) -> None:
         try:
-            self._runs.start(span)
+            try:  # the fields `sdkcompat.own_attributes` names, read inline (see on_end)
+                tracked = not self._unmarked(span._attributes._dict) or self._runs.limit_unread  # type: ignore[union-attr]
+            except AttributeError:  # not the SDK's own fields: `start` reads them its way
+                tracked = True
+            if tracked:
+                self._runs.start(span)
         except Exception:  # the shell's boundary: never into the application
             internal_error("processor on_start", self._runs.count_error)
         finally:
@@ -71,7 +80,19 @@ class GroundingSpanProcessor(ForwardsEnding, SpanProcessor):
     def on_end(self, span: ReadableSpan) -> None:
         out: ReadableSpan | None = span
         try:
-            out = self._runs.end(span)
+            # `pipeline.skips` as C calls on the fields `sdkcompat.own_attributes` and
+            # `own_context` name, read inline (a getter call costs several attribute reads):
+            # an ordinary span in a trace holding nothing goes on from this one frame.
+            try:
+                skipped = self._unmarked(span._attributes._dict) and not self._holds(  # type: ignore[union-attr]
+                    span._context[TRACE_ID]  # type: ignore[index]
+                )
+            except (AttributeError, TypeError):  # not the SDK's own fields: `end` falls back
+                skipped = False
+            if skipped:
+                next(self._seen)
+            else:
+                out = self._runs.end(span)
         except Exception:  # the shell's boundary: never into the application; the original goes on
             internal_error("processor on_end", self._runs.count_error)
         finally:

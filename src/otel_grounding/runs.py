@@ -83,7 +83,9 @@ class RunLifecycle:
         self._forward = forward
         self._forward_late = forward_late or forward
         self._value_limit = value_limit
-        self._limit_unread = True
+        #: True until `start` has read the limit off a provider's span (a shell that tests
+        #: spans itself calls `start` until then).
+        self.limit_unread = True
         self._skips = pipeline.skips
         self._unmarked = pipeline.markers.isdisjoint  # a C call: no frame on the hot path
         self._open = 0  # runs begun and not yet left
@@ -103,7 +105,7 @@ class RunLifecycle:
         """A span started: tracked until it ends when its start attributes already say what it
         is (every instrumentation sets the span kind at start); an ordinary span costs a set
         test. Raises what fails: the shell's boundary catches."""
-        if self._limit_unread:
+        if self.limit_unread:
             self._read_limit(span)
         try:
             attributes = own_attributes(span)
@@ -115,7 +117,7 @@ class RunLifecycle:
     def _read_limit(self, span: Span) -> None:
         """The limit the provider really records under (its `SpanLimits` may differ from the
         environment's); without one, the environment's stays."""
-        self._limit_unread = False
+        self.limit_unread = False
         limits = span_limits(span)
         if limits is not None:
             self._value_limit = limits.max_span_attribute_length

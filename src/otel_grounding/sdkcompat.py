@@ -157,7 +157,9 @@ def bounded_list(items: Sequence[Any], dropped: int) -> BoundedList:
 #: `TRACE_ID` is the trace id (its property would be a frame). They raise AttributeError or
 #: TypeError where the field is not there (a span built by hand with a plain dict or no
 #: context, an SDK that renamed a field): the caller then asks `attribute_dict` /
-#: `span_context`, which fall back (and say so).
+#: `span_context`, which fall back (and say so). `GroundingSpanProcessor.on_start`/`on_end`
+#: read the same two fields inline (an attribute read costs a fraction of a getter call), on
+#: the same terms: where that raises, `RunLifecycle` reads the span through these.
 own_attributes: Callable[[Any], Mapping[str, object]] = attrgetter("_attributes._dict")
 own_context: Callable[[Any], SpanContext] = attrgetter("_context")
 TRACE_ID: Final = 0

@@ -70,6 +70,9 @@ class TraceTable:
         self._new_trace = new_trace
         self._ages_out_quietly = ages_out_quietly
         self._traces: OrderedDict[int, TraceState] = OrderedDict()
+        #: Whether a trace id has state (unlocked: a hint, not a promise). The dict's own
+        #: `__contains__`: a C call on the shells' path of every ordinary span.
+        self.holds: Callable[[int], bool] = self._traces.__contains__
         self._touched: dict[int, float] = {}
         #: Traces dropped when their local root ended: a Bloom filter (false positives about
         #: 2 %, only asked for a run whose trace holds no state: they make it `partial`).
@@ -85,10 +88,6 @@ class TraceTable:
     def max_bytes(self) -> int:
         """Bytes all traces may hold together, and one trace at most."""
         return self._max_bytes
-
-    def holds(self, trace_id: int) -> bool:
-        """Whether the trace has state (unlocked: a hint, not a promise)."""
-        return trace_id in self._traces
 
     def get(self, trace_id: int) -> TraceState | None:
         """The trace's state, untouched (None: none held)."""
