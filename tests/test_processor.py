@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
-from opentelemetry.sdk.trace import SpanLimits
-from opentelemetry.trace import Link, SpanKind, Status, StatusCode
+from opentelemetry.sdk.trace import ReadableSpan, SpanLimits
+from opentelemetry.trace import Link, SpanContext, SpanKind, Status, StatusCode, TraceFlags
 
 from otel_grounding import attributes as A
 from otel_grounding import metrics as M
@@ -123,6 +123,27 @@ def test_non_run_spans_are_forwarded_as_the_same_object() -> None:
     p.golden_run()
     assert seen_out[0] is seen_in[0]
     assert seen_out[-1] is not seen_in[-1]  # the run span is replaced by its enriched copy
+
+
+def test_every_span_is_counted_once_whichever_way_it_goes() -> None:
+    """Ordinary spans leave from the processor's own test, the others through the lifecycle:
+    `spans_seen` counts each span once either way (an ordinary span in a trace holding state
+    and a hand-built span without the SDK's fields go the long way)."""
+    p = Pipeline()
+    pipeline = p.processor.pipeline
+    with p.tracer.start_as_current_span("http GET", attributes={"http.method": "GET"}):
+        pass
+    assert pipeline.spans_seen() == 1
+    with p.run():
+        with p.tracer.start_as_current_span("tool", attributes={native.STEP_TYPE: "tool", native.STEP_OUTPUT: "x"}):
+            pass
+        with p.tracer.start_as_current_span("db"):  # ordinary, in a trace that holds a step
+            pass
+    assert pipeline.spans_seen() == 4
+    sampled = SpanContext(7, 8, is_remote=False, trace_flags=TraceFlags(TraceFlags.SAMPLED))
+    p.processor.on_end(ReadableSpan("by hand", context=sampled, attributes={"http.method": "GET"}))
+    assert pipeline.spans_seen() == 5
+    assert [s.name for s in p.spans()] == ["http GET", "tool", "db", "run", "by hand"]
 
 
 @pytest.mark.parametrize(
