@@ -626,3 +626,26 @@ def test_a_name_after_its_number_and_a_pronoun_sentence_after_the_statement() ->
         "director. She is Oluwaseun Adebayo, not Olivia Adeyemi."
     )
     assert verdict("The festival director is Oluwaseun Adebayo.", corrections)[0] == SUPPORTED
+
+
+def test_a_comparison_its_own_numbers_deny_is_unsupported() -> None:
+    reviews = "Reviews: 1,284 | Avg rating: 3.9 (prev period 4.3)"
+    assert verdict("It averaged 3.9, down from 4.3 in the previous period.", reviews)[0] == (
+        SUPPORTED
+    )
+    found, reason = verdict("It averaged 3.9, up from 4.3 in the previous period.", reviews)
+    assert found == UNSUPPORTED and "'3.9' higher than '4.3'" in reason
+    hive = "2026-11-28 06:00,H3,41.2\n2026-11-30 06:00,H3,40.5"
+    assert verdict("H3 fell from 41.2 kg on November 28 to 40.5 kg.", hive)[0] == SUPPORTED
+    assert verdict("H3 rose from 41.2 kg on November 28 to 40.5 kg.", hive)[0] == UNSUPPORTED
+    stock = "SKU  WAREHOUSE  ON_HAND  REORDER_PT\nBX-1  Lyon  180  500\nBX-2  Oslo  900  500"
+    assert verdict("Lyon has 180, below its reorder point of 500.", stock)[0] == SUPPORTED
+    assert verdict("Lyon has 180, above its reorder point of 500.", stock)[0] == UNSUPPORTED
+    # a date's day, a year, another subject and another scale are no value compared
+    assert verdict("It was 3.9 on 30 Nov 2026, down from 4.3.", "3.9 on 30 Nov 2026 (was 4.3)")[
+        0
+    ] == SUPPORTED
+    assert verdict("Sales were 12, with returns up from 5.", "sales 12, returns 7 (was 5)")[0] == (
+        SUPPORTED
+    )
+    assert verdict("Revenue was 1.5M, up from 900k.", "revenue 1.5M (was 900k)")[0] == SUPPORTED

@@ -58,6 +58,7 @@ from otel_grounding.judges.facts import (
     clause_starts,
     clauses,
     continues,
+    contradicts_itself,
     evidence_sentences,
     may_negate,
     number_key,
@@ -142,6 +143,7 @@ _APART = "never stated together"
 _OTHER_WAY = "goes the other way in the evidence"
 _OTHER_RECORD = "belongs to another line of the output"
 _OF_ANOTHER = "said of"
+_DENIED = "is not: its own numbers say the other way"
 _PASSAGE = "one passage"
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
@@ -1018,7 +1020,8 @@ def check_claim(claim: str, index: EvidenceIndex) -> ClaimCheck:
     if missing:
         return ClaimCheck(UNSUPPORTED, missing, coverage, None, nearest)
     unbound = (
-        _unbound(claim, facts, index)
+        _denied_by_itself(claim)
+        or _unbound(claim, facts, index)
         or _id_swapped(claim, facts, index)
         or _other_way(claim, facts, index)
         or (_row_crossed(claim, index) if index.structured else ())
@@ -1365,6 +1368,15 @@ def _other_way(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str,
     return ()
 
 
+def _denied_by_itself(claim: str) -> tuple[str, ...]:
+    """A comparison the claim's own numbers deny ("averaging 3.9, up from 4.3")."""
+    found = contradicts_itself(claim)
+    if found is None:
+        return ()
+    value, other, higher = found
+    return (f"'{value}' {'higher' if higher else 'lower'} than '{other}'", _DENIED)
+
+
 def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
     """The yes/no field a claim's clause states the other way round: "has been deprecated"
     where the tool returned "deprecated": false, "isn't gluten-free" for Gluten-free: yes."""
@@ -1478,6 +1490,8 @@ def explain(check: ClaimCheck, index: EvidenceIndex) -> str:
         return f"{check.missing[0]} {_OTHER_RECORD}{near}"[:MAX_EXPLANATION_CHARS]
     if check.verdict == UNSUPPORTED and check.missing and check.missing[-1] == _OTHER_WAY:
         return f"{check.missing[0]} {_OTHER_WAY}{near}"[:MAX_EXPLANATION_CHARS]
+    if check.verdict == UNSUPPORTED and check.missing and check.missing[-1] == _DENIED:
+        return f"{check.missing[0]} {_DENIED}{near}"[:MAX_EXPLANATION_CHARS]
     if check.verdict == UNSUPPORTED and check.missing == (_PASSAGE,):
         return (
             f"only {check.coverage:.0%} of its content words are in any one passage of the "
