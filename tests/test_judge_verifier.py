@@ -649,3 +649,35 @@ def test_a_comparison_its_own_numbers_deny_is_unsupported() -> None:
         SUPPORTED
     )
     assert verdict("Revenue was 1.5M, up from 900k.", "revenue 1.5M (was 900k)")[0] == SUPPORTED
+
+
+def test_a_word_of_another_rows_cell_is_unsupported() -> None:
+    gauges = (
+        "Station        River  Level (m)  Trend    Warning\n"
+        "Kelsby Bridge  Aldon  3.42       Rising   Flood alert\n"
+        "Marrow Weir    Aldon  2.15       Steady   None\n"
+        "Ferncross      Tilly  1.08       Falling  None\n"
+    )
+    assert verdict("On the Tilly, Ferncross is falling.", gauges)[0] == SUPPORTED
+    found, reason = verdict("On the Tilly, Ferncross is rising.", gauges)
+    assert found == UNSUPPORTED and "'rising' belongs to another line" in reason
+    # a clause naming two rows compares them
+    assert verdict("Kelsby Bridge is rising while Ferncross is falling.", gauges)[0] == SUPPORTED
+    batches = (
+        "batch,origin,process,roast_level,roaster\n"
+        "R-3310,Ethiopia Guji,washed,light,Paulo\n"
+        "R-3312,Sumatra Aceh,wet-hulled,medium-dark,Ines\n"
+    )
+    assert verdict("Batch R-3312 was a wet-hulled Sumatra Aceh.", batches)[0] == SUPPORTED
+    assert verdict("Batch R-3312 was a washed Sumatra Aceh.", batches)[0] == UNSUPPORTED
+    board = (
+        "| Rank | Model | License |\n|---|---|---|\n| 1 | Corvid-70B | Apache |\n"
+        "| 2 | Tessera-34B | MIT |\n| 3 | Lumo-8B | Custom |"
+    )
+    # "it" goes on about the row named before; "the other" does not
+    assert verdict("Corvid-70B tops the board, and it is licensed under MIT.", board)[0] == (
+        UNSUPPORTED
+    )
+    assert verdict("Corvid-70B is under Apache; the other two are MIT and Custom.", board)[
+        0
+    ] == SUPPORTED

@@ -220,6 +220,14 @@ _RECORD_CUTS = re.compile(r";\s|\s\|\s")
 _TOKEN = re.compile(r"[^\s,;|()\[\]{}\"'\u2018\u2019\u201c\u201d]+")
 _TOKEN_TRIM = ".:!?€$£"
 _DIGIT_IN = re.compile(r"\d")
+#: A table's separator line ("|---|:--|", "-------+------").
+_TABLE_RULE = re.compile(r"[\s|:+-]+")
+#: A header's cell of a table aligned in columns: words at most one space apart.
+_ALIGNED_CELL = re.compile(r"\S+(?: \S+)*")
+#: A cell that is words: a status, a category or a name ("Falling", "Closed Won").
+_WORDED_CELL = re.compile(r"[^\W\d_][^\W\d_.'-]*(?:[ -][^\W\d_]+){0,2}")
+#: A table has at least this many columns.
+TABLE_MIN_COLUMNS = 3
 _NUMBER_FIELD = re.compile(r"-?\d+(?:\.\d+)?")
 _DECIMAL_UNIT = re.compile(r"(\d+\.\d+)" + UNIT_AFTER)
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3})")
@@ -295,6 +303,66 @@ class _EvidenceSentence(NamedTuple):
     clause: str
 
 
+class _Table(NamedTuple):
+    """A table's data rows, each as its text, its tokens and its cells (lowercased), and the
+    columns whose cells are words (a status, a category, a name): their indexes."""
+
+    rows: tuple[tuple[str, frozenset[str], tuple[str, ...]], ...]
+    worded: tuple[int, ...]
+
+
+def _table(lines: list[tuple[str, tuple[str, ...]]]) -> _Table:
+    """A table of these data lines (its header left out)."""
+    rows = tuple(
+        (text.lower(), frozenset(_record_tokens(text)), tuple(c.strip().lower() for c in cells))
+        for text, cells in lines
+    )
+    width = min(len(cells) for _, _, cells in rows)
+    worded = tuple(
+        c for c in range(width)
+        if len({cells[c] for _, _, cells in rows if _WORDED_CELL.fullmatch(cells[c])}) >= 2
+    )
+    return _Table(rows, worded)
+
+
+def _read_tables(text: str) -> list[_Table]:
+    """The tables of a tool output: runs of markdown or psql rows, of CSV lines, or of lines
+    aligned under a header (cut at the header's columns); each run's first line is its
+    header."""
+    tables: list[_Table] = []
+    block: list[tuple[str, tuple[str, ...]]] = []
+    kind = ""
+    starts: list[int] = []
+    for line in text.split("\n"):
+        if _TABLE_RULE.fullmatch(line) and kind == "pipe":
+            continue  # "|---|---|", "-----+-----"
+        if line.count("|") >= 2:
+            now, cells = "pipe", tuple(line.strip().strip("|").split("|"))
+        elif line.count(",") >= CSV_MIN_COMMAS and ", " not in line:
+            now, cells = "csv", tuple(line.split(","))
+        elif kind == "aligned" and len(line) > starts[1] and all(
+            o >= len(line) or line[o - 1] == " " for o in starts[1:]
+        ):
+            now = "aligned"
+            cells = tuple(line[a:b] for a, b in zip(starts, [*starts[1:], len(line)], strict=True))
+        else:
+            now, cells = "", ()
+        heads = list(_ALIGNED_CELL.finditer(line)) if not now else []
+        if not now and len(heads) >= TABLE_MIN_COLUMNS:  # a header of aligned columns
+            now, cells = "header", tuple(m.group() for m in heads)
+        if now != kind or now == "header" or (block and len(cells) != len(block[0][1])):
+            if len(block) > 2:
+                tables.append(_table(block[1:]))
+            block, kind = [], now
+            if now == "header":
+                kind, starts = "aligned", [m.start() for m in heads]
+        if kind:
+            block.append((line, cells))
+    if len(block) > 2:
+        tables.append(_table(block[1:]))
+    return tables
+
+
 class _Profile(NamedTuple):
     """One evidence clause's content stems, those in a negation's scope, and its segment."""
 
@@ -331,6 +399,7 @@ class EvidenceIndex:
         self._record_tokens: defaultdict[str, set[int]] | None = None
         self._data_rows: set[int] = set()
         self._keys: set[str] = set()
+        self._tables: list[_Table] | None = None
         self._number_at: dict[str, list[int]] | None = None
         self._profiles: list[_Profile] | None = None
         self._negates: bool | None = None
@@ -810,6 +879,14 @@ class EvidenceIndex:
         self.record_tokens  # noqa: B018 -- the records
         return self._data_rows
 
+    @property
+    def tables(self) -> list[_Table]:
+        """The tables of a structured output (markdown or psql rows, CSV lines, columns aligned
+        under a header), read on first use."""
+        if self._tables is None:
+            self._tables = [t for text in self._texts for t in _read_tables(text)]
+        return self._tables
+
     def keyed(self, name: str) -> bool:
         """Whether the evidence states a value of this name: a record of a number of at least
         `SCATTER_MIN_NUMBER` holds it ("Airport" in a header line states no value)."""
@@ -1024,7 +1101,7 @@ def check_claim(claim: str, index: EvidenceIndex) -> ClaimCheck:
         or _unbound(claim, facts, index)
         or _id_swapped(claim, facts, index)
         or _other_way(claim, facts, index)
-        or (_row_crossed(claim, index) if index.structured else ())
+        or (_row_crossed(claim, index) or _cell_crossed(claim, index) if index.structured else ())
     )
     if unbound:
         return ClaimCheck(UNSUPPORTED, unbound, coverage, None, nearest)
@@ -1277,6 +1354,44 @@ def _row_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
             )
             if others and others.most_common(1)[0][1] >= ROW_MIN_TOKENS:
                 return (f"'{tokens[k]}'", _OTHER_RECORD)
+    return ()
+
+
+def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
+    """Over a table, a clause naming one row that gives it another row's word in a column of
+    words ("Ferncross is rising" where Ferncross's trend is Falling and another station's
+    Rising; "Batch R-3312 was a washed Sumatra" where R-3312's process is wet-hulled). The row
+    is the one the clause's keys name (the sentence's clause before, for "it"); a clause naming
+    two rows compares them and is not read."""
+    where = index.record_tokens
+    named: frozenset[str] = frozenset()
+    for part in clauses(claim):
+        lowered = part.lower()
+        keys = frozenset(
+            t for t in _record_tokens(part)
+            if len(where.get(t, ())) == 1 and t not in STOPWORDS
+            and (not t[0].isdigit() or _distinct_number(t))
+        )
+        opening = {w.lower() for w in _WORD_IN_CLAIM.findall(part)[:3]}
+        # "..., and it is licensed under MIT" goes on about the row named before
+        named = named | keys if PRONOUNS & opening else keys
+        for table in index.tables:
+            for c in table.worded:
+                for other in {cells[c] for _, _, cells in table.rows if len(cells) > c}:
+                    if len(other) < 2 or not _WORDED_CELL.fullmatch(other) or not _holds_word(
+                        lowered, other
+                    ):
+                        continue
+                    # the word itself names the rows that hold it
+                    naming = named - set(_record_tokens(other))
+                    rows = [row for row in table.rows if naming & row[1]]
+                    if len(rows) != 1:
+                        continue
+                    text, _, own = rows[0]
+                    if len(own) > c and own[c] != other and not _holds_word(text, other) and not (
+                        own[c] and _holds_word(lowered, own[c])
+                    ):
+                        return (f"'{other}'", _OTHER_RECORD)
     return ()
 
 
