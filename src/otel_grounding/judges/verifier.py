@@ -224,8 +224,9 @@ _DIGIT_IN = re.compile(r"\d")
 _TABLE_RULE = re.compile(r"[\s|:+-]+")
 #: A header's cell of a table aligned in columns: words at most one space apart.
 _ALIGNED_CELL = re.compile(r"\S+(?: \S+)*")
-#: A cell that is words: a status, a category or a name ("Falling", "Closed Won").
-_WORDED_CELL = re.compile(r"[^\W\d_][^\W\d_.'-]*(?:[ -][^\W\d_]+){0,2}")
+#: A cell that is words: a status, a category or a name ("Falling", "Closed Won",
+#: "Sparkling Water 500ml").
+_WORDED_CELL = re.compile(r"[^\W\d_][^\s]*(?: [^\s]+){0,3}")
 #: A table has at least this many columns.
 TABLE_MIN_COLUMNS = 3
 _NUMBER_FIELD = re.compile(r"-?\d+(?:\.\d+)?")
@@ -1385,6 +1386,8 @@ def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
                     # the word itself names the rows that hold it
                     naming = named - set(_record_tokens(other))
                     rows = [row for row in table.rows if naming & row[1]]
+                    if len(rows) > 1:  # the row named right beside it ("jo's deck.pdf")
+                        rows = [row for row in table.rows if _beside(lowered, other) & naming & row[1]]
                     if len(rows) != 1:
                         continue
                     text, _, own = rows[0]
@@ -1393,6 +1396,18 @@ def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
                     ):
                         return (f"'{other}'", _OTHER_RECORD)
     return ()
+
+
+def _beside(text: str, phrase: str) -> set[str]:
+    """The tokens at most `ROW_BESIDE` from where a phrase is written in a text."""
+    tokens = _record_tokens(text)
+    size = len(_record_tokens(phrase))
+    near: set[str] = set()
+    for at in range(len(tokens) - size + 1):
+        if " ".join(tokens[at:at + size]).startswith(phrase.split()[0]):
+            near.update(tokens[max(0, at - ROW_BESIDE):at])
+            near.update(tokens[at + size:at + size + ROW_BESIDE])
+    return near
 
 
 def _distinct_number(token: str) -> bool:
