@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import bisect
 import datetime
+import json
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
@@ -143,6 +144,7 @@ _APART = "never stated together"
 _OTHER_WAY = "goes the other way in the evidence"
 _OTHER_RECORD = "belongs to another line of the output"
 _OF_ANOTHER = "said of"
+_ROW_FIELD = "is what the output gives for the line the claim names"
 _DENIED = "is not: its own numbers say the other way"
 _PASSAGE = "one passage"
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -183,6 +185,8 @@ _FALLS = frozenset(
         "declined decline declines dropped drop drops lost lower"
     )
 )
+_YES = frozenset(("true", "yes"))
+_YES_NO = _YES | {"false", "no"}
 #: Words saying a yes/no field is off ("Eco mode is off", "MFA disabled").
 _OFF = frozenset(word_list("off disabl inactiv"))
 #: A sentence opening with one of these goes on about the sentence before.
@@ -227,6 +231,8 @@ _ALIGNED_CELL = re.compile(r"\S+(?: \S+)*")
 #: A cell that is words: a status, a category or a name ("Falling", "Closed Won",
 #: "Sparkling Water 500ml").
 _WORDED_CELL = re.compile(r"[^\W\d_][^\s]*(?: [^\s]+){0,3}")
+#: A YAML field ("  - id: GA-41", "    enabled: false", "dark_mode_v2:").
+_YAML_FIELD = re.compile(r"^( *)(- )?([A-Za-z_][\w ]{0,30}):(?: (.*)|$)", re.MULTILINE)
 #: A table has at least this many columns.
 TABLE_MIN_COLUMNS = 3
 _NUMBER_FIELD = re.compile(r"-?\d+(?:\.\d+)?")
@@ -305,15 +311,16 @@ class _EvidenceSentence(NamedTuple):
 
 
 class _Table(NamedTuple):
-    """A table's data rows, each as its text, its tokens and its cells (lowercased), and the
-    columns whose cells are words (a status, a category, a name): their indexes."""
+    """A table's data rows, each as its text, its tokens and its cells (lowercased); its
+    header's cells; and the columns whose cells are words (a status, a category, a name)."""
 
     rows: tuple[tuple[str, frozenset[str], tuple[str, ...]], ...]
+    heads: tuple[str, ...]
     worded: tuple[int, ...]
 
 
-def _table(lines: list[tuple[str, tuple[str, ...]]]) -> _Table:
-    """A table of these data lines (its header left out)."""
+def _table(heads: Sequence[str], lines: list[tuple[str, tuple[str, ...]]]) -> _Table:
+    """A table of these data lines under these header cells."""
     rows = tuple(
         (text.lower(), frozenset(_record_tokens(text)), tuple(c.strip().lower() for c in cells))
         for text, cells in lines
@@ -323,7 +330,72 @@ def _table(lines: list[tuple[str, tuple[str, ...]]]) -> _Table:
         c for c in range(width)
         if len({cells[c] for _, _, cells in rows if _WORDED_CELL.fullmatch(cells[c])}) >= 2
     )
-    return _Table(rows, worded)
+    return _Table(rows, tuple(h.strip().lower() for h in heads), worded)
+
+
+def _record_table(records: Sequence[dict[str, str]]) -> _Table:
+    """A table of records read as fields (JSON objects, YAML items): a column per field."""
+    heads = list(dict.fromkeys(k for record in records for k in record))
+    return _table(heads, [
+        (" ".join(f"{k} {v}" for k, v in record.items()), tuple(record.get(h, "") for h in heads))
+        for record in records
+    ])
+
+
+def _scalar(value: object) -> str | None:
+    """A JSON value as a cell: `true`, `false`, a number or a string; None for a list or an
+    object."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return ""
+    return None if isinstance(value, (dict, list)) else str(value)
+
+
+def _json_tables(value: object, out: list[_Table]) -> None:
+    """The tables of a JSON value: each list of objects, and each object whose values are all
+    objects (their key a cell of their row)."""
+    items: list[dict[str, str]] = []
+    if isinstance(value, list):
+        children: list[object] = value
+        if len(value) >= 2 and all(isinstance(v, dict) for v in value):
+            items = [{k: c for k, v in v.items() if (c := _scalar(v)) is not None} for v in value]
+    elif isinstance(value, dict):
+        children = list(value.values())
+        if len(value) >= 2 and all(isinstance(v, dict) for v in children):
+            items = [
+                {"": str(k), **{f: c for f, x in v.items() if (c := _scalar(x)) is not None}}
+                for k, v in value.items()
+            ]
+    else:
+        return
+    if items:
+        out.append(_record_table(items))
+    for child in children:
+        _json_tables(child, out)
+
+
+def _yaml_tables(text: str) -> list[_Table]:
+    """The tables of a YAML-like output: list items of `key: value` lines ("- id: GA-41"), or
+    named blocks of them ("dark_mode_v2:" over "enabled: false")."""
+    items: list[dict[str, str]] = []
+    fields_at: int | None = None  # the current item's fields' indentation
+    for m in _YAML_FIELD.finditer(text):
+        indent, key, value = len(m.group(1)), m.group(3).lower(), (m.group(4) or "").strip()
+        if m.group(2):  # "- id: GA-41" opens an item
+            items.append({key: value.strip("\"'")})
+            fields_at = indent + 2
+        elif not value:  # "dark_mode_v2:" names the block below it
+            items.append({"": key})
+            fields_at = None
+        elif items and fields_at in (None, indent):
+            fields_at = indent
+            items[-1][key] = value.strip("\"'")
+    kinds: dict[str, list[dict[str, str]]] = {}
+    for item in items:  # items of one kind open with the same field
+        if len(item) >= 2:
+            kinds.setdefault(next(iter(item)), []).append(item)
+    return [_record_table(same) for same in kinds.values() if len(same) >= 2]
 
 
 def _read_tables(text: str) -> list[_Table]:
@@ -353,14 +425,21 @@ def _read_tables(text: str) -> list[_Table]:
             now, cells = "header", tuple(m.group() for m in heads)
         if now != kind or now == "header" or (block and len(cells) != len(block[0][1])):
             if len(block) > 2:
-                tables.append(_table(block[1:]))
+                tables.append(_table(block[0][1], block[1:]))
             block, kind = [], now
             if now == "header":
                 kind, starts = "aligned", [m.start() for m in heads]
         if kind:
             block.append((line, cells))
     if len(block) > 2:
-        tables.append(_table(block[1:]))
+        tables.append(_table(block[0][1], block[1:]))
+    if text.lstrip()[:1] in ("{", "["):
+        try:
+            _json_tables(json.loads(text), tables)
+        except ValueError:
+            pass  # not JSON after all: its lines were read
+    elif _YAML_FIELD.search(text):
+        tables.extend(_yaml_tables(text))
     return tables
 
 
@@ -1377,6 +1456,9 @@ def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
         # "..., and it is licensed under MIT" goes on about the row named before
         named = named | keys if PRONOUNS & opening else keys
         for table in index.tables:
+            flipped = _row_field(part, named, table)
+            if flipped:
+                return flipped
             for c in table.worded:
                 for other in {cells[c] for _, _, cells in table.rows if len(cells) > c}:
                     if len(other) < 2 or not _WORDED_CELL.fullmatch(other) or not _holds_word(
@@ -1386,6 +1468,8 @@ def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
                     # the word itself names the rows that hold it
                     naming = named - set(_record_tokens(other))
                     rows = [row for row in table.rows if naming & row[1]]
+                    if len(rows) == 1 and _other_rows_named(part, other, rows[0], table):
+                        rows = []  # "35 m3/s from 06:00, then 60 m3/s for an inspection"
                     if len(rows) > 1:  # the row named right beside it ("jo's deck.pdf")
                         rows = [row for row in table.rows if _beside(lowered, other) & naming & row[1]]
                     if len(rows) != 1:
@@ -1396,6 +1480,40 @@ def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
                     ):
                         return (f"'{other}'", _OTHER_RECORD)
     return ()
+
+
+def _row_field(clause: str, named: frozenset[str], table: _Table) -> tuple[str, ...]:
+    """A yes/no column of a table stated the other way for the row the clause names
+    ("dark_mode_v2 is enabled" where its `enabled` is false; "not on backorder" where its
+    `backordered` is yes)."""
+    words = words_of_in_order(clause)
+    negated = words_profile(words)[1]
+    written = {stem(p) for w in words for p in word_parts(w)}
+    if written & _OFF:  # "Eco mode is off"
+        negated = negated | (written - _OFF)
+    for c, head in enumerate(table.heads):
+        field = frozenset(stem(w) for w in _FIELD_WORDS.findall(head))
+        if not field or not field <= written or (negated and not field & negated):
+            continue
+        naming = named - field
+        rows = [row for row in table.rows if naming & row[1]]
+        if len(rows) == 1 and len(rows[0][2]) > c and rows[0][2][c] in _YES_NO:
+            if bool(field & negated) == (rows[0][2][c] in _YES):
+                return (f"'{head}: {rows[0][2][c]}'", _ROW_FIELD)
+    return ()
+
+
+def _other_rows_named(
+    clause: str, other: str, row: tuple[str, frozenset[str], tuple[str, ...]], table: _Table
+) -> bool:
+    """Whether the clause also writes a token held by one other row of the table only ("60",
+    too small to tell lines apart in the whole output, tells them apart here)."""
+    held = Counter(t for r in table.rows for t in r[1])
+    own = set(_record_tokens(other))
+    return any(
+        held[t] == 1 and t not in row[1] and t not in own and t not in STOPWORDS
+        for t in _record_tokens(clause)
+    )
 
 
 def _beside(text: str, phrase: str) -> set[str]:
@@ -1620,7 +1738,7 @@ def explain(check: ClaimCheck, index: EvidenceIndex) -> str:
         return f"{check.missing[0]} {_OTHER_RECORD}{near}"[:MAX_EXPLANATION_CHARS]
     if check.verdict == UNSUPPORTED and check.missing and check.missing[-1] == _OTHER_WAY:
         return f"{check.missing[0]} {_OTHER_WAY}{near}"[:MAX_EXPLANATION_CHARS]
-    if check.verdict == UNSUPPORTED and check.missing and check.missing[-1] == _DENIED:
+    if check.verdict == UNSUPPORTED and check.missing and check.missing[-1] in (_DENIED, _ROW_FIELD):
         return f"{check.missing[0]} {_DENIED}{near}"[:MAX_EXPLANATION_CHARS]
     if check.verdict == UNSUPPORTED and check.missing == (_PASSAGE,):
         return (
