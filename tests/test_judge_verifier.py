@@ -681,3 +681,37 @@ def test_a_word_of_another_rows_cell_is_unsupported() -> None:
     assert verdict("Corvid-70B is under Apache; the other two are MIT and Custom.", board)[
         0
     ] == SUPPORTED
+
+
+def test_json_and_yaml_records_are_rows_and_their_yes_no_fields_are_read() -> None:
+    flags = (
+        "flags:\n  new_checkout:\n    enabled: true\n    rollout_percent: 25\n"
+        "  dark_mode_v2:\n    enabled: false\n    rollout_percent: 0\n"
+    )
+    assert verdict("new_checkout is enabled at a 25% rollout.", flags)[0] == SUPPORTED
+    found, reason = verdict("dark_mode_v2 is currently enabled.", flags)
+    assert found == UNSUPPORTED and "'enabled: false'" in reason
+    assert verdict("dark_mode_v2 is not enabled.", flags)[0] == SUPPORTED
+    grants = (
+        "applications:\n  - id: GA-041\n    applicant: Riverbend Garden\n    status: approved\n"
+        "  - id: GA-047\n    applicant: Northside Club\n    status: rejected\n"
+    )
+    assert verdict("Riverbend Garden's request was approved.", grants)[0] == SUPPORTED
+    assert verdict("Riverbend Garden's request was rejected.", grants)[0] == UNSUPPORTED
+    sessions = (
+        '[{"user": "dkowalski", "gateway": "fra-gw-2", "mfa": true},'
+        ' {"user": "aokafor", "gateway": "ams-gw-1", "mfa": false}]'
+    )
+    assert verdict("aokafor is connected through ams-gw-1.", sessions)[0] == SUPPORTED
+    assert verdict("aokafor is connected through fra-gw-2.", sessions)[0] == UNSUPPORTED
+    # a clause that also writes a token of the other row compares the two
+    releases = (
+        "releases:\n  - flow: 35\n    start: 06:00\n    reason: scheduled drawdown\n"
+        "  - flow: 60\n    start: 08:00\n    reason: spillway inspection\n"
+    )
+    assert verdict(
+        "It releases a flow of 35 from 06:00, then 60 for a spillway inspection.", releases
+    )[0] == SUPPORTED
+    assert verdict("It releases a flow of 35 from 06:00 for a spillway inspection.", releases)[
+        0
+    ] == UNSUPPORTED
