@@ -186,6 +186,8 @@ _FALLS = frozenset(
     )
 )
 _YES = frozenset(("true", "yes"))
+#: A clause opening with one of these goes on about the subject before ("and is on hold").
+_GOES_ON = frozenset(word_list("is are was were has have had does did can will"))
 _YES_NO = _YES | {"false", "no"}
 #: Words saying a yes/no field is off ("Eco mode is off", "MFA disabled").
 _OFF = frozenset(word_list("off disabl inactiv"))
@@ -1452,9 +1454,11 @@ def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
             if len(where.get(t, ())) == 1 and t not in STOPWORDS
             and (not t[0].isdigit() or _distinct_number(t))
         )
-        opening = {w.lower() for w in _WORD_IN_CLAIM.findall(part)[:3]}
-        # "..., and it is licensed under MIT" goes on about the row named before
-        named = named | keys if PRONOUNS & opening else keys
+        opening = [w.lower() for w in _WORD_IN_CLAIM.findall(part)[:3]]
+        # "..., and it is licensed under MIT", "..., and is on backorder" go on about the row
+        # named before
+        goes_on = PRONOUNS.intersection(opening) or (not keys and set(opening[:1]) <= _GOES_ON)
+        named = named | keys if goes_on else keys
         for table in index.tables:
             flipped = _row_field(part, named, table)
             if flipped:
@@ -1497,6 +1501,8 @@ def _row_field(clause: str, named: frozenset[str], table: _Table) -> tuple[str, 
             continue
         naming = named - field
         rows = [row for row in table.rows if naming & row[1]]
+        if len(rows) > 1:  # "X waters at 06:15, the Rose Border zone is enabled"
+            rows = [] if negated else _named_last(clause, field, naming, table)
         if len(rows) == 1 and len(rows[0][2]) > c and rows[0][2][c] in _YES_NO:
             if bool(field & negated) == (rows[0][2][c] in _YES):
                 return (f"'{head}: {rows[0][2][c]}'", _ROW_FIELD)
@@ -1514,6 +1520,19 @@ def _other_rows_named(
         held[t] == 1 and t not in row[1] and t not in own and t not in STOPWORDS
         for t in _record_tokens(clause)
     )
+
+
+def _named_last(
+    clause: str, field: frozenset[str], naming: frozenset[str], table: _Table
+) -> list[tuple[str, frozenset[str], tuple[str, ...]]]:
+    """The row that the clause's last naming token before the field's word names."""
+    last = None
+    for token in _record_tokens(clause):
+        if stem(token) in field:
+            break
+        if token in naming:
+            last = token
+    return [row for row in table.rows if last in row[1]] if last else []
 
 
 def _beside(text: str, phrase: str) -> set[str]:
