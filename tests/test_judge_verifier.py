@@ -715,3 +715,11 @@ def test_json_and_yaml_records_are_rows_and_their_yes_no_fields_are_read() -> No
     assert verdict("It releases a flow of 35 from 06:00 for a spillway inspection.", releases)[
         0
     ] == UNSUPPORTED
+
+
+def test_a_number_converted_to_a_larger_unit_is_supported() -> None:
+    log = "LOG:  duration: 8421.337 ms  statement: SELECT * FROM products"
+    assert verdict("The search took about 8.4 seconds.", log)[0] == SUPPORTED
+    assert verdict("The search took about 8.9 seconds.", log)[0] == UNSUPPORTED
+    usage = "bytes_in: 1843 MB, bytes_out: 212 MB"
+    assert verdict("It received 1.8 GB.", usage)[0] == SUPPORTED

@@ -189,6 +189,24 @@ _YES = frozenset(("true", "yes"))
 #: A clause opening with one of these goes on about the subject before ("and is on hold").
 _GOES_ON = frozenset(word_list("is are was were has have had does did can will"))
 _YES_NO = _YES | {"false", "no"}
+#: A unit a claim writes -> the factors from the smaller units a tool may give it in
+#: ("8.4 seconds" for 8421.337 ms, "1.8 GB" for 1,843 MB); read for a number with decimals.
+_SECONDS = (1e-3,)
+_MINUTES = (1 / 60, 1 / 60_000)
+_HOURS = (1 / 60, 1 / 3600)
+_GIGA = (1e-3, 1 / 1024, 1e-9, 2**-30)
+_MEGA = (1e-3, 1 / 1024, 1e-6, 2**-20)
+_CONVERSIONS: dict[str, tuple[float, ...]] = {
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), _SECONDS),
+    **dict.fromkeys(("min", "mins", "minute", "minutes"), _MINUTES),
+    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), _HOURS),
+    **dict.fromkeys(("gb", "gib", "gigabytes"), _GIGA),
+    **dict.fromkeys(("mb", "mib", "megabytes"), _MEGA),
+    **dict.fromkeys(("tb", "tib", "terabytes"), _GIGA),
+    **dict.fromkeys(("km", "kg", "kw", "kwh", "mw", "mwh", "kilometres", "kilometers"), (1e-3,)),
+    "litres": (1e-3,),
+    "liters": (1e-3,),
+}
 #: Words saying a yes/no field is off ("Eco mode is off", "MFA disabled").
 _OFF = frozenset(word_list("off disabl inactiv"))
 #: A sentence opening with one of these goes on about the sentence before.
@@ -720,9 +738,12 @@ class EvidenceIndex:
             wanted = number.scaled if number.scaled is not None else number.value
             # "€1.96M" for 1,960,300: rounded at the precision written, in its unit
             unit = number.scaled / number.value if number.scaled and number.decimals else None
+            conversions = _CONVERSIONS.get(number.unit, ()) if number.decimals else ()
             for value in facts.values:
                 if round(value, number.decimals) == number.value:
                     return True
+                if any(round(value * f, number.decimals) == number.value for f in conversions):
+                    return True  # "8.4 seconds" for 8421.337 ms
                 if unit is not None and round(value / unit, number.decimals) == number.value:
                     return True
                 if number.hedged and abs(value - wanted) <= HEDGE_TOLERANCE * abs(value):
