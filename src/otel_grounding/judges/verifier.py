@@ -207,6 +207,10 @@ _CONVERSIONS: dict[str, tuple[float, ...]] = {
     "litres": (1e-3,),
     "liters": (1e-3,),
 }
+#: A month or a date written year first, in digits ("2026-06", "2026:09:19").
+_YEAR_FIRST = re.compile(r"(?<![\w:.-])((?:19|20)\d\d)(?:-(\d{2})(?![\w:-])|:(\d{2}):(\d{2})\b)")
+#: A date written day and month in digits, then the year ("03/11/2026").
+_SLASHED = re.compile(r"(?<![\w/])(\d{1,2})/(\d{1,2})/((?:19|20)\d\d)\b")
 #: Words saying a yes/no field is off ("Eco mode is off", "MFA disabled").
 _OFF = frozenset(word_list("off disabl inactiv"))
 #: A sentence opening with one of these goes on about the sentence before.
@@ -1157,7 +1161,8 @@ class _EvidenceFacts:
             for m in _DECIMAL_UNIT.finditer(text):
                 found.units.add((float(m.group(1)), m.group(2).lower()))
             found.dates.extend(facts.dates)
-            for date in facts.dates:  # "on Friday, December 4" for 2026-12-04
+            found.dates.extend(_numeric_dates(text))
+            for date in found.dates:  # "on Friday, December 4" for 2026-12-04
                 if date.year and date.month and date.day:
                     try:
                         weekday = datetime.date(date.year, date.month, date.day).weekday()
@@ -1165,6 +1170,23 @@ class _EvidenceFacts:
                         continue
                     found.weekdays.add(_WEEKDAYS[weekday])
         return found
+
+
+def _numeric_dates(text: str) -> list[DateFact]:
+    """Dates written in digits the general reader leaves alone: a month ("2026-06"), EXIF's
+    "2026:09:19", and "03/11/2026", read both ways (month first and day first)."""
+    found: list[DateFact] = []
+    for m in _YEAR_FIRST.finditer(text):
+        year = int(m.group(1))
+        month, day = (int(m.group(2)), None) if m.group(2) else (int(m.group(3)), int(m.group(4)))
+        if 1 <= month <= 12 and (day is None or 1 <= day <= 31):
+            found.append(DateFact(m.group(), year, month, day))
+    for m in _SLASHED.finditer(text):
+        a, b, year = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        for month, day in {(a, b), (b, a)}:
+            if 1 <= month <= 12 and 1 <= day <= 31:
+                found.append(DateFact(m.group(), year, month, day))
+    return found
 
 
 class ClaimCheck(NamedTuple):
@@ -1339,8 +1361,9 @@ def _swapped(
 
 def passage_checks(checks: list[ClaimCheck], index: EvidenceIndex) -> list[ClaimCheck]:
     """Over a document: the claims standing on their facts are held to one passage each
-    (`PASSAGE_MIN`), judged with the answer they are part of."""
-    if not index.is_document:
+    (`PASSAGE_MIN`), judged with the answer they are part of. A structured output's lines are
+    records, not passages: an answer draws on many of them."""
+    if not index.is_document or index.structured:
         return checks
     held = {
         i: index.passage(check.content)
