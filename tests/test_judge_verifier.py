@@ -723,3 +723,34 @@ def test_a_number_converted_to_a_larger_unit_is_supported() -> None:
     assert verdict("The search took about 8.9 seconds.", log)[0] == UNSUPPORTED
     usage = "bytes_in: 1843 MB, bytes_out: 212 MB"
     assert verdict("It received 1.8 GB.", usage)[0] == SUPPORTED
+
+
+def test_a_number_worked_out_from_one_record_is_supported_when_the_claim_says_so() -> None:
+    cellar = (
+        "bin,producer,bottles,price_usd,rating\nA3,Ridge,3,235.00,97\nA4,Tempier,6,54.00,93\n"
+        "B1,Musar,2,68.50,94\n"
+    )
+    assert verdict("You have 11 bottles across three wines.", cellar)[0] == SUPPORTED
+    assert verdict("You hold three bottles of Ridge at $235 each, $705 in all.", cellar)[0] == (
+        SUPPORTED
+    )
+    assert verdict("You hold three bottles of Ridge, $715 in all.", cellar)[0] == UNSUPPORTED
+    # no word says it was worked out: a number that only a sum makes is not the output's
+    assert verdict("Ridge cost $705.", cellar)[0] == UNSUPPORTED
+    stats = '{"stats": {"matches": 214, "wins": 97, "losses": 117}}'
+    assert verdict("They won 97 of 214 matches, a win rate of about 45%.", stats)[0] == SUPPORTED
+
+
+def test_dates_in_digits_and_rounded_figures() -> None:
+    assert verdict("In June you overspent.", '{"month": "2026-06", "over": true}')[0] == SUPPORTED
+    exif = "DateTimeOriginal : 2026:09:19 17:48:33"
+    assert verdict("It was taken on September 19, 2026.", exif)[0] == SUPPORTED
+    assert verdict("It was taken on September 18, 2026.", exif)[0] == UNSUPPORTED
+    report = "Date: 03/11/2026   Inspector: T. Baranski"
+    assert verdict("The inspection was on March 11, 2026.", report)[0] == SUPPORTED
+    assert verdict("The inspection was on March 12, 2026.", report)[0] == UNSUPPORTED
+    totals = "Totals: corn 20,579 bu; soybeans 12,655 bu."
+    assert verdict("You harvested 12,700 bushels of soybeans.", totals)[0] == SUPPORTED
+    assert verdict("You harvested 13,000 bushels of soybeans.", totals)[0] == UNSUPPORTED
+    # a round year is no rounded figure
+    assert verdict("It was built in 1900.", "It was built in 1896.")[0] == UNSUPPORTED

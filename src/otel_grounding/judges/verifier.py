@@ -204,9 +204,15 @@ _CONVERSIONS: dict[str, tuple[float, ...]] = {
     **dict.fromkeys(("mb", "mib", "megabytes"), _MEGA),
     **dict.fromkeys(("tb", "tib", "terabytes"), _GIGA),
     **dict.fromkeys(("km", "kg", "kw", "kwh", "mw", "mwh", "kilometres", "kilometers"), (1e-3,)),
+    **dict.fromkeys(("m", "metres", "meters"), (1e-3, 1e-2)),
     "litres": (1e-3,),
     "liters": (1e-3,),
 }
+#: A whole number's trailing zeros, when it has at least two: a rounded figure ("12,700"),
+#: above the years ("200" may be meant exactly, "1900" is a year).
+#: ... and close to the value it rounds: "12,700" for 12,655, not "3,000" for 2,610.
+ROUNDED_TOLERANCE = 0.01
+_ROUND_ZEROS = re.compile(r"(?<=[1-9])(?:,?0){2,}$")
 #: A month or a date written year first, in digits ("2026-06", "2026:09:19").
 _YEAR_FIRST = re.compile(r"(?<![\w:.-])((?:19|20)\d\d)(?:-(\d{2})(?![\w:-])|:(\d{2}):(\d{2})\b)")
 #: A date written day and month in digits, then the year ("03/11/2026").
@@ -215,6 +221,14 @@ _SLASHED = re.compile(r"(?<![\w/])(\d{1,2})/(\d{1,2})/((?:19|20)\d\d)\b")
 _OFF = frozenset(word_list("off disabl inactiv"))
 #: A sentence opening with one of these goes on about the sentence before.
 _OPENING_PRONOUNS = frozenset(("He", "She", "They", "It"))
+#: Words saying a number was worked out from others, read around it (`_computed`).
+_COMPUTED = frozenset(word_list(
+    "total totals totalling totaling overall combined altogether across all left leaving "
+    "remaining remain by rate each per together difference sum return ratio share"
+))
+_TIMES = frozenset(("x", "times"))
+#: How many words before a number may say it was worked out.
+COMPUTED_WORDS = 5
 #: Words before a number that make it a total of others ("2 of the 16 checks").
 _TOTALS = frozenset(word_list("of total totals totalling totaling overall combined altogether"))
 #: How many words before a number may say which way it moved.
@@ -504,6 +518,7 @@ class EvidenceIndex:
         self._data_rows: set[int] = set()
         self._keys: set[str] = set()
         self._tables: list[_Table] | None = None
+        self._derived: set[float] | None = None
         self._number_at: dict[str, list[int]] | None = None
         self._profiles: list[_Profile] | None = None
         self._negates: bool | None = None
@@ -752,7 +767,25 @@ class EvidenceIndex:
                     return True
                 if number.hedged and abs(value - wanted) <= HEDGE_TOLERANCE * abs(value):
                     return True
+        rounded = _ROUND_ZEROS.search(number.text)
+        if rounded and number.value > _YEARS[1] and not number.decimals and number.scaled is None:
+            # "12,700" for 12,655
+            places = -len(rounded.group().replace(",", ""))
+            if any(
+                round(value, places) == number.value
+                and abs(value - number.value) <= ROUNDED_TOLERANCE * number.value
+                for value in facts.values
+            ):
+                return True
         return False
+
+    def derives(self, number: NumberFact) -> bool:
+        """Whether a sum, difference, product or share of two numbers of one record, or a
+        column's total, is this number at the precision written ("$705 in all" for 3 bottles at
+        $235, "a win rate of about 45%" for 97 of 214, "27 bottles" for a column's total)."""
+        if self._derived is None:
+            self._derived = _derived_values(self)
+        return any(round(value, number.decimals) == number.value for value in self._derived)
 
     def has_date(self, date: DateFact) -> bool:
         facts = self._read_facts()
@@ -849,6 +882,11 @@ class EvidenceIndex:
             if not continues(text) and before.count(" ") >= FRAGMENT_MAX_WORDS:
                 return found
             position -= 1
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        """The tool outputs, as written."""
+        return self._texts
 
     @property
     def structured(self) -> bool:
@@ -1170,6 +1208,44 @@ class _EvidenceFacts:
                         continue
                     found.weekdays.add(_WEEKDAYS[weekday])
         return found
+
+
+def _derived_values(index: EvidenceIndex) -> set[float]:
+    """What can be worked out from one record of the evidence: each pair of its numbers added,
+    subtracted, multiplied, and one as a percentage of the other; and each numeric column's
+    total and each table's count of rows. A record is a line, a JSON object or a table's row;
+    one of more than `ADD_MAX_NUMBERS` numbers is a list, not a record."""
+    records: list[list[float]] = []
+    for table in index.tables:
+        records.extend(
+            [v for c in cells if (v := _cell_number(c)) is not None] for _, _, cells in table.rows
+        )
+    for text in index.texts:
+        groups = _GROUP.findall(text) if text.lstrip()[:1] in ("{", "[") else text.split("\n")
+        records.extend([float(n.replace(",", "")) for n in _NUMBER_IN_TEXT.findall(g)] for g in groups)
+    derived: set[float] = set()
+    for numbers in records:
+        if not 2 <= len(numbers) <= ADD_MAX_NUMBERS:
+            continue
+        for a, b in combinations(numbers, 2):
+            derived.update((a + b, abs(a - b), a * b))
+            if b:
+                derived.add(100 * a / b)
+            if a:
+                derived.add(100 * b / a)
+    for table in index.tables:
+        derived.add(float(len(table.rows)))
+        for c in range(min(len(cells) for _, _, cells in table.rows)):
+            column = [_cell_number(cells[c]) for _, _, cells in table.rows]
+            if all(v is not None for v in column):
+                derived.add(sum(v for v in column if v is not None))
+    return derived
+
+
+def _cell_number(cell: str) -> float | None:
+    """A table cell's number ("1,214", "235.00"), None for a cell that is not one number."""
+    m = _NUMBER_FIELD.fullmatch(cell.replace(",", ""))
+    return float(m.group()) if m else None
 
 
 def _numeric_dates(text: str) -> list[DateFact]:
@@ -1716,6 +1792,20 @@ def _total(claim: str, number: NumberFact) -> bool:
     return bool(set(before) & _TOTALS) or " in total" in after or " in all" in after
 
 
+def _computed(claim: str, number: NumberFact) -> bool:
+    """Whether the claim says this number was worked out ("840 yards total", "across the three
+    machines", "dropped by 425", "a win rate of 45%", "about a 6x return")."""
+    if number.unit in _TIMES:
+        return True
+    lowered = claim.lower()
+    at = lowered.find(number.text.lower())
+    if at < 0:
+        return False
+    before = _WORD_IN_CLAIM.findall(lowered[max(0, at - 48):at])[-COMPUTED_WORDS:]
+    after = _WORD_IN_CLAIM.findall(lowered[at + len(number.text):at + len(number.text) + 32])
+    return bool(_COMPUTED.intersection(before) or _COMPUTED.intersection(after[:3]))
+
+
 def _missing_facts(
     claim: str, facts: TextFacts, index: EvidenceIndex, *, names: bool = True
 ) -> tuple[str, ...]:
@@ -1729,6 +1819,7 @@ def _missing_facts(
             missing.extend(
                 f"number '{n.text}'" for n in unheld
                 if not (_total(claim, n) and index.adds_up(n, held))
+                and not (_computed(claim, n) and index.derives(n))
             )
     if facts.dates:
         missing.extend(f"date '{d.text}'" for d in facts.dates if not index.has_date(d))
