@@ -754,3 +754,14 @@ def test_dates_in_digits_and_rounded_figures() -> None:
     assert verdict("You harvested 13,000 bushels of soybeans.", totals)[0] == UNSUPPORTED
     # a round year is no rounded figure
     assert verdict("It was built in 1900.", "It was built in 1896.")[0] == UNSUPPORTED
+
+
+def test_a_json_records_nested_objects_are_its_own() -> None:
+    listing = (
+        '{"title": "MSR Hubba Hubba NX tent", "price": {"amount": 210, "currency": "EUR"},'
+        ' "seller": {"rating": 4.9, "sales": 37}}'
+    )
+    assert verdict("The Hubba Hubba NX is listed at 210 euros.", listing)[0] == SUPPORTED
+    teams = '[{"team": "Kestrel", "stats": {"wins": 312}}, {"team": "Osprey", "stats": {"wins": 245}}]'
+    assert verdict("Kestrel has 312 wins.", teams)[0] == SUPPORTED
+    assert verdict("Osprey has 312 wins.", teams)[0] == UNSUPPORTED

@@ -943,6 +943,12 @@ class EvidenceIndex:
                         )
                         key = number_key(float(m.group().replace(",", "")))
                         self._records.setdefault(key, []).append(record.lower())
+            for text in self._texts:  # a JSON record's nested objects are its own
+                if text.lstrip()[:1] in ("{", "["):
+                    for item in _json_items(text):
+                        for m in _NUMBER_IN_TEXT.finditer(item):
+                            key = number_key(float(m.group().replace(",", "")))
+                            self._records.setdefault(key, []).append(item.lower())
         return self._records
 
     def signs_of(self, number: NumberFact) -> set[str]:
@@ -1246,6 +1252,30 @@ def _cell_number(cell: str) -> float | None:
     """A table cell's number ("1,214", "235.00"), None for a cell that is not one number."""
     m = _NUMBER_FIELD.fullmatch(cell.replace(",", ""))
     return float(m.group()) if m else None
+
+
+def _json_items(text: str) -> list[str]:
+    """A JSON output's records as wholes: each item of a top-level list, or the one object."""
+    body = text.strip()
+    if body[:1] != "[":
+        return [body]
+    items: list[str] = []
+    depth, start, quoted, escaped = 0, 0, False, False
+    for at, char in enumerate(body):
+        if quoted:
+            quoted, escaped = (escaped or char != '"'), (char == "\\" and not escaped)
+            continue
+        if char == '"':
+            quoted = True
+        elif char in "[{":
+            depth += 1
+            if depth == 2:
+                start = at
+        elif char in "]}":
+            if depth == 2:
+                items.append(body[start:at + 1])
+            depth -= 1
+    return items
 
 
 def _numeric_dates(text: str) -> list[DateFact]:
