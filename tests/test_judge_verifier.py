@@ -765,3 +765,11 @@ def test_a_json_records_nested_objects_are_its_own() -> None:
     teams = '[{"team": "Kestrel", "stats": {"wins": 312}}, {"team": "Osprey", "stats": {"wins": 245}}]'
     assert verdict("Kestrel has 312 wins.", teams)[0] == SUPPORTED
     assert verdict("Osprey has 312 wins.", teams)[0] == UNSUPPORTED
+
+
+def test_a_time_on_the_12_hour_clock_is_the_24_hour_time_of_the_output() -> None:
+    booking = '{"slot": {"start": "19:30", "arrive_by": "19:15"}, "ready": "2026-12-03T16:00:00Z"}'
+    assert verdict("Please arrive by 7:15 for the 7:30 pm start.", booking)[0] == SUPPORTED
+    assert verdict("It will be ready by 4 pm.", booking)[0] == SUPPORTED
+    assert verdict("It will be ready by 5 pm.", booking)[0] == UNSUPPORTED
+    assert verdict("Please arrive by 6:15.", booking)[0] == UNSUPPORTED

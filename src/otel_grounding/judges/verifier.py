@@ -213,6 +213,12 @@ _CONVERSIONS: dict[str, tuple[float, ...]] = {
 #: ... and close to the value it rounds: "12,700" for 12,655, not "3,000" for 2,610.
 ROUNDED_TOLERANCE = 0.01
 _ROUND_ZEROS = re.compile(r"(?<=[1-9])(?:,?0){2,}$")
+#: A time of day in a claim: "4 pm", "7:30 p.m.", "7:15".
+_CLAIM_TIME = re.compile(
+    r"\b(\d{1,2})(?::(\d\d))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d\d)\b", re.IGNORECASE
+)
+#: A time of day in the evidence, on the 24-hour clock ("19:15", "T16:00:00Z").
+_EVIDENCE_TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d\d)(?!\d)")
 #: A month or a date written year first, in digits ("2026-06", "2026:09:19").
 _YEAR_FIRST = re.compile(r"(?<![\w:.-])((?:19|20)\d\d)(?:-(\d{2})(?![\w:-])|:(\d{2}):(\d{2})\b)")
 #: A date written day and month in digits, then the year ("03/11/2026").
@@ -518,6 +524,7 @@ class EvidenceIndex:
         self._data_rows: set[int] = set()
         self._keys: set[str] = set()
         self._tables: list[_Table] | None = None
+        self._times: set[tuple[int, int]] | None = None
         self._derived: set[float] | None = None
         self._number_at: dict[str, list[int]] | None = None
         self._profiles: list[_Profile] | None = None
@@ -882,6 +889,14 @@ class EvidenceIndex:
             if not continues(text) and before.count(" ") >= FRAGMENT_MAX_WORDS:
                 return found
             position -= 1
+
+    @property
+    def times(self) -> set[tuple[int, int]]:
+        """The times of day the evidence writes ("19:15", "2026-12-03T16:00:00Z"), as (hour,
+        minute)."""
+        if self._times is None:
+            self._times = {(int(h), int(m)) for h, m in _EVIDENCE_TIME.findall(self.text)}
+        return self._times
 
     @property
     def texts(self) -> tuple[str, ...]:
@@ -1822,6 +1837,21 @@ def _total(claim: str, number: NumberFact) -> bool:
     return bool(set(before) & _TOTALS) or " in total" in after or " in all" in after
 
 
+def _on_the_clock(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
+    """Whether the number is part of a time of the claim's that the evidence gives on the
+    24-hour clock ("4 pm" for 16:00, "arrive by 7:15" for 19:15, "until 9 pm" for T21:00)."""
+    for m in _CLAIM_TIME.finditer(claim):
+        if number.text not in m.group():
+            continue
+        hour = int(m.group(1) or m.group(4))
+        minute = int(m.group(2) or m.group(5) or 0)
+        half = (m.group(3) or "").lower()
+        hours = {hour % 12 + (12 if half == "p" else 0)} if half else {hour, hour + 12}
+        if any((h, minute) in index.times for h in hours):
+            return True
+    return False
+
+
 def _computed(claim: str, number: NumberFact) -> bool:
     """Whether the claim says this number was worked out ("840 yards total", "across the three
     machines", "dropped by 425", "a win rate of 45%", "about a 6x return")."""
@@ -1843,7 +1873,9 @@ def _missing_facts(
     if names and facts.names:
         missing.extend(f"name '{n}'" for n in facts.names if not index.has_name(n))
     if facts.numbers:
-        unheld = [n for n in facts.numbers if not index.has_number(n)]
+        unheld = [
+            n for n in facts.numbers if not index.has_number(n) and not _on_the_clock(claim, n, index)
+        ]
         if unheld:
             held = [n for n in facts.numbers if n not in unheld]
             missing.extend(
