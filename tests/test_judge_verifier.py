@@ -773,3 +773,12 @@ def test_a_time_on_the_12_hour_clock_is_the_24_hour_time_of_the_output() -> None
     assert verdict("It will be ready by 4 pm.", booking)[0] == SUPPORTED
     assert verdict("It will be ready by 5 pm.", booking)[0] == UNSUPPORTED
     assert verdict("Please arrive by 6:15.", booking)[0] == UNSUPPORTED
+
+
+def test_a_worked_out_number_of_two_lines_and_a_multiple() -> None:
+    order = "blend_order:\n  total_tonnes: 18.0\n  status: confirmed\n  price_per_tonne_gbp: 412.00\n"
+    assert verdict("At £412 a tonne the order comes to £7,416.", order)[0] == SUPPORTED
+    assert verdict("At £412 a tonne the order comes to £7,614.", order)[0] == UNSUPPORTED
+    ads = '{"campaigns": [{"spend": 4820, "revenue": 28940}, {"spend": 220, "revenue": 6210}]}'
+    assert verdict("Spend of €4,820 brought €28,940, about a 6x return.", ads)[0] == SUPPORTED
+    assert verdict("Spend of €4,820 brought €28,940, about a 9x return.", ads)[0] == UNSUPPORTED

@@ -139,6 +139,11 @@ STRUCTURED_LINES = 3
 BIND_AFTER_CHARS = 8
 #: A total is read only from a record of at most this many numbers (more: a sum by chance).
 ADD_MAX_NUMBERS = 8
+#: An output of at most this many distinct numbers is also read as one record by
+#: `_derived_values` (a quote's price per tonne on one line, the tonnes on another).
+DERIVED_MAX_NUMBERS = 40
+#: ... for a whole number of at least this much (smaller ones, many pairs make).
+DERIVED_MIN = 100
 QUOTE_CHARS = 140
 _APART = "never stated together"
 _OTHER_WAY = "goes the other way in the evidence"
@@ -230,7 +235,8 @@ _OPENING_PRONOUNS = frozenset(("He", "She", "They", "It"))
 #: Words saying a number was worked out from others, read around it (`_computed`).
 _COMPUTED = frozenset(word_list(
     "total totals totalling totaling overall combined altogether across all left leaving "
-    "remaining remain by rate each per together difference sum return ratio share"
+    "remaining remain by rate each per together difference sum return ratio share comes come "
+    "away short done adds bringing brings full"
 ))
 _TIMES = frozenset(("x", "times"))
 #: How many words before a number may say it was worked out.
@@ -525,7 +531,8 @@ class EvidenceIndex:
         self._keys: set[str] = set()
         self._tables: list[_Table] | None = None
         self._times: set[tuple[int, int]] | None = None
-        self._derived: set[float] | None = None
+        self._derived: tuple[set[float], set[float]] | None = None
+        self._derived_across: set[float] | None = None
         self._number_at: dict[str, list[int]] | None = None
         self._profiles: list[_Profile] | None = None
         self._negates: bool | None = None
@@ -786,13 +793,32 @@ class EvidenceIndex:
                 return True
         return False
 
+    @property
+    def number_values(self) -> set[float]:
+        """Every number the evidence writes."""
+        return self._read_facts().values
+
     def derives(self, number: NumberFact) -> bool:
         """Whether a sum, difference, product or share of two numbers of one record, or a
         column's total, is this number at the precision written ("$705 in all" for 3 bottles at
-        $235, "a win rate of about 45%" for 97 of 214, "27 bottles" for a column's total)."""
+        $235, "a win rate of about 45%" for 97 of 214, "27 bottles" for a column's total); for
+        a number with decimals or of `DERIVED_MIN` or more, of any two numbers of an output
+        that writes few ("comes to £7,416" for 18 tonnes at £412 on another line)."""
         if self._derived is None:
             self._derived = _derived_values(self)
-        return any(round(value, number.decimals) == number.value for value in self._derived)
+        held = self._derived[1] if number.unit in _TIMES else self._derived[0]
+        if any(round(value, number.decimals) == number.value for value in held):
+            return True
+        if not number.decimals and (
+            number.value < DERIVED_MIN or _YEARS[0] <= number.value <= _YEARS[1]
+        ):
+            return False  # "4", "59%", "2028": too many pairs of the output make one
+        if self._derived_across is None:
+            values = sorted(self.number_values)
+            self._derived_across = (
+                _worked_out([values]) if len(values) <= DERIVED_MAX_NUMBERS else set()
+            )
+        return any(round(v, number.decimals) == number.value for v in self._derived_across)
 
     def has_date(self, date: DateFact) -> bool:
         facts = self._read_facts()
@@ -1231,7 +1257,7 @@ class _EvidenceFacts:
         return found
 
 
-def _derived_values(index: EvidenceIndex) -> set[float]:
+def _derived_values(index: EvidenceIndex) -> tuple[set[float], set[float]]:
     """What can be worked out from one record of the evidence: each pair of its numbers added,
     subtracted, multiplied, and one as a percentage of the other; and each numeric column's
     total and each table's count of rows. A record is a line, a JSON object or a table's row;
@@ -1244,23 +1270,35 @@ def _derived_values(index: EvidenceIndex) -> set[float]:
     for text in index.texts:
         groups = _GROUP.findall(text) if text.lstrip()[:1] in ("{", "[") else text.split("\n")
         records.extend([float(n.replace(",", "")) for n in _NUMBER_IN_TEXT.findall(g)] for g in groups)
-    derived: set[float] = set()
-    for numbers in records:
-        if not 2 <= len(numbers) <= ADD_MAX_NUMBERS:
-            continue
-        for a, b in combinations(numbers, 2):
-            derived.update((a + b, abs(a - b), a * b))
-            if b:
-                derived.add(100 * a / b)
-            if a:
-                derived.add(100 * b / a)
+    records = [r for r in records if len(r) <= ADD_MAX_NUMBERS]
+    derived = _worked_out(records)
     for table in index.tables:
         derived.add(float(len(table.rows)))
         for c in range(min(len(cells) for _, _, cells in table.rows)):
             column = [_cell_number(cells[c]) for _, _, cells in table.rows]
             if all(v is not None for v in column):
                 derived.add(sum(v for v in column if v is not None))
+    return derived, _multiples(records)
+
+
+def _worked_out(records: Iterable[Sequence[float]]) -> set[float]:
+    """Each pair of a record's numbers added, subtracted, multiplied, and one as a percentage
+    (or a multiple) of the other."""
+    derived: set[float] = set()
+    for numbers in records:
+        for a, b in combinations(numbers, 2):
+            derived.update((a + b, abs(a - b), a * b))
+            if b:
+                derived.add(100 * a / b)
+            if a:
+                derived.add(100 * b / a)
     return derived
+
+
+def _multiples(records: Iterable[Sequence[float]]) -> set[float]:
+    """Each pair of a record's numbers as a multiple of the other ("about a 6x return")."""
+    return {x / y for numbers in records for a, b in combinations(numbers, 2)
+            for x, y in ((a, b), (b, a)) if y}
 
 
 def _cell_number(cell: str) -> float | None:
