@@ -628,6 +628,8 @@ def test_a_name_after_its_number_and_a_pronoun_sentence_after_the_statement() ->
     assert verdict("The festival director is Oluwaseun Adebayo.", corrections)[0] == SUPPORTED
 
 
+# -- rules-v4: tables, records and worked-out values ----------------------------------------
+
 def test_a_comparison_its_own_numbers_deny_is_unsupported() -> None:
     reviews = "Reviews: 1,284 | Avg rating: 3.9 (prev period 4.3)"
     assert verdict("It averaged 3.9, down from 4.3 in the previous period.", reviews)[0] == (
