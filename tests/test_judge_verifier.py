@@ -626,3 +626,161 @@ def test_a_name_after_its_number_and_a_pronoun_sentence_after_the_statement() ->
         "director. She is Oluwaseun Adebayo, not Olivia Adeyemi."
     )
     assert verdict("The festival director is Oluwaseun Adebayo.", corrections)[0] == SUPPORTED
+
+
+# -- rules-v4: tables, records and worked-out values ----------------------------------------
+
+def test_a_comparison_its_own_numbers_deny_is_unsupported() -> None:
+    reviews = "Reviews: 1,284 | Avg rating: 3.9 (prev period 4.3)"
+    assert verdict("It averaged 3.9, down from 4.3 in the previous period.", reviews)[0] == (
+        SUPPORTED
+    )
+    found, reason = verdict("It averaged 3.9, up from 4.3 in the previous period.", reviews)
+    assert found == UNSUPPORTED and "'3.9' higher than '4.3'" in reason
+    hive = "2026-11-28 06:00,H3,41.2\n2026-11-30 06:00,H3,40.5"
+    assert verdict("H3 fell from 41.2 kg on November 28 to 40.5 kg.", hive)[0] == SUPPORTED
+    assert verdict("H3 rose from 41.2 kg on November 28 to 40.5 kg.", hive)[0] == UNSUPPORTED
+    stock = "SKU  WAREHOUSE  ON_HAND  REORDER_PT\nBX-1  Lyon  180  500\nBX-2  Oslo  900  500"
+    assert verdict("Lyon has 180, below its reorder point of 500.", stock)[0] == SUPPORTED
+    assert verdict("Lyon has 180, above its reorder point of 500.", stock)[0] == UNSUPPORTED
+    # a date's day, a year, another subject and another scale are no value compared
+    assert verdict("It was 3.9 on 30 Nov 2026, down from 4.3.", "3.9 on 30 Nov 2026 (was 4.3)")[
+        0
+    ] == SUPPORTED
+    assert verdict("Sales were 12, with returns up from 5.", "sales 12, returns 7 (was 5)")[0] == (
+        SUPPORTED
+    )
+    assert verdict("Revenue was 1.5M, up from 900k.", "revenue 1.5M (was 900k)")[0] == SUPPORTED
+
+
+def test_a_word_of_another_rows_cell_is_unsupported() -> None:
+    gauges = (
+        "Station        River  Level (m)  Trend    Warning\n"
+        "Kelsby Bridge  Aldon  3.42       Rising   Flood alert\n"
+        "Marrow Weir    Aldon  2.15       Steady   None\n"
+        "Ferncross      Tilly  1.08       Falling  None\n"
+    )
+    assert verdict("On the Tilly, Ferncross is falling.", gauges)[0] == SUPPORTED
+    found, reason = verdict("On the Tilly, Ferncross is rising.", gauges)
+    assert found == UNSUPPORTED and "'rising' belongs to another line" in reason
+    # a clause naming two rows compares them
+    assert verdict("Kelsby Bridge is rising while Ferncross is falling.", gauges)[0] == SUPPORTED
+    batches = (
+        "batch,origin,process,roast_level,roaster\n"
+        "R-3310,Ethiopia Guji,washed,light,Paulo\n"
+        "R-3312,Sumatra Aceh,wet-hulled,medium-dark,Ines\n"
+    )
+    assert verdict("Batch R-3312 was a wet-hulled Sumatra Aceh.", batches)[0] == SUPPORTED
+    assert verdict("Batch R-3312 was a washed Sumatra Aceh.", batches)[0] == UNSUPPORTED
+    board = (
+        "| Rank | Model | License |\n|---|---|---|\n| 1 | Corvid-70B | Apache |\n"
+        "| 2 | Tessera-34B | MIT |\n| 3 | Lumo-8B | Custom |"
+    )
+    # "it" goes on about the row named before; "the other" does not
+    assert verdict("Corvid-70B tops the board, and it is licensed under MIT.", board)[0] == (
+        UNSUPPORTED
+    )
+    assert verdict("Corvid-70B is under Apache; the other two are MIT and Custom.", board)[
+        0
+    ] == SUPPORTED
+
+
+def test_json_and_yaml_records_are_rows_and_their_yes_no_fields_are_read() -> None:
+    flags = (
+        "flags:\n  new_checkout:\n    enabled: true\n    rollout_percent: 25\n"
+        "  dark_mode_v2:\n    enabled: false\n    rollout_percent: 0\n"
+    )
+    assert verdict("new_checkout is enabled at a 25% rollout.", flags)[0] == SUPPORTED
+    found, reason = verdict("dark_mode_v2 is currently enabled.", flags)
+    assert found == UNSUPPORTED and "'enabled: false'" in reason
+    assert verdict("dark_mode_v2 is not enabled.", flags)[0] == SUPPORTED
+    grants = (
+        "applications:\n  - id: GA-041\n    applicant: Riverbend Garden\n    status: approved\n"
+        "  - id: GA-047\n    applicant: Northside Club\n    status: rejected\n"
+    )
+    assert verdict("Riverbend Garden's request was approved.", grants)[0] == SUPPORTED
+    assert verdict("Riverbend Garden's request was rejected.", grants)[0] == UNSUPPORTED
+    sessions = (
+        '[{"user": "dkowalski", "gateway": "fra-gw-2", "mfa": true},'
+        ' {"user": "aokafor", "gateway": "ams-gw-1", "mfa": false}]'
+    )
+    assert verdict("aokafor is connected through ams-gw-1.", sessions)[0] == SUPPORTED
+    assert verdict("aokafor is connected through fra-gw-2.", sessions)[0] == UNSUPPORTED
+    # a clause that also writes a token of the other row compares the two
+    releases = (
+        "releases:\n  - flow: 35\n    start: 06:00\n    reason: scheduled drawdown\n"
+        "  - flow: 60\n    start: 08:00\n    reason: spillway inspection\n"
+    )
+    assert verdict(
+        "It releases a flow of 35 from 06:00, then 60 for a spillway inspection.", releases
+    )[0] == SUPPORTED
+    assert verdict("It releases a flow of 35 from 06:00 for a spillway inspection.", releases)[
+        0
+    ] == UNSUPPORTED
+
+
+def test_a_number_converted_to_a_larger_unit_is_supported() -> None:
+    log = "LOG:  duration: 8421.337 ms  statement: SELECT * FROM products"
+    assert verdict("The search took about 8.4 seconds.", log)[0] == SUPPORTED
+    assert verdict("The search took about 8.9 seconds.", log)[0] == UNSUPPORTED
+    usage = "bytes_in: 1843 MB, bytes_out: 212 MB"
+    assert verdict("It received 1.8 GB.", usage)[0] == SUPPORTED
+
+
+def test_a_number_worked_out_from_one_record_is_supported_when_the_claim_says_so() -> None:
+    cellar = (
+        "bin,producer,bottles,price_usd,rating\nA3,Ridge,3,235.00,97\nA4,Tempier,6,54.00,93\n"
+        "B1,Musar,2,68.50,94\n"
+    )
+    assert verdict("You have 11 bottles across three wines.", cellar)[0] == SUPPORTED
+    assert verdict("You hold three bottles of Ridge at $235 each, $705 in all.", cellar)[0] == (
+        SUPPORTED
+    )
+    assert verdict("You hold three bottles of Ridge, $715 in all.", cellar)[0] == UNSUPPORTED
+    # no word says it was worked out: a number that only a sum makes is not the output's
+    assert verdict("Ridge cost $705.", cellar)[0] == UNSUPPORTED
+    stats = '{"stats": {"matches": 214, "wins": 97, "losses": 117}}'
+    assert verdict("They won 97 of 214 matches, a win rate of about 45%.", stats)[0] == SUPPORTED
+
+
+def test_dates_in_digits_and_rounded_figures() -> None:
+    assert verdict("In June you overspent.", '{"month": "2026-06", "over": true}')[0] == SUPPORTED
+    exif = "DateTimeOriginal : 2026:09:19 17:48:33"
+    assert verdict("It was taken on September 19, 2026.", exif)[0] == SUPPORTED
+    assert verdict("It was taken on September 18, 2026.", exif)[0] == UNSUPPORTED
+    report = "Date: 03/11/2026   Inspector: T. Baranski"
+    assert verdict("The inspection was on March 11, 2026.", report)[0] == SUPPORTED
+    assert verdict("The inspection was on March 12, 2026.", report)[0] == UNSUPPORTED
+    totals = "Totals: corn 20,579 bu; soybeans 12,655 bu."
+    assert verdict("You harvested 12,700 bushels of soybeans.", totals)[0] == SUPPORTED
+    assert verdict("You harvested 13,000 bushels of soybeans.", totals)[0] == UNSUPPORTED
+    # a round year is no rounded figure
+    assert verdict("It was built in 1900.", "It was built in 1896.")[0] == UNSUPPORTED
+
+
+def test_a_json_records_nested_objects_are_its_own() -> None:
+    listing = (
+        '{"title": "MSR Hubba Hubba NX tent", "price": {"amount": 210, "currency": "EUR"},'
+        ' "seller": {"rating": 4.9, "sales": 37}}'
+    )
+    assert verdict("The Hubba Hubba NX is listed at 210 euros.", listing)[0] == SUPPORTED
+    teams = '[{"team": "Kestrel", "stats": {"wins": 312}}, {"team": "Osprey", "stats": {"wins": 245}}]'
+    assert verdict("Kestrel has 312 wins.", teams)[0] == SUPPORTED
+    assert verdict("Osprey has 312 wins.", teams)[0] == UNSUPPORTED
+
+
+def test_a_time_on_the_12_hour_clock_is_the_24_hour_time_of_the_output() -> None:
+    booking = '{"slot": {"start": "19:30", "arrive_by": "19:15"}, "ready": "2026-12-03T16:00:00Z"}'
+    assert verdict("Please arrive by 7:15 for the 7:30 pm start.", booking)[0] == SUPPORTED
+    assert verdict("It will be ready by 4 pm.", booking)[0] == SUPPORTED
+    assert verdict("It will be ready by 5 pm.", booking)[0] == UNSUPPORTED
+    assert verdict("Please arrive by 6:15.", booking)[0] == UNSUPPORTED
+
+
+def test_a_worked_out_number_of_two_lines_and_a_multiple() -> None:
+    order = "blend_order:\n  total_tonnes: 18.0\n  status: confirmed\n  price_per_tonne_gbp: 412.00\n"
+    assert verdict("At £412 a tonne the order comes to £7,416.", order)[0] == SUPPORTED
+    assert verdict("At £412 a tonne the order comes to £7,614.", order)[0] == UNSUPPORTED
+    ads = '{"campaigns": [{"spend": 4820, "revenue": 28940}, {"spend": 220, "revenue": 6210}]}'
+    assert verdict("Spend of €4,820 brought €28,940, about a 6x return.", ads)[0] == SUPPORTED
+    assert verdict("Spend of €4,820 brought €28,940, about a 9x return.", ads)[0] == UNSUPPORTED

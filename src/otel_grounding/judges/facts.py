@@ -133,6 +133,7 @@ _RUN_IDENTIFIER_ASCII = (
 )
 _RUN_IDENTIFIER_SPLIT_ASCII = re.compile(f"({_RUN_IDENTIFIER_ASCII})", re.ASCII)
 #: Every date starts with one of these (`_DATE`'s look-ahead): a text without one has none.
+_NOT_WORDS = str.maketrans(dict.fromkeys("([{\u20ac$\u00a3\u00a5", " "))
 _DATE_START = re.compile(r"[0-9JFMASONDjfmasond]", re.IGNORECASE)
 #: A number with a unit or an ending glued to it is a number, not an identifier ("18s", "12GB").
 _GLUED_NUMBER = re.compile(
@@ -448,7 +449,8 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
         scaled = value * factor if factor is not None else None
         hedged = False
         if claim:  # only a claim's numbers may be rounded
-            before = lowered[max(0, m.start() - 16): m.start()].split()
+            # "(about €33,000)": brackets and currency signs are no words
+            before = lowered[max(0, m.start() - 16): m.start()].translate(_NOT_WORDS).split()
             hedged = bool(before) and (before[-1] in HEDGES or before[-1].endswith("~")
                                        or (len(before) > 1 and before[-2] in HEDGES))
         percent = claim and _PERCENT.match(number_text, m.end()) is not None
@@ -583,3 +585,77 @@ def evidence_sentences(text: str) -> list[str]:
     ends.append("")
     cut = map(str.__add__, pieces[0::2], ends)
     return list(filter(None, map(str.strip, cut)))
+
+
+#: A number as a comparison states it ("3.9", "-0.8", "1,284", "41%"); not a time's or a
+#: version's part, not an ordinal ("3rd").
+_COMPARED = (
+    r"(?<![\w.:,/])((?:[-+\u2212]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[-+\u2212]?\d+(?:\.\d+)?)"
+    r"(?:k|m|bn|%)?)(?![\w:/]|[.,]\d)"
+)
+#: Words saying a value is higher or lower than another it is compared with.
+_HIGHER = frozenset(word_list("up rose risen grew increased climbed jumped rising climbing growing increasing higher above"))
+_LOWER = frozenset(word_list("down fell fallen dropped shrank decreased declined falling dropping declining decreasing lower below"))
+#: "3.9, down from 4.3": the value is the sentence's last number before the phrase.
+_FROM = re.compile(r"\b(up|down|higher|lower)\s+from\s+(?:(?:the|a|an|its|their)\s+)?" + _COMPARED)
+#: "rose from 41.2 kg on Nov 28 to 40.5 kg": a moving word, then "from" and "to".
+_FROM_TO = re.compile(
+    r"\b((?:[a-z]+\s+){1,3})from\s+" + _COMPARED + r"[^;:()]{0,40}?\bto\s+" + _COMPARED
+)
+#: "180, below its reorder point of 500": the value is the number just before.
+_BEYOND = re.compile(
+    r"\b(above|below)\s+(?:(?:its|the|their|a|an)\s+)?(?:[a-z-]+\s+){0,3}?(?:of\s+)?" + _COMPARED
+)
+#: What may stand between a value and its comparison ("41% now cycle weekly, up from"); a
+#: word opening another subject ends the value's reach.
+_OTHER_SUBJECT = re.compile(r"\b(?:and|but|while|whereas|with|compared|versus|vs)\b|[;:()]")
+_COMPARES = re.compile(r"\b(?:from|above|below)\b", re.IGNORECASE)
+_CURRENCY_SIGN = re.compile(r"[$\u20ac\u00a3\u00a5]")
+#: A comparison reaches back this far for its value.
+COMPARED_REACH_CHARS = 48
+
+
+def _compared_value(text: str) -> tuple[float, str]:
+    """A compared number's value and its scale ("4.3m": 4.3 and "m")."""
+    digits = text.rstrip("kmbn%")
+    return float(digits.replace(",", "").replace("\u2212", "-")), text[len(digits):]
+
+
+def comparisons(sentence: str) -> list[tuple[str, str, bool]]:
+    """The comparisons a sentence makes between two of its numbers, each as (value, the value
+    it is compared with, whether it says higher): "3.9, down from 4.3", "rose from 41.2 to
+    40.5", "180, below its reorder point of 500". Dates are no values; a comparison whose
+    value cannot be told is not read."""
+    if _COMPARES.search(sentence) is None:
+        return []
+    lowered = _DATE.sub(lambda m: "d" * len(m.group()), _CURRENCY_SIGN.sub("", sentence.lower()))
+    found: list[tuple[str, str, bool]] = []
+    for pattern, backward in ((_FROM, True), (_BEYOND, True), (_FROM_TO, False)):
+        for m in pattern.finditer(lowered):
+            words = set(m.group(1).split())
+            if backward:
+                before = lowered[max(0, m.start() - COMPARED_REACH_CHARS):m.start()]
+                values = list(re.finditer(_COMPARED, before))
+                if not values or _OTHER_SUBJECT.search(before[values[-1].end():]):
+                    continue
+                value, other = values[-1].group(1), m.group(2)
+            else:
+                if bool(words & _HIGHER) == bool(words & _LOWER):
+                    continue
+                value, other = m.group(3), m.group(2)
+            if not _is_year(value) and not _is_year(other):
+                found.append((value, other, bool(words & _HIGHER)))
+    return found
+
+
+def _is_year(number: str) -> bool:
+    return number.isdigit() and len(number) == 4 and 1900 <= int(number) <= 2100
+
+
+def contradicts_itself(sentence: str) -> tuple[str, str, bool] | None:
+    """A comparison of the sentence's that its own numbers deny ("3.9, up from 4.3")."""
+    for value, other, higher in comparisons(sentence):
+        (a, scale), (b, other_scale) = _compared_value(value), _compared_value(other)
+        if scale == other_scale and a != b and (a > b) != higher:
+            return value, other, higher
+    return None

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import bisect
 import datetime
+import json
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
@@ -58,6 +59,7 @@ from otel_grounding.judges.facts import (
     clause_starts,
     clauses,
     continues,
+    contradicts_itself,
     evidence_sentences,
     may_negate,
     number_key,
@@ -74,7 +76,7 @@ from otel_grounding.judges.facts import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v3"
+MODEL = "rules-v4"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -137,11 +139,18 @@ STRUCTURED_LINES = 3
 BIND_AFTER_CHARS = 8
 #: A total is read only from a record of at most this many numbers (more: a sum by chance).
 ADD_MAX_NUMBERS = 8
+#: An output of at most this many distinct numbers is also read as one record by
+#: `_derived_values` (a quote's price per tonne on one line, the tonnes on another).
+DERIVED_MAX_NUMBERS = 40
+#: ... for a whole number of at least this much (smaller ones, many pairs make).
+DERIVED_MIN = 100
 QUOTE_CHARS = 140
 _APART = "never stated together"
 _OTHER_WAY = "goes the other way in the evidence"
 _OTHER_RECORD = "belongs to another line of the output"
 _OF_ANOTHER = "said of"
+_ROW_FIELD = "is what the output gives for the line the claim names"
+_DENIED = "is not: its own numbers say the other way"
 _PASSAGE = "one passage"
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
@@ -181,10 +190,57 @@ _FALLS = frozenset(
         "declined decline declines dropped drop drops lost lower"
     )
 )
+_YES = frozenset(("true", "yes"))
+#: A clause opening with one of these goes on about the subject before ("and is on hold").
+_GOES_ON = frozenset(word_list("is are was were has have had does did can will"))
+_YES_NO = _YES | {"false", "no"}
+#: A unit a claim writes -> the factors from the smaller units a tool may give it in
+#: ("8.4 seconds" for 8421.337 ms, "1.8 GB" for 1,843 MB); read for a number with decimals.
+_SECONDS = (1e-3,)
+_MINUTES = (1 / 60, 1 / 60_000)
+_HOURS = (1 / 60, 1 / 3600)
+_GIGA = (1e-3, 1 / 1024, 1e-9, 2**-30)
+_MEGA = (1e-3, 1 / 1024, 1e-6, 2**-20)
+_CONVERSIONS: dict[str, tuple[float, ...]] = {
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), _SECONDS),
+    **dict.fromkeys(("min", "mins", "minute", "minutes"), _MINUTES),
+    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), _HOURS),
+    **dict.fromkeys(("gb", "gib", "gigabytes"), _GIGA),
+    **dict.fromkeys(("mb", "mib", "megabytes"), _MEGA),
+    **dict.fromkeys(("tb", "tib", "terabytes"), _GIGA),
+    **dict.fromkeys(("km", "kg", "kw", "kwh", "mw", "mwh", "kilometres", "kilometers"), (1e-3,)),
+    **dict.fromkeys(("m", "metres", "meters"), (1e-3, 1e-2)),
+    "litres": (1e-3,),
+    "liters": (1e-3,),
+}
+#: A whole number's trailing zeros, when it has at least two: a rounded figure ("12,700"),
+#: above the years ("200" may be meant exactly, "1900" is a year).
+#: ... and close to the value it rounds: "12,700" for 12,655, not "3,000" for 2,610.
+ROUNDED_TOLERANCE = 0.01
+_ROUND_ZEROS = re.compile(r"(?<=[1-9])(?:,?0){2,}$")
+#: A time of day in a claim: "4 pm", "7:30 p.m.", "7:15".
+_CLAIM_TIME = re.compile(
+    r"\b(\d{1,2})(?::(\d\d))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d\d)\b", re.IGNORECASE
+)
+#: A time of day in the evidence, on the 24-hour clock ("19:15", "T16:00:00Z").
+_EVIDENCE_TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d\d)(?!\d)")
+#: A month or a date written year first, in digits ("2026-06", "2026:09:19").
+_YEAR_FIRST = re.compile(r"(?<![\w:.-])((?:19|20)\d\d)(?:-(\d{2})(?![\w:-])|:(\d{2}):(\d{2})\b)")
+#: A date written day and month in digits, then the year ("03/11/2026").
+_SLASHED = re.compile(r"(?<![\w/])(\d{1,2})/(\d{1,2})/((?:19|20)\d\d)\b")
 #: Words saying a yes/no field is off ("Eco mode is off", "MFA disabled").
 _OFF = frozenset(word_list("off disabl inactiv"))
 #: A sentence opening with one of these goes on about the sentence before.
 _OPENING_PRONOUNS = frozenset(("He", "She", "They", "It"))
+#: Words saying a number was worked out from others, read around it (`_computed`).
+_COMPUTED = frozenset(word_list(
+    "total totals totalling totaling overall combined altogether across all left leaving "
+    "remaining remain by rate each per together difference sum return ratio share comes come "
+    "away short done adds bringing brings full"
+))
+_TIMES = frozenset(("x", "times"))
+#: How many words before a number may say it was worked out.
+COMPUTED_WORDS = 5
 #: Words before a number that make it a total of others ("2 of the 16 checks").
 _TOTALS = frozenset(word_list("of total totals totalling totaling overall combined altogether"))
 #: How many words before a number may say which way it moved.
@@ -218,6 +274,17 @@ _RECORD_CUTS = re.compile(r";\s|\s\|\s")
 _TOKEN = re.compile(r"[^\s,;|()\[\]{}\"'\u2018\u2019\u201c\u201d]+")
 _TOKEN_TRIM = ".:!?€$£"
 _DIGIT_IN = re.compile(r"\d")
+#: A table's separator line ("|---|:--|", "-------+------").
+_TABLE_RULE = re.compile(r"[\s|:+-]+")
+#: A header's cell of a table aligned in columns: words at most one space apart.
+_ALIGNED_CELL = re.compile(r"\S+(?: \S+)*")
+#: A cell that is words: a status, a category or a name ("Falling", "Closed Won",
+#: "Sparkling Water 500ml").
+_WORDED_CELL = re.compile(r"[^\W\d_][^\s]*(?: [^\s]+){0,3}")
+#: A YAML field ("  - id: GA-41", "    enabled: false", "dark_mode_v2:").
+_YAML_FIELD = re.compile(r"^( *)(- )?([A-Za-z_][\w ]{0,30}):(?: (.*)|$)", re.MULTILINE)
+#: A table has at least this many columns.
+TABLE_MIN_COLUMNS = 3
 _NUMBER_FIELD = re.compile(r"-?\d+(?:\.\d+)?")
 _DECIMAL_UNIT = re.compile(r"(\d+\.\d+)" + UNIT_AFTER)
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3})")
@@ -293,6 +360,139 @@ class _EvidenceSentence(NamedTuple):
     clause: str
 
 
+class _Table(NamedTuple):
+    """A table's data rows, each as its text, its tokens and its cells (lowercased); its
+    header's cells; and the columns whose cells are words (a status, a category, a name)."""
+
+    rows: tuple[tuple[str, frozenset[str], tuple[str, ...]], ...]
+    heads: tuple[str, ...]
+    worded: tuple[int, ...]
+
+
+def _table(heads: Sequence[str], lines: list[tuple[str, tuple[str, ...]]]) -> _Table:
+    """A table of these data lines under these header cells."""
+    rows = tuple(
+        (text.lower(), frozenset(_record_tokens(text)), tuple(c.strip().lower() for c in cells))
+        for text, cells in lines
+    )
+    width = min(len(cells) for _, _, cells in rows)
+    worded = tuple(
+        c for c in range(width)
+        if len({cells[c] for _, _, cells in rows if _WORDED_CELL.fullmatch(cells[c])}) >= 2
+    )
+    return _Table(rows, tuple(h.strip().lower() for h in heads), worded)
+
+
+def _record_table(records: Sequence[dict[str, str]]) -> _Table:
+    """A table of records read as fields (JSON objects, YAML items): a column per field."""
+    heads = list(dict.fromkeys(k for record in records for k in record))
+    return _table(heads, [
+        (" ".join(f"{k} {v}" for k, v in record.items()), tuple(record.get(h, "") for h in heads))
+        for record in records
+    ])
+
+
+def _scalar(value: object) -> str | None:
+    """A JSON value as a cell: `true`, `false`, a number or a string; None for a list or an
+    object."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return ""
+    return None if isinstance(value, (dict, list)) else str(value)
+
+
+def _json_tables(value: object, out: list[_Table]) -> None:
+    """The tables of a JSON value: each list of objects, and each object whose values are all
+    objects (their key a cell of their row)."""
+    items: list[dict[str, str]] = []
+    if isinstance(value, list):
+        children: list[object] = value
+        if len(value) >= 2 and all(isinstance(v, dict) for v in value):
+            items = [{k: c for k, v in v.items() if (c := _scalar(v)) is not None} for v in value]
+    elif isinstance(value, dict):
+        children = list(value.values())
+        if len(value) >= 2 and all(isinstance(v, dict) for v in children):
+            items = [
+                {"": str(k), **{f: c for f, x in v.items() if (c := _scalar(x)) is not None}}
+                for k, v in value.items()
+            ]
+    else:
+        return
+    if items:
+        out.append(_record_table(items))
+    for child in children:
+        _json_tables(child, out)
+
+
+def _yaml_tables(text: str) -> list[_Table]:
+    """The tables of a YAML-like output: list items of `key: value` lines ("- id: GA-41"), or
+    named blocks of them ("dark_mode_v2:" over "enabled: false")."""
+    items: list[dict[str, str]] = []
+    fields_at: int | None = None  # the current item's fields' indentation
+    for m in _YAML_FIELD.finditer(text):
+        indent, key, value = len(m.group(1)), m.group(3).lower(), (m.group(4) or "").strip()
+        if m.group(2):  # "- id: GA-41" opens an item
+            items.append({key: value.strip("\"'")})
+            fields_at = indent + 2
+        elif not value:  # "dark_mode_v2:" names the block below it
+            items.append({"": key})
+            fields_at = None
+        elif items and fields_at in (None, indent):
+            fields_at = indent
+            items[-1][key] = value.strip("\"'")
+    kinds: dict[str, list[dict[str, str]]] = {}
+    for item in items:  # items of one kind open with the same field
+        if len(item) >= 2:
+            kinds.setdefault(next(iter(item)), []).append(item)
+    return [_record_table(same) for same in kinds.values() if len(same) >= 2]
+
+
+def _read_tables(text: str) -> list[_Table]:
+    """The tables of a tool output: runs of markdown or psql rows, of CSV lines, or of lines
+    aligned under a header (cut at the header's columns); each run's first line is its
+    header."""
+    tables: list[_Table] = []
+    block: list[tuple[str, tuple[str, ...]]] = []
+    kind = ""
+    starts: list[int] = []
+    for line in text.split("\n"):
+        if _TABLE_RULE.fullmatch(line) and kind == "pipe":
+            continue  # "|---|---|", "-----+-----"
+        if line.count("|") >= 2:
+            now, cells = "pipe", tuple(line.strip().strip("|").split("|"))
+        elif line.count(",") >= CSV_MIN_COMMAS and ", " not in line:
+            now, cells = "csv", tuple(line.split(","))
+        elif kind == "aligned" and len(line) > starts[1] and all(
+            o >= len(line) or line[o - 1] == " " for o in starts[1:]
+        ):
+            now = "aligned"
+            cells = tuple(line[a:b] for a, b in zip(starts, [*starts[1:], len(line)], strict=True))
+        else:
+            now, cells = "", ()
+        heads = list(_ALIGNED_CELL.finditer(line)) if not now else []
+        if not now and len(heads) >= TABLE_MIN_COLUMNS:  # a header of aligned columns
+            now, cells = "header", tuple(m.group() for m in heads)
+        if now != kind or now == "header" or (block and len(cells) != len(block[0][1])):
+            if len(block) > 2:
+                tables.append(_table(block[0][1], block[1:]))
+            block, kind = [], now
+            if now == "header":
+                kind, starts = "aligned", [m.start() for m in heads]
+        if kind:
+            block.append((line, cells))
+    if len(block) > 2:
+        tables.append(_table(block[0][1], block[1:]))
+    if text.lstrip()[:1] in ("{", "["):
+        try:
+            _json_tables(json.loads(text), tables)
+        except ValueError:
+            pass  # not JSON after all: its lines were read
+    elif _YAML_FIELD.search(text):
+        tables.extend(_yaml_tables(text))
+    return tables
+
+
 class _Profile(NamedTuple):
     """One evidence clause's content stems, those in a negation's scope, and its segment."""
 
@@ -329,6 +529,10 @@ class EvidenceIndex:
         self._record_tokens: defaultdict[str, set[int]] | None = None
         self._data_rows: set[int] = set()
         self._keys: set[str] = set()
+        self._tables: list[_Table] | None = None
+        self._times: set[tuple[int, int]] | None = None
+        self._derived: tuple[set[float], set[float]] | None = None
+        self._derived_across: set[float] | None = None
         self._number_at: dict[str, list[int]] | None = None
         self._profiles: list[_Profile] | None = None
         self._negates: bool | None = None
@@ -567,14 +771,54 @@ class EvidenceIndex:
             wanted = number.scaled if number.scaled is not None else number.value
             # "€1.96M" for 1,960,300: rounded at the precision written, in its unit
             unit = number.scaled / number.value if number.scaled and number.decimals else None
+            conversions = _CONVERSIONS.get(number.unit, ()) if number.decimals else ()
             for value in facts.values:
                 if round(value, number.decimals) == number.value:
                     return True
+                if any(round(value * f, number.decimals) == number.value for f in conversions):
+                    return True  # "8.4 seconds" for 8421.337 ms
                 if unit is not None and round(value / unit, number.decimals) == number.value:
                     return True
                 if number.hedged and abs(value - wanted) <= HEDGE_TOLERANCE * abs(value):
                     return True
+        rounded = _ROUND_ZEROS.search(number.text)
+        if rounded and number.value > _YEARS[1] and not number.decimals and number.scaled is None:
+            # "12,700" for 12,655
+            places = -len(rounded.group().replace(",", ""))
+            if any(
+                round(value, places) == number.value
+                and abs(value - number.value) <= ROUNDED_TOLERANCE * number.value
+                for value in facts.values
+            ):
+                return True
         return False
+
+    @property
+    def number_values(self) -> set[float]:
+        """Every number the evidence writes."""
+        return self._read_facts().values
+
+    def derives(self, number: NumberFact) -> bool:
+        """Whether a sum, difference, product or share of two numbers of one record, or a
+        column's total, is this number at the precision written ("$705 in all" for 3 bottles at
+        $235, "a win rate of about 45%" for 97 of 214, "27 bottles" for a column's total); for
+        a number with decimals or of `DERIVED_MIN` or more, of any two numbers of an output
+        that writes few ("comes to £7,416" for 18 tonnes at £412 on another line)."""
+        if self._derived is None:
+            self._derived = _derived_values(self)
+        held = self._derived[1] if number.unit in _TIMES else self._derived[0]
+        if any(round(value, number.decimals) == number.value for value in held):
+            return True
+        if not number.decimals and (
+            number.value < DERIVED_MIN or _YEARS[0] <= number.value <= _YEARS[1]
+        ):
+            return False  # "4", "59%", "2028": too many pairs of the output make one
+        if self._derived_across is None:
+            values = sorted(self.number_values)
+            self._derived_across = (
+                _worked_out([values]) if len(values) <= DERIVED_MAX_NUMBERS else set()
+            )
+        return any(round(v, number.decimals) == number.value for v in self._derived_across)
 
     def has_date(self, date: DateFact) -> bool:
         facts = self._read_facts()
@@ -673,6 +917,19 @@ class EvidenceIndex:
             position -= 1
 
     @property
+    def times(self) -> set[tuple[int, int]]:
+        """The times of day the evidence writes ("19:15", "2026-12-03T16:00:00Z"), as (hour,
+        minute)."""
+        if self._times is None:
+            self._times = {(int(h), int(m)) for h, m in _EVIDENCE_TIME.findall(self.text)}
+        return self._times
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        """The tool outputs, as written."""
+        return self._texts
+
+    @property
     def structured(self) -> bool:
         """Whether a tool output is laid out in lines or as JSON, not written as prose."""
         if self._structured is None:
@@ -727,6 +984,12 @@ class EvidenceIndex:
                         )
                         key = number_key(float(m.group().replace(",", "")))
                         self._records.setdefault(key, []).append(record.lower())
+            for text in self._texts:  # a JSON record's nested objects are its own
+                if text.lstrip()[:1] in ("{", "["):
+                    for item in _json_items(text):
+                        for m in _NUMBER_IN_TEXT.finditer(item):
+                            key = number_key(float(m.group().replace(",", "")))
+                            self._records.setdefault(key, []).append(item.lower())
         return self._records
 
     def signs_of(self, number: NumberFact) -> set[str]:
@@ -807,6 +1070,14 @@ class EvidenceIndex:
         """The records of a structured output holding a number, but each output's first."""
         self.record_tokens  # noqa: B018 -- the records
         return self._data_rows
+
+    @property
+    def tables(self) -> list[_Table]:
+        """The tables of a structured output (markdown or psql rows, CSV lines, columns aligned
+        under a header), read on first use."""
+        if self._tables is None:
+            self._tables = [t for text in self._texts for t in _read_tables(text)]
+        return self._tables
 
     def keyed(self, name: str) -> bool:
         """Whether the evidence states a value of this name: a record of a number of at least
@@ -975,7 +1246,8 @@ class _EvidenceFacts:
             for m in _DECIMAL_UNIT.finditer(text):
                 found.units.add((float(m.group(1)), m.group(2).lower()))
             found.dates.extend(facts.dates)
-            for date in facts.dates:  # "on Friday, December 4" for 2026-12-04
+            found.dates.extend(_numeric_dates(text))
+            for date in found.dates:  # "on Friday, December 4" for 2026-12-04
                 if date.year and date.month and date.day:
                     try:
                         weekday = datetime.date(date.year, date.month, date.day).weekday()
@@ -983,6 +1255,97 @@ class _EvidenceFacts:
                         continue
                     found.weekdays.add(_WEEKDAYS[weekday])
         return found
+
+
+def _derived_values(index: EvidenceIndex) -> tuple[set[float], set[float]]:
+    """What can be worked out from one record of the evidence: each pair of its numbers added,
+    subtracted, multiplied, and one as a percentage of the other; and each numeric column's
+    total and each table's count of rows. A record is a line, a JSON object or a table's row;
+    one of more than `ADD_MAX_NUMBERS` numbers is a list, not a record."""
+    records: list[list[float]] = []
+    for table in index.tables:
+        records.extend(
+            [v for c in cells if (v := _cell_number(c)) is not None] for _, _, cells in table.rows
+        )
+    for text in index.texts:
+        groups = _GROUP.findall(text) if text.lstrip()[:1] in ("{", "[") else text.split("\n")
+        records.extend([float(n.replace(",", "")) for n in _NUMBER_IN_TEXT.findall(g)] for g in groups)
+    records = [r for r in records if len(r) <= ADD_MAX_NUMBERS]
+    derived = _worked_out(records)
+    for table in index.tables:
+        derived.add(float(len(table.rows)))
+        for c in range(min(len(cells) for _, _, cells in table.rows)):
+            column = [_cell_number(cells[c]) for _, _, cells in table.rows]
+            if all(v is not None for v in column):
+                derived.add(sum(v for v in column if v is not None))
+    return derived, _multiples(records)
+
+
+def _worked_out(records: Iterable[Sequence[float]]) -> set[float]:
+    """Each pair of a record's numbers added, subtracted, multiplied, and one as a percentage
+    (or a multiple) of the other."""
+    derived: set[float] = set()
+    for numbers in records:
+        for a, b in combinations(numbers, 2):
+            derived.update((a + b, abs(a - b), a * b))
+            if b:
+                derived.add(100 * a / b)
+            if a:
+                derived.add(100 * b / a)
+    return derived
+
+
+def _multiples(records: Iterable[Sequence[float]]) -> set[float]:
+    """Each pair of a record's numbers as a multiple of the other ("about a 6x return")."""
+    return {x / y for numbers in records for a, b in combinations(numbers, 2)
+            for x, y in ((a, b), (b, a)) if y}
+
+
+def _cell_number(cell: str) -> float | None:
+    """A table cell's number ("1,214", "235.00"), None for a cell that is not one number."""
+    m = _NUMBER_FIELD.fullmatch(cell.replace(",", ""))
+    return float(m.group()) if m else None
+
+
+def _json_items(text: str) -> list[str]:
+    """A JSON output's records as wholes: each item of a top-level list, or the one object."""
+    body = text.strip()
+    if body[:1] != "[":
+        return [body]
+    items: list[str] = []
+    depth, start, quoted, escaped = 0, 0, False, False
+    for at, char in enumerate(body):
+        if quoted:
+            quoted, escaped = (escaped or char != '"'), (char == "\\" and not escaped)
+            continue
+        if char == '"':
+            quoted = True
+        elif char in "[{":
+            depth += 1
+            if depth == 2:
+                start = at
+        elif char in "]}":
+            if depth == 2:
+                items.append(body[start:at + 1])
+            depth -= 1
+    return items
+
+
+def _numeric_dates(text: str) -> list[DateFact]:
+    """Dates written in digits the general reader leaves alone: a month ("2026-06"), EXIF's
+    "2026:09:19", and "03/11/2026", read both ways (month first and day first)."""
+    found: list[DateFact] = []
+    for m in _YEAR_FIRST.finditer(text):
+        year = int(m.group(1))
+        month, day = (int(m.group(2)), None) if m.group(2) else (int(m.group(3)), int(m.group(4)))
+        if 1 <= month <= 12 and (day is None or 1 <= day <= 31):
+            found.append(DateFact(m.group(), year, month, day))
+    for m in _SLASHED.finditer(text):
+        a, b, year = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        for month, day in {(a, b), (b, a)}:
+            if 1 <= month <= 12 and 1 <= day <= 31:
+                found.append(DateFact(m.group(), year, month, day))
+    return found
 
 
 class ClaimCheck(NamedTuple):
@@ -1018,10 +1381,11 @@ def check_claim(claim: str, index: EvidenceIndex) -> ClaimCheck:
     if missing:
         return ClaimCheck(UNSUPPORTED, missing, coverage, None, nearest)
     unbound = (
-        _unbound(claim, facts, index)
+        _denied_by_itself(claim)
+        or _unbound(claim, facts, index)
         or _id_swapped(claim, facts, index)
         or _other_way(claim, facts, index)
-        or (_row_crossed(claim, index) if index.structured else ())
+        or (_row_crossed(claim, index) or _cell_crossed(claim, index) if index.structured else ())
     )
     if unbound:
         return ClaimCheck(UNSUPPORTED, unbound, coverage, None, nearest)
@@ -1156,8 +1520,9 @@ def _swapped(
 
 def passage_checks(checks: list[ClaimCheck], index: EvidenceIndex) -> list[ClaimCheck]:
     """Over a document: the claims standing on their facts are held to one passage each
-    (`PASSAGE_MIN`), judged with the answer they are part of."""
-    if not index.is_document:
+    (`PASSAGE_MIN`), judged with the answer they are part of. A structured output's lines are
+    records, not passages: an answer draws on many of them."""
+    if not index.is_document or index.structured:
         return checks
     held = {
         i: index.passage(check.content)
@@ -1277,6 +1642,114 @@ def _row_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
     return ()
 
 
+def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
+    """Over a table, a clause naming one row that gives it another row's word in a column of
+    words ("Ferncross is rising" where Ferncross's trend is Falling and another station's
+    Rising; "Batch R-3312 was a washed Sumatra" where R-3312's process is wet-hulled). The row
+    is the one the clause's keys name (the sentence's clause before, for "it"); a clause naming
+    two rows compares them and is not read."""
+    where = index.record_tokens
+    named: frozenset[str] = frozenset()
+    for part in clauses(claim):
+        lowered = part.lower()
+        keys = frozenset(
+            t for t in _record_tokens(part)
+            if len(where.get(t, ())) == 1 and t not in STOPWORDS
+            and (not t[0].isdigit() or _distinct_number(t))
+        )
+        opening = [w.lower() for w in _WORD_IN_CLAIM.findall(part)[:3]]
+        # "..., and it is licensed under MIT", "..., and is on backorder" go on about the row
+        # named before
+        goes_on = PRONOUNS.intersection(opening) or (not keys and set(opening[:1]) <= _GOES_ON)
+        named = named | keys if goes_on else keys
+        for table in index.tables:
+            flipped = _row_field(part, named, table)
+            if flipped:
+                return flipped
+            for c in table.worded:
+                for other in {cells[c] for _, _, cells in table.rows if len(cells) > c}:
+                    if len(other) < 2 or not _WORDED_CELL.fullmatch(other) or not _holds_word(
+                        lowered, other
+                    ):
+                        continue
+                    # the word itself names the rows that hold it
+                    naming = named - set(_record_tokens(other))
+                    rows = [row for row in table.rows if naming & row[1]]
+                    if len(rows) == 1 and _other_rows_named(part, other, rows[0], table):
+                        rows = []  # "35 m3/s from 06:00, then 60 m3/s for an inspection"
+                    if len(rows) > 1:  # the row named right beside it ("jo's deck.pdf")
+                        rows = [row for row in table.rows if _beside(lowered, other) & naming & row[1]]
+                    if len(rows) != 1:
+                        continue
+                    text, _, own = rows[0]
+                    if len(own) > c and own[c] != other and not _holds_word(text, other) and not (
+                        own[c] and _holds_word(lowered, own[c])
+                    ):
+                        return (f"'{other}'", _OTHER_RECORD)
+    return ()
+
+
+def _row_field(clause: str, named: frozenset[str], table: _Table) -> tuple[str, ...]:
+    """A yes/no column of a table stated the other way for the row the clause names
+    ("dark_mode_v2 is enabled" where its `enabled` is false; "not on backorder" where its
+    `backordered` is yes)."""
+    words = words_of_in_order(clause)
+    negated = words_profile(words)[1]
+    written = {stem(p) for w in words for p in word_parts(w)}
+    if written & _OFF:  # "Eco mode is off"
+        negated = negated | (written - _OFF)
+    for c, head in enumerate(table.heads):
+        field = frozenset(stem(w) for w in _FIELD_WORDS.findall(head))
+        if not field or not field <= written or (negated and not field & negated):
+            continue
+        naming = named - field
+        rows = [row for row in table.rows if naming & row[1]]
+        if len(rows) > 1:  # "X waters at 06:15, the Rose Border zone is enabled"
+            rows = [] if negated else _named_last(clause, field, naming, table)
+        if len(rows) == 1 and len(rows[0][2]) > c and rows[0][2][c] in _YES_NO:
+            if bool(field & negated) == (rows[0][2][c] in _YES):
+                return (f"'{head}: {rows[0][2][c]}'", _ROW_FIELD)
+    return ()
+
+
+def _other_rows_named(
+    clause: str, other: str, row: tuple[str, frozenset[str], tuple[str, ...]], table: _Table
+) -> bool:
+    """Whether the clause also writes a token held by one other row of the table only ("60",
+    too small to tell lines apart in the whole output, tells them apart here)."""
+    held = Counter(t for r in table.rows for t in r[1])
+    own = set(_record_tokens(other))
+    return any(
+        held[t] == 1 and t not in row[1] and t not in own and t not in STOPWORDS
+        for t in _record_tokens(clause)
+    )
+
+
+def _named_last(
+    clause: str, field: frozenset[str], naming: frozenset[str], table: _Table
+) -> list[tuple[str, frozenset[str], tuple[str, ...]]]:
+    """The row that the clause's last naming token before the field's word names."""
+    last = None
+    for token in _record_tokens(clause):
+        if stem(token) in field:
+            break
+        if token in naming:
+            last = token
+    return [row for row in table.rows if last in row[1]] if last else []
+
+
+def _beside(text: str, phrase: str) -> set[str]:
+    """The tokens at most `ROW_BESIDE` from where a phrase is written in a text."""
+    tokens = _record_tokens(text)
+    size = len(_record_tokens(phrase))
+    near: set[str] = set()
+    for at in range(len(tokens) - size + 1):
+        if " ".join(tokens[at:at + size]).startswith(phrase.split()[0]):
+            near.update(tokens[max(0, at - ROW_BESIDE):at])
+            near.update(tokens[at + size:at + size + ROW_BESIDE])
+    return near
+
+
 def _distinct_number(token: str) -> bool:
     """A number that tells one line from another: with a decimal point, a unit, or three
     digits or more ("10.0.2.41", "421g", "1,250", "95%"); not "2"."""
@@ -1365,6 +1838,15 @@ def _other_way(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str,
     return ()
 
 
+def _denied_by_itself(claim: str) -> tuple[str, ...]:
+    """A comparison the claim's own numbers deny ("averaging 3.9, up from 4.3")."""
+    found = contradicts_itself(claim)
+    if found is None:
+        return ()
+    value, other, higher = found
+    return (f"'{value}' {'higher' if higher else 'lower'} than '{other}'", _DENIED)
+
+
 def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
     """The yes/no field a claim's clause states the other way round: "has been deprecated"
     where the tool returned "deprecated": false, "isn't gluten-free" for Gluten-free: yes."""
@@ -1393,6 +1875,35 @@ def _total(claim: str, number: NumberFact) -> bool:
     return bool(set(before) & _TOTALS) or " in total" in after or " in all" in after
 
 
+def _on_the_clock(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
+    """Whether the number is part of a time of the claim's that the evidence gives on the
+    24-hour clock ("4 pm" for 16:00, "arrive by 7:15" for 19:15, "until 9 pm" for T21:00)."""
+    for m in _CLAIM_TIME.finditer(claim):
+        if number.text not in m.group():
+            continue
+        hour = int(m.group(1) or m.group(4))
+        minute = int(m.group(2) or m.group(5) or 0)
+        half = (m.group(3) or "").lower()
+        hours = {hour % 12 + (12 if half == "p" else 0)} if half else {hour, hour + 12}
+        if any((h, minute) in index.times for h in hours):
+            return True
+    return False
+
+
+def _computed(claim: str, number: NumberFact) -> bool:
+    """Whether the claim says this number was worked out ("840 yards total", "across the three
+    machines", "dropped by 425", "a win rate of 45%", "about a 6x return")."""
+    if number.unit in _TIMES:
+        return True
+    lowered = claim.lower()
+    at = lowered.find(number.text.lower())
+    if at < 0:
+        return False
+    before = _WORD_IN_CLAIM.findall(lowered[max(0, at - 48):at])[-COMPUTED_WORDS:]
+    after = _WORD_IN_CLAIM.findall(lowered[at + len(number.text):at + len(number.text) + 32])
+    return bool(_COMPUTED.intersection(before) or _COMPUTED.intersection(after[:3]))
+
+
 def _missing_facts(
     claim: str, facts: TextFacts, index: EvidenceIndex, *, names: bool = True
 ) -> tuple[str, ...]:
@@ -1400,12 +1911,15 @@ def _missing_facts(
     if names and facts.names:
         missing.extend(f"name '{n}'" for n in facts.names if not index.has_name(n))
     if facts.numbers:
-        unheld = [n for n in facts.numbers if not index.has_number(n)]
+        unheld = [
+            n for n in facts.numbers if not index.has_number(n) and not _on_the_clock(claim, n, index)
+        ]
         if unheld:
             held = [n for n in facts.numbers if n not in unheld]
             missing.extend(
                 f"number '{n.text}'" for n in unheld
                 if not (_total(claim, n) and index.adds_up(n, held))
+                and not (_computed(claim, n) and index.derives(n))
             )
     if facts.dates:
         missing.extend(f"date '{d.text}'" for d in facts.dates if not index.has_date(d))
@@ -1478,6 +1992,8 @@ def explain(check: ClaimCheck, index: EvidenceIndex) -> str:
         return f"{check.missing[0]} {_OTHER_RECORD}{near}"[:MAX_EXPLANATION_CHARS]
     if check.verdict == UNSUPPORTED and check.missing and check.missing[-1] == _OTHER_WAY:
         return f"{check.missing[0]} {_OTHER_WAY}{near}"[:MAX_EXPLANATION_CHARS]
+    if check.verdict == UNSUPPORTED and check.missing and check.missing[-1] in (_DENIED, _ROW_FIELD):
+        return f"{check.missing[0]} {_DENIED}{near}"[:MAX_EXPLANATION_CHARS]
     if check.verdict == UNSUPPORTED and check.missing == (_PASSAGE,):
         return (
             f"only {check.coverage:.0%} of its content words are in any one passage of the "
