@@ -594,10 +594,17 @@ _COMPARED = (
     r"(?:k|m|bn|%)?)(?![\w:/]|[.,]\d)"
 )
 #: Words saying a value is higher or lower than another it is compared with.
-_HIGHER = frozenset(word_list("up rose risen grew increased climbed jumped rising climbing growing increasing higher above"))
-_LOWER = frozenset(word_list("down fell fallen dropped shrank decreased declined falling dropping declining decreasing lower below"))
+_HIGHER = frozenset(word_list(
+    "up rose risen grew increased climbed jumped rising climbing growing increasing higher above"
+))
+_LOWER = frozenset(word_list(
+    "down fell fallen dropped shrank decreased declined falling dropping declining decreasing "
+    "lower below"
+))
 #: "3.9, down from 4.3": the value is the sentence's last number before the phrase.
-_FROM = re.compile(r"\b(up|down|higher|lower)\s+from\s+(?:(?:the|a|an|its|their)\s+)?" + _COMPARED)
+_FROM = re.compile(
+    r"\b(up|down|higher|lower)\s+from\s+(?:(?:the|a|an|its|their)\s+)?" + _COMPARED
+)
 #: "rose from 41.2 kg on Nov 28 to 40.5 kg": a moving word, then "from" and "to".
 _FROM_TO = re.compile(
     r"\b((?:[a-z]+\s+){1,3})from\s+" + _COMPARED + r"[^;:()]{0,40}?\bto\s+" + _COMPARED

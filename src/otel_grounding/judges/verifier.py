@@ -1269,7 +1269,9 @@ def _derived_values(index: EvidenceIndex) -> tuple[set[float], set[float]]:
         )
     for text in index.texts:
         groups = _GROUP.findall(text) if text.lstrip()[:1] in ("{", "[") else text.split("\n")
-        records.extend([float(n.replace(",", "")) for n in _NUMBER_IN_TEXT.findall(g)] for g in groups)
+        records.extend(
+            [float(n.replace(",", "")) for n in _NUMBER_IN_TEXT.findall(g)] for g in groups
+        )
     records = [r for r in records if len(r) <= ADD_MAX_NUMBERS]
     derived = _worked_out(records)
     for table in index.tables:
@@ -1678,7 +1680,8 @@ def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
                     if len(rows) == 1 and _other_rows_named(part, other, rows[0], table):
                         rows = []  # "35 m3/s from 06:00, then 60 m3/s for an inspection"
                     if len(rows) > 1:  # the row named right beside it ("jo's deck.pdf")
-                        rows = [row for row in table.rows if _beside(lowered, other) & naming & row[1]]
+                        near = _beside(lowered, other) & naming
+                        rows = [row for row in table.rows if near & row[1]]
                     if len(rows) != 1:
                         continue
                     text, _, own = rows[0]
@@ -1706,9 +1709,9 @@ def _row_field(clause: str, named: frozenset[str], table: _Table) -> tuple[str, 
         rows = [row for row in table.rows if naming & row[1]]
         if len(rows) > 1:  # "X waters at 06:15, the Rose Border zone is enabled"
             rows = [] if negated else _named_last(clause, field, naming, table)
-        if len(rows) == 1 and len(rows[0][2]) > c and rows[0][2][c] in _YES_NO:
-            if bool(field & negated) == (rows[0][2][c] in _YES):
-                return (f"'{head}: {rows[0][2][c]}'", _ROW_FIELD)
+        value = rows[0][2][c] if len(rows) == 1 and len(rows[0][2]) > c else ""
+        if value in _YES_NO and bool(field & negated) == (value in _YES):
+            return (f"'{head}: {value}'", _ROW_FIELD)
     return ()
 
 
@@ -1912,7 +1915,8 @@ def _missing_facts(
         missing.extend(f"name '{n}'" for n in facts.names if not index.has_name(n))
     if facts.numbers:
         unheld = [
-            n for n in facts.numbers if not index.has_number(n) and not _on_the_clock(claim, n, index)
+            n for n in facts.numbers
+            if not index.has_number(n) and not _on_the_clock(claim, n, index)
         ]
         if unheld:
             held = [n for n in facts.numbers if n not in unheld]
@@ -1992,8 +1996,10 @@ def explain(check: ClaimCheck, index: EvidenceIndex) -> str:
         return f"{check.missing[0]} {_OTHER_RECORD}{near}"[:MAX_EXPLANATION_CHARS]
     if check.verdict == UNSUPPORTED and check.missing and check.missing[-1] == _OTHER_WAY:
         return f"{check.missing[0]} {_OTHER_WAY}{near}"[:MAX_EXPLANATION_CHARS]
-    if check.verdict == UNSUPPORTED and check.missing and check.missing[-1] in (_DENIED, _ROW_FIELD):
-        return f"{check.missing[0]} {_DENIED}{near}"[:MAX_EXPLANATION_CHARS]
+    if check.verdict == UNSUPPORTED and check.missing and check.missing[-1] in (
+        _DENIED, _ROW_FIELD
+    ):
+        return f"{check.missing[0]} {check.missing[-1]}{near}"[:MAX_EXPLANATION_CHARS]
     if check.verdict == UNSUPPORTED and check.missing == (_PASSAGE,):
         return (
             f"only {check.coverage:.0%} of its content words are in any one passage of the "
