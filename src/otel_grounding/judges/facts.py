@@ -132,8 +132,9 @@ _RUN_IDENTIFIER_ASCII = (
     r"(?:\.(?![A-Z][a-z])[\w-]+)*"
 )
 _RUN_IDENTIFIER_SPLIT_ASCII = re.compile(f"({_RUN_IDENTIFIER_ASCII})", re.ASCII)
-#: Every date starts with one of these (`_DATE`'s look-ahead): a text without one has none.
+#: Brackets and currency signs before a number, read as spaces for its hedge ("(about €33,000)").
 _NOT_WORDS = str.maketrans(dict.fromkeys("([{\u20ac$\u00a3\u00a5", " "))
+#: Every date starts with one of these (`_DATE`'s look-ahead): a text without one has none.
 _DATE_START = re.compile(r"[0-9JFMASONDjfmasond]", re.IGNORECASE)
 #: A number with a unit or an ending glued to it is a number, not an identifier ("18s", "12GB").
 _GLUED_NUMBER = re.compile(
@@ -449,7 +450,6 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
         scaled = value * factor if factor is not None else None
         hedged = False
         if claim:  # only a claim's numbers may be rounded
-            # "(about €33,000)": brackets and currency signs are no words
             before = lowered[max(0, m.start() - 16): m.start()].translate(_NOT_WORDS).split()
             hedged = bool(before) and (before[-1] in HEDGES or before[-1].endswith("~")
                                        or (len(before) > 1 and before[-2] in HEDGES))
