@@ -132,8 +132,9 @@ _RUN_IDENTIFIER_ASCII = (
     r"(?:\.(?![A-Z][a-z])[\w-]+)*"
 )
 _RUN_IDENTIFIER_SPLIT_ASCII = re.compile(f"({_RUN_IDENTIFIER_ASCII})", re.ASCII)
-#: Every date starts with one of these (`_DATE`'s look-ahead): a text without one has none.
+#: Brackets and currency signs before a number, read as spaces for its hedge ("(about €33,000)").
 _NOT_WORDS = str.maketrans(dict.fromkeys("([{\u20ac$\u00a3\u00a5", " "))
+#: Every date starts with one of these (`_DATE`'s look-ahead): a text without one has none.
 _DATE_START = re.compile(r"[0-9JFMASONDjfmasond]", re.IGNORECASE)
 #: A number with a unit or an ending glued to it is a number, not an identifier ("18s", "12GB").
 _GLUED_NUMBER = re.compile(
@@ -449,7 +450,6 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
         scaled = value * factor if factor is not None else None
         hedged = False
         if claim:  # only a claim's numbers may be rounded
-            # "(about €33,000)": brackets and currency signs are no words
             before = lowered[max(0, m.start() - 16): m.start()].translate(_NOT_WORDS).split()
             hedged = bool(before) and (before[-1] in HEDGES or before[-1].endswith("~")
                                        or (len(before) > 1 and before[-2] in HEDGES))
@@ -594,10 +594,17 @@ _COMPARED = (
     r"(?:k|m|bn|%)?)(?![\w:/]|[.,]\d)"
 )
 #: Words saying a value is higher or lower than another it is compared with.
-_HIGHER = frozenset(word_list("up rose risen grew increased climbed jumped rising climbing growing increasing higher above"))
-_LOWER = frozenset(word_list("down fell fallen dropped shrank decreased declined falling dropping declining decreasing lower below"))
+_HIGHER = frozenset(word_list(
+    "up rose risen grew increased climbed jumped rising climbing growing increasing higher above"
+))
+_LOWER = frozenset(word_list(
+    "down fell fallen dropped shrank decreased declined falling dropping declining decreasing "
+    "lower below"
+))
 #: "3.9, down from 4.3": the value is the sentence's last number before the phrase.
-_FROM = re.compile(r"\b(up|down|higher|lower)\s+from\s+(?:(?:the|a|an|its|their)\s+)?" + _COMPARED)
+_FROM = re.compile(
+    r"\b(up|down|higher|lower)\s+from\s+(?:(?:the|a|an|its|their)\s+)?" + _COMPARED
+)
 #: "rose from 41.2 kg on Nov 28 to 40.5 kg": a moving word, then "from" and "to".
 _FROM_TO = re.compile(
     r"\b((?:[a-z]+\s+){1,3})from\s+" + _COMPARED + r"[^;:()]{0,40}?\bto\s+" + _COMPARED

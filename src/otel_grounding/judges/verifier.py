@@ -30,13 +30,12 @@ from __future__ import annotations
 
 import bisect
 import datetime
-import json
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import accumulate, chain, combinations, repeat
-from typing import Literal, NamedTuple, overload
+from typing import NamedTuple
 
 from otel_grounding.config import JudgeSettings
 from otel_grounding.judge import (
@@ -72,6 +71,15 @@ from otel_grounding.judges.facts import (
     word_parts,
     words_of_in_order,
     words_profile,
+)
+from otel_grounding.judges.tables import (
+    CSV_MIN_COMMAS,
+    WORDED_CELL,
+    Table,
+    cell_number,
+    json_items,
+    read_tables,
+    record_tokens,
 )
 from otel_grounding.sentences import word_list
 
@@ -131,8 +139,6 @@ FRAGMENT_MAX_WORDS = 3
 ROW_BESIDE = 2
 #: A key is another line's when at least this many of its clause's words are that line's.
 ROW_MIN_TOKENS = 2
-#: A line with this many commas and none followed by a space is a CSV row.
-CSV_MIN_COMMAS = 3
 #: A tool output of this many lines or more is structured, not prose.
 STRUCTURED_LINES = 3
 #: A name this close after a number is that number's ("300 Crataegus monogyna").
@@ -214,10 +220,10 @@ _CONVERSIONS: dict[str, tuple[float, ...]] = {
     "liters": (1e-3,),
 }
 #: A whole number's trailing zeros, when it has at least two: a rounded figure ("12,700"),
-#: above the years ("200" may be meant exactly, "1900" is a year).
+#: above the years ("200" may be meant exactly, "1900" is a year) ...
+_ROUND_ZEROS = re.compile(r"(?<=[1-9])(?:,?0){2,}$")
 #: ... and close to the value it rounds: "12,700" for 12,655, not "3,000" for 2,610.
 ROUNDED_TOLERANCE = 0.01
-_ROUND_ZEROS = re.compile(r"(?<=[1-9])(?:,?0){2,}$")
 #: A time of day in a claim: "4 pm", "7:30 p.m.", "7:15".
 _CLAIM_TIME = re.compile(
     r"\b(\d{1,2})(?::(\d\d))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d\d)\b", re.IGNORECASE
@@ -270,24 +276,9 @@ _CURRENCIES = frozenset(word_list("EUR USD GBP JPY CHF CNY AUD CAD SEK NOK DKK P
 #: A structured output's records: its lines, and their fields (";" or " | " apart); a JSON
 #: output's innermost objects.
 _RECORD_CUTS = re.compile(r";\s|\s\|\s")
-#: A token of a record or a claim, compared as written ("i-0b77c", "10.0.2.41", "421G", "95%").
-_TOKEN = re.compile(r"[^\s,;|()\[\]{}\"'\u2018\u2019\u201c\u201d]+")
-_TOKEN_TRIM = ".:!?€$£"
 _DIGIT_IN = re.compile(r"\d")
-#: A table's separator line ("|---|:--|", "-------+------").
-_TABLE_RULE = re.compile(r"[\s|:+-]+")
-#: A header's cell of a table aligned in columns: words at most one space apart.
-_ALIGNED_CELL = re.compile(r"\S+(?: \S+)*")
-#: A cell that is words: a status, a category or a name ("Falling", "Closed Won",
-#: "Sparkling Water 500ml").
-_WORDED_CELL = re.compile(r"[^\W\d_][^\s]*(?: [^\s]+){0,3}")
-#: A YAML field ("  - id: GA-41", "    enabled: false", "dark_mode_v2:").
-_YAML_FIELD = re.compile(r"^( *)(- )?([A-Za-z_][\w ]{0,30}):(?: (.*)|$)", re.MULTILINE)
-#: A table has at least this many columns.
-TABLE_MIN_COLUMNS = 3
 _NUMBER_FIELD = re.compile(r"-?\d+(?:\.\d+)?")
 _DECIMAL_UNIT = re.compile(r"(\d+\.\d+)" + UNIT_AFTER)
-_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3})")
 _LABEL = re.compile(r"\s*((?:[^:\n]|(?<=\d):(?=\d)){1,40}?):\s")
 #: Numbers read as years, not as a record's value.
 _YEARS = (1000, 2100)
@@ -360,139 +351,6 @@ class _EvidenceSentence(NamedTuple):
     clause: str
 
 
-class _Table(NamedTuple):
-    """A table's data rows, each as its text, its tokens and its cells (lowercased); its
-    header's cells; and the columns whose cells are words (a status, a category, a name)."""
-
-    rows: tuple[tuple[str, frozenset[str], tuple[str, ...]], ...]
-    heads: tuple[str, ...]
-    worded: tuple[int, ...]
-
-
-def _table(heads: Sequence[str], lines: list[tuple[str, tuple[str, ...]]]) -> _Table:
-    """A table of these data lines under these header cells."""
-    rows = tuple(
-        (text.lower(), frozenset(_record_tokens(text)), tuple(c.strip().lower() for c in cells))
-        for text, cells in lines
-    )
-    width = min(len(cells) for _, _, cells in rows)
-    worded = tuple(
-        c for c in range(width)
-        if len({cells[c] for _, _, cells in rows if _WORDED_CELL.fullmatch(cells[c])}) >= 2
-    )
-    return _Table(rows, tuple(h.strip().lower() for h in heads), worded)
-
-
-def _record_table(records: Sequence[dict[str, str]]) -> _Table:
-    """A table of records read as fields (JSON objects, YAML items): a column per field."""
-    heads = list(dict.fromkeys(k for record in records for k in record))
-    return _table(heads, [
-        (" ".join(f"{k} {v}" for k, v in record.items()), tuple(record.get(h, "") for h in heads))
-        for record in records
-    ])
-
-
-def _scalar(value: object) -> str | None:
-    """A JSON value as a cell: `true`, `false`, a number or a string; None for a list or an
-    object."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return ""
-    return None if isinstance(value, (dict, list)) else str(value)
-
-
-def _json_tables(value: object, out: list[_Table]) -> None:
-    """The tables of a JSON value: each list of objects, and each object whose values are all
-    objects (their key a cell of their row)."""
-    items: list[dict[str, str]] = []
-    if isinstance(value, list):
-        children: list[object] = value
-        if len(value) >= 2 and all(isinstance(v, dict) for v in value):
-            items = [{k: c for k, v in v.items() if (c := _scalar(v)) is not None} for v in value]
-    elif isinstance(value, dict):
-        children = list(value.values())
-        if len(value) >= 2 and all(isinstance(v, dict) for v in children):
-            items = [
-                {"": str(k), **{f: c for f, x in v.items() if (c := _scalar(x)) is not None}}
-                for k, v in value.items()
-            ]
-    else:
-        return
-    if items:
-        out.append(_record_table(items))
-    for child in children:
-        _json_tables(child, out)
-
-
-def _yaml_tables(text: str) -> list[_Table]:
-    """The tables of a YAML-like output: list items of `key: value` lines ("- id: GA-41"), or
-    named blocks of them ("dark_mode_v2:" over "enabled: false")."""
-    items: list[dict[str, str]] = []
-    fields_at: int | None = None  # the current item's fields' indentation
-    for m in _YAML_FIELD.finditer(text):
-        indent, key, value = len(m.group(1)), m.group(3).lower(), (m.group(4) or "").strip()
-        if m.group(2):  # "- id: GA-41" opens an item
-            items.append({key: value.strip("\"'")})
-            fields_at = indent + 2
-        elif not value:  # "dark_mode_v2:" names the block below it
-            items.append({"": key})
-            fields_at = None
-        elif items and fields_at in (None, indent):
-            fields_at = indent
-            items[-1][key] = value.strip("\"'")
-    kinds: dict[str, list[dict[str, str]]] = {}
-    for item in items:  # items of one kind open with the same field
-        if len(item) >= 2:
-            kinds.setdefault(next(iter(item)), []).append(item)
-    return [_record_table(same) for same in kinds.values() if len(same) >= 2]
-
-
-def _read_tables(text: str) -> list[_Table]:
-    """The tables of a tool output: runs of markdown or psql rows, of CSV lines, or of lines
-    aligned under a header (cut at the header's columns); each run's first line is its
-    header."""
-    tables: list[_Table] = []
-    block: list[tuple[str, tuple[str, ...]]] = []
-    kind = ""
-    starts: list[int] = []
-    for line in text.split("\n"):
-        if _TABLE_RULE.fullmatch(line) and kind == "pipe":
-            continue  # "|---|---|", "-----+-----"
-        if line.count("|") >= 2:
-            now, cells = "pipe", tuple(line.strip().strip("|").split("|"))
-        elif line.count(",") >= CSV_MIN_COMMAS and ", " not in line:
-            now, cells = "csv", tuple(line.split(","))
-        elif kind == "aligned" and len(line) > starts[1] and all(
-            o >= len(line) or line[o - 1] == " " for o in starts[1:]
-        ):
-            now = "aligned"
-            cells = tuple(line[a:b] for a, b in zip(starts, [*starts[1:], len(line)], strict=True))
-        else:
-            now, cells = "", ()
-        heads = list(_ALIGNED_CELL.finditer(line)) if not now else []
-        if not now and len(heads) >= TABLE_MIN_COLUMNS:  # a header of aligned columns
-            now, cells = "header", tuple(m.group() for m in heads)
-        if now != kind or now == "header" or (block and len(cells) != len(block[0][1])):
-            if len(block) > 2:
-                tables.append(_table(block[0][1], block[1:]))
-            block, kind = [], now
-            if now == "header":
-                kind, starts = "aligned", [m.start() for m in heads]
-        if kind:
-            block.append((line, cells))
-    if len(block) > 2:
-        tables.append(_table(block[0][1], block[1:]))
-    if text.lstrip()[:1] in ("{", "["):
-        try:
-            _json_tables(json.loads(text), tables)
-        except ValueError:
-            pass  # not JSON after all: its lines were read
-    elif _YAML_FIELD.search(text):
-        tables.extend(_yaml_tables(text))
-    return tables
-
-
 class _Profile(NamedTuple):
     """One evidence clause's content stems, those in a negation's scope, and its segment."""
 
@@ -529,7 +387,7 @@ class EvidenceIndex:
         self._record_tokens: defaultdict[str, set[int]] | None = None
         self._data_rows: set[int] = set()
         self._keys: set[str] = set()
-        self._tables: list[_Table] | None = None
+        self._tables: list[Table] | None = None
         self._times: set[tuple[int, int]] | None = None
         self._derived: tuple[set[float], set[float]] | None = None
         self._derived_across: set[float] | None = None
@@ -986,7 +844,7 @@ class EvidenceIndex:
                         self._records.setdefault(key, []).append(record.lower())
             for text in self._texts:  # a JSON record's nested objects are its own
                 if text.lstrip()[:1] in ("{", "["):
-                    for item in _json_items(text):
+                    for item in json_items(text):
                         for m in _NUMBER_IN_TEXT.finditer(item):
                             key = number_key(float(m.group().replace(",", "")))
                             self._records.setdefault(key, []).append(item.lower())
@@ -1044,7 +902,7 @@ class EvidenceIndex:
                 for n, record in enumerate(records):
                     # "Fixed rate: 3.45%" names an attribute of the one thing described
                     label = _LABEL.match(record)
-                    for k, (token, written) in enumerate(_record_tokens(record, cased=True)):
+                    for k, (token, written) in enumerate(record_tokens(record, cased=True)):
                         self._record_tokens[token].add(at)
                         if not label and not token[0].isdigit() and (
                             _id_shape(token) is not None or (
@@ -1072,11 +930,11 @@ class EvidenceIndex:
         return self._data_rows
 
     @property
-    def tables(self) -> list[_Table]:
+    def tables(self) -> list[Table]:
         """The tables of a structured output (markdown or psql rows, CSV lines, columns aligned
         under a header), read on first use."""
         if self._tables is None:
-            self._tables = [t for text in self._texts for t in _read_tables(text)]
+            self._tables = [t for text in self._texts for t in read_tables(text)]
         return self._tables
 
     def keyed(self, name: str) -> bool:
@@ -1265,17 +1123,19 @@ def _derived_values(index: EvidenceIndex) -> tuple[set[float], set[float]]:
     records: list[list[float]] = []
     for table in index.tables:
         records.extend(
-            [v for c in cells if (v := _cell_number(c)) is not None] for _, _, cells in table.rows
+            [v for c in cells if (v := cell_number(c)) is not None] for _, _, cells in table.rows
         )
     for text in index.texts:
         groups = _GROUP.findall(text) if text.lstrip()[:1] in ("{", "[") else text.split("\n")
-        records.extend([float(n.replace(",", "")) for n in _NUMBER_IN_TEXT.findall(g)] for g in groups)
+        records.extend(
+            [float(n.replace(",", "")) for n in _NUMBER_IN_TEXT.findall(g)] for g in groups
+        )
     records = [r for r in records if len(r) <= ADD_MAX_NUMBERS]
     derived = _worked_out(records)
     for table in index.tables:
         derived.add(float(len(table.rows)))
         for c in range(min(len(cells) for _, _, cells in table.rows)):
-            column = [_cell_number(cells[c]) for _, _, cells in table.rows]
+            column = [cell_number(cells[c]) for _, _, cells in table.rows]
             if all(v is not None for v in column):
                 derived.add(sum(v for v in column if v is not None))
     return derived, _multiples(records)
@@ -1299,36 +1159,6 @@ def _multiples(records: Iterable[Sequence[float]]) -> set[float]:
     """Each pair of a record's numbers as a multiple of the other ("about a 6x return")."""
     return {x / y for numbers in records for a, b in combinations(numbers, 2)
             for x, y in ((a, b), (b, a)) if y}
-
-
-def _cell_number(cell: str) -> float | None:
-    """A table cell's number ("1,214", "235.00"), None for a cell that is not one number."""
-    m = _NUMBER_FIELD.fullmatch(cell.replace(",", ""))
-    return float(m.group()) if m else None
-
-
-def _json_items(text: str) -> list[str]:
-    """A JSON output's records as wholes: each item of a top-level list, or the one object."""
-    body = text.strip()
-    if body[:1] != "[":
-        return [body]
-    items: list[str] = []
-    depth, start, quoted, escaped = 0, 0, False, False
-    for at, char in enumerate(body):
-        if quoted:
-            quoted, escaped = (escaped or char != '"'), (char == "\\" and not escaped)
-            continue
-        if char == '"':
-            quoted = True
-        elif char in "[{":
-            depth += 1
-            if depth == 2:
-                start = at
-        elif char in "]}":
-            if depth == 2:
-                items.append(body[start:at + 1])
-            depth -= 1
-    return items
 
 
 def _numeric_dates(text: str) -> list[DateFact]:
@@ -1584,20 +1414,7 @@ def _unbound(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str, .
     return ()
 
 
-@overload
-def _record_tokens(text: str) -> list[str]: ...
-@overload
-def _record_tokens(text: str, *, cased: Literal[True]) -> list[tuple[str, str]]: ...
-def _record_tokens(text: str, *, cased: bool = False) -> list[str] | list[tuple[str, str]]:
-    """A text's tokens as records are compared: lowercased, without outer punctuation (with
-    `cased`, each with its written form)."""
-    found = []
-    csv = text.count(",") >= CSV_MIN_COMMAS and ", " not in text  # "PH-2201,...,340,200,no"
-    for written in _TOKEN.findall(text if csv else _THOUSANDS.sub("", text)):
-        written = written.strip(_TOKEN_TRIM)
-        if len(written) >= 2 or written.isdigit():
-            found.append((written.lower(), written))
-    return found if cased else [token for token, _ in found]
+
 
 
 def _row_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
@@ -1610,7 +1427,7 @@ def _row_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
     and headers are no rows)."""
     where, rows = index.record_tokens, index.data_rows
     for part in clauses(claim):
-        tokens = [t for t in _record_tokens(part) if t in where and t not in STOPWORDS]
+        tokens = [t for t in record_tokens(part) if t in where and t not in STOPWORDS]
         keys = [
             (i, row) for i, t in enumerate(tokens)
             if len(where[t]) == 1 and (row := next(iter(where[t]))) in rows and t in index.keys
@@ -1653,7 +1470,7 @@ def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
     for part in clauses(claim):
         lowered = part.lower()
         keys = frozenset(
-            t for t in _record_tokens(part)
+            t for t in record_tokens(part)
             if len(where.get(t, ())) == 1 and t not in STOPWORDS
             and (not t[0].isdigit() or _distinct_number(t))
         )
@@ -1668,17 +1485,18 @@ def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
                 return flipped
             for c in table.worded:
                 for other in {cells[c] for _, _, cells in table.rows if len(cells) > c}:
-                    if len(other) < 2 or not _WORDED_CELL.fullmatch(other) or not _holds_word(
+                    if len(other) < 2 or not WORDED_CELL.fullmatch(other) or not _holds_word(
                         lowered, other
                     ):
                         continue
                     # the word itself names the rows that hold it
-                    naming = named - set(_record_tokens(other))
+                    naming = named - set(record_tokens(other))
                     rows = [row for row in table.rows if naming & row[1]]
                     if len(rows) == 1 and _other_rows_named(part, other, rows[0], table):
                         rows = []  # "35 m3/s from 06:00, then 60 m3/s for an inspection"
                     if len(rows) > 1:  # the row named right beside it ("jo's deck.pdf")
-                        rows = [row for row in table.rows if _beside(lowered, other) & naming & row[1]]
+                        near = _beside(lowered, other) & naming
+                        rows = [row for row in table.rows if near & row[1]]
                     if len(rows) != 1:
                         continue
                     text, _, own = rows[0]
@@ -1689,7 +1507,7 @@ def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
     return ()
 
 
-def _row_field(clause: str, named: frozenset[str], table: _Table) -> tuple[str, ...]:
+def _row_field(clause: str, named: frozenset[str], table: Table) -> tuple[str, ...]:
     """A yes/no column of a table stated the other way for the row the clause names
     ("dark_mode_v2 is enabled" where its `enabled` is false; "not on backorder" where its
     `backordered` is yes)."""
@@ -1706,31 +1524,31 @@ def _row_field(clause: str, named: frozenset[str], table: _Table) -> tuple[str, 
         rows = [row for row in table.rows if naming & row[1]]
         if len(rows) > 1:  # "X waters at 06:15, the Rose Border zone is enabled"
             rows = [] if negated else _named_last(clause, field, naming, table)
-        if len(rows) == 1 and len(rows[0][2]) > c and rows[0][2][c] in _YES_NO:
-            if bool(field & negated) == (rows[0][2][c] in _YES):
-                return (f"'{head}: {rows[0][2][c]}'", _ROW_FIELD)
+        value = rows[0][2][c] if len(rows) == 1 and len(rows[0][2]) > c else ""
+        if value in _YES_NO and bool(field & negated) == (value in _YES):
+            return (f"'{head}: {value}'", _ROW_FIELD)
     return ()
 
 
 def _other_rows_named(
-    clause: str, other: str, row: tuple[str, frozenset[str], tuple[str, ...]], table: _Table
+    clause: str, other: str, row: tuple[str, frozenset[str], tuple[str, ...]], table: Table
 ) -> bool:
     """Whether the clause also writes a token held by one other row of the table only ("60",
     too small to tell lines apart in the whole output, tells them apart here)."""
     held = Counter(t for r in table.rows for t in r[1])
-    own = set(_record_tokens(other))
+    own = set(record_tokens(other))
     return any(
         held[t] == 1 and t not in row[1] and t not in own and t not in STOPWORDS
-        for t in _record_tokens(clause)
+        for t in record_tokens(clause)
     )
 
 
 def _named_last(
-    clause: str, field: frozenset[str], naming: frozenset[str], table: _Table
+    clause: str, field: frozenset[str], naming: frozenset[str], table: Table
 ) -> list[tuple[str, frozenset[str], tuple[str, ...]]]:
     """The row that the clause's last naming token before the field's word names."""
     last = None
-    for token in _record_tokens(clause):
+    for token in record_tokens(clause):
         if stem(token) in field:
             break
         if token in naming:
@@ -1740,8 +1558,8 @@ def _named_last(
 
 def _beside(text: str, phrase: str) -> set[str]:
     """The tokens at most `ROW_BESIDE` from where a phrase is written in a text."""
-    tokens = _record_tokens(text)
-    size = len(_record_tokens(phrase))
+    tokens = record_tokens(text)
+    size = len(record_tokens(phrase))
     near: set[str] = set()
     for at in range(len(tokens) - size + 1):
         if " ".join(tokens[at:at + size]).startswith(phrase.split()[0]):
@@ -1912,7 +1730,8 @@ def _missing_facts(
         missing.extend(f"name '{n}'" for n in facts.names if not index.has_name(n))
     if facts.numbers:
         unheld = [
-            n for n in facts.numbers if not index.has_number(n) and not _on_the_clock(claim, n, index)
+            n for n in facts.numbers
+            if not index.has_number(n) and not _on_the_clock(claim, n, index)
         ]
         if unheld:
             held = [n for n in facts.numbers if n not in unheld]
@@ -1992,8 +1811,10 @@ def explain(check: ClaimCheck, index: EvidenceIndex) -> str:
         return f"{check.missing[0]} {_OTHER_RECORD}{near}"[:MAX_EXPLANATION_CHARS]
     if check.verdict == UNSUPPORTED and check.missing and check.missing[-1] == _OTHER_WAY:
         return f"{check.missing[0]} {_OTHER_WAY}{near}"[:MAX_EXPLANATION_CHARS]
-    if check.verdict == UNSUPPORTED and check.missing and check.missing[-1] in (_DENIED, _ROW_FIELD):
-        return f"{check.missing[0]} {_DENIED}{near}"[:MAX_EXPLANATION_CHARS]
+    if check.verdict == UNSUPPORTED and check.missing and check.missing[-1] in (
+        _DENIED, _ROW_FIELD
+    ):
+        return f"{check.missing[0]} {check.missing[-1]}{near}"[:MAX_EXPLANATION_CHARS]
     if check.verdict == UNSUPPORTED and check.missing == (_PASSAGE,):
         return (
             f"only {check.coverage:.0%} of its content words are in any one passage of the "
