@@ -784,3 +784,13 @@ def test_a_worked_out_number_of_two_lines_and_a_multiple() -> None:
     ads = '{"campaigns": [{"spend": 4820, "revenue": 28940}, {"spend": 220, "revenue": 6210}]}'
     assert verdict("Spend of €4,820 brought €28,940, about a 6x return.", ads)[0] == SUPPORTED
     assert verdict("Spend of €4,820 brought €28,940, about a 9x return.", ads)[0] == UNSUPPORTED
+
+
+def test_a_date_of_another_rows_cell_is_unsupported() -> None:
+    docket = (
+        "witness,role,date,room\nA. Okafor,plant manager,2026-03-19,4B\n"
+        "L. Brandt,safety officer,2026-03-24,4B\n"
+    )
+    assert verdict("L. Brandt, the safety officer, is deposed on March 24.", docket)[0] == SUPPORTED
+    found, reason = verdict("L. Brandt, the safety officer, is deposed on March 19.", docket)
+    assert found == UNSUPPORTED and "belongs to another line" in reason

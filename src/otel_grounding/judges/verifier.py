@@ -1479,10 +1479,16 @@ def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
         # named before
         goes_on = PRONOUNS.intersection(opening) or (not keys and set(opening[:1]) <= _GOES_ON)
         named = named | keys if goes_on else keys
+        values: TextFacts | None = None
         for table in index.tables:
             flipped = _row_field(part, named, table)
             if flipped:
                 return flipped
+            if values is None:
+                values = read_facts(part, claim=True)
+            crossed = _date_crossed(part, values, named, table)
+            if crossed:
+                return crossed
             for c in table.worded:
                 for other in {cells[c] for _, _, cells in table.rows if len(cells) > c}:
                     if len(other) < 2 or not WORDED_CELL.fullmatch(other) or not _holds_word(
@@ -1505,6 +1511,39 @@ def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
                     ):
                         return (f"'{other}'", _OTHER_RECORD)
     return ()
+
+
+def _date_crossed(
+    clause: str, facts: TextFacts, named: frozenset[str], table: Table
+) -> tuple[str, ...]:
+    """A date of another row's cell given to the row the clause names: "the deposition on the
+    19th" where its row says the 24th and another row the 19th. (Numbers are left to
+    `_row_crossed`: a small number of another row is as often a count the claim makes.)"""
+    for date in facts.dates:
+        if not (date.month and date.day):
+            continue
+        day = (date.month, date.day)
+        naming = named - set(record_tokens(date.text))
+        rows = [row for row in table.rows if naming & row[1]]
+        if len(rows) != 1 or _other_rows_named(clause, date.text.lower(), rows[0], table):
+            continue
+        mine = _cell_dates(rows[0][2])
+        if any(day in cell for cell in mine):
+            continue  # the row holds it
+        others = [_cell_dates(cells) for _, _, cells in table.rows if cells is not rows[0][2]]
+        for c, cell in enumerate(mine):
+            if cell and any(len(other) > c and day in other[c] for other in others):
+                return (f"'{date.text}'", _OTHER_RECORD)
+    return ()
+
+
+def _cell_dates(cells: tuple[str, ...]) -> list[set[tuple[int, int]]]:
+    """Each cell's dates, as (month, day)."""
+    return [
+        {(d.month, d.day) for d in (*read_facts(cell, claim=False).dates, *_numeric_dates(cell))
+         if d.month and d.day}
+        for cell in cells
+    ]
 
 
 def _row_field(clause: str, named: frozenset[str], table: Table) -> tuple[str, ...]:
