@@ -794,3 +794,20 @@ def test_a_date_of_another_rows_cell_is_unsupported() -> None:
     assert verdict("L. Brandt, the safety officer, is deposed on March 24.", docket)[0] == SUPPORTED
     found, reason = verdict("L. Brandt, the safety officer, is deposed on March 19.", docket)
     assert found == UNSUPPORTED and "belongs to another line" in reason
+
+
+def test_a_share_of_a_goal_a_rounded_difference_and_an_ordinal_day() -> None:
+    campaign = (
+        '{"raised": 61275, "goal": 40000, "stretch_goals": [{"threshold": 75000}, '
+        '{"threshold": 50000}]}'
+    )
+    assert verdict("It has raised about 153 % of its goal.", campaign)[0] == SUPPORTED
+    assert verdict("It has raised about 163 % of its goal.", campaign)[0] == UNSUPPORTED
+    assert verdict("The next goal is still about $13,700 away.", campaign)[0] == SUPPORTED
+    assert verdict("The next goal is still about $15,700 away.", campaign)[0] == UNSUPPORTED
+    email = (
+        "Date: Tuesday, December 1, 2026\nHi Ana,\nI can fit the doors on the 10th. "
+        "If the 10th doesn't suit, Wednesday 16th is my only other free day."
+    )
+    assert verdict("The other free day is 16 December.", email)[0] == SUPPORTED
+    assert verdict("The other free day is 17 December.", email)[0] == UNSUPPORTED

@@ -665,7 +665,17 @@ class EvidenceIndex:
         if self._derived is None:
             self._derived = _derived_values(self)
         held = self._derived[1] if number.unit in _TIMES else self._derived[0]
-        if any(round(value, number.decimals) == number.value for value in held):
+        places = number.decimals
+        rounded = _ROUND_ZEROS.search(number.text) if number.hedged else None
+        if rounded and not number.decimals:  # "about $13,700 away" for 13,725
+            places = -len(rounded.group().replace(",", ""))
+
+        def written(value: float) -> bool:
+            return round(value, places) == number.value and (
+                not rounded or abs(value - number.value) <= ROUNDED_TOLERANCE * number.value
+            )
+
+        if any(map(written, held)):
             return True
         if not number.decimals and (
             number.value < DERIVED_MIN or _YEARS[0] <= number.value <= _YEARS[1]
@@ -676,7 +686,7 @@ class EvidenceIndex:
             self._derived_across = (
                 _worked_out([values]) if len(values) <= DERIVED_MAX_NUMBERS else set()
             )
-        return any(round(v, number.decimals) == number.value for v in self._derived_across)
+        return any(map(written, self._derived_across))
 
     def has_date(self, date: DateFact) -> bool:
         facts = self._read_facts()
@@ -694,12 +704,18 @@ class EvidenceIndex:
             wanted = {number_key(date.day)} | (
                 {number_key(date.year)} if date.year is not None else set()
             )
-            return any(
+            if any(
                 wanted <= number_keys(sentence.text) and any(
                     MONTHS.get(w.lower()) == date.month for w in words_of_in_order(sentence.text)
                 )
                 for sentence in self.sentences
-            )
+            ):
+                return True
+            # "Wednesday 16th" in a message about December: the day as an ordinal, the month
+            # named or dated elsewhere in it
+            return date.year is None and re.search(
+                rf"\b{date.day}(?:st|nd|rd|th)\b", self.text
+            ) is not None and any(known.month == date.month for known in facts.dates)
         return False
 
     def has_identifier(self, identifier: str) -> bool:
@@ -1758,6 +1774,8 @@ def _computed(claim: str, number: NumberFact) -> bool:
         return False
     before = _WORD_IN_CLAIM.findall(lowered[max(0, at - 48):at])[-COMPUTED_WORDS:]
     after = _WORD_IN_CLAIM.findall(lowered[at + len(number.text):at + len(number.text) + 32])
+    if number.percent and "of" in after[:2]:  # "about 153 % of its goal": a share
+        return True
     return bool(_COMPUTED.intersection(before) or _COMPUTED.intersection(after[:3]))
 
 
