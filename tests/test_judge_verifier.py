@@ -725,6 +725,8 @@ def test_a_number_converted_to_a_larger_unit_is_supported() -> None:
     assert verdict("The search took about 8.9 seconds.", log)[0] == UNSUPPORTED
     usage = "bytes_in: 1843 MB, bytes_out: 212 MB"
     assert verdict("It received 1.8 GB.", usage)[0] == SUPPORTED
+    slicer = "; filament used [mm] = 14382.6\n; filament used [g] = 43.1"
+    assert verdict("It uses roughly 14.4 m of filament.", slicer)[0] == SUPPORTED
 
 
 def test_a_number_worked_out_from_one_record_is_supported_when_the_claim_says_so() -> None:
