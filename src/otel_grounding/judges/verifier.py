@@ -630,7 +630,7 @@ class EvidenceIndex:
             # "€1.96M" for 1,960,300: rounded at the precision written, in its unit
             unit = number.scaled / number.value if number.scaled and number.decimals else None
             # "14.4 m" is read as millions too: as metres, it may be 14382.6 mm
-            measure = number.unit or (number.text[-1:].lower() if number.scaled is not None else "")
+            measure = number.text[-1:].lower() if number.scaled is not None else number.unit
             conversions = _CONVERSIONS.get(measure, ()) if number.decimals else ()
             for value in facts.values:
                 if round(value, number.decimals) == number.value:
