@@ -725,6 +725,9 @@ def test_a_number_converted_to_a_larger_unit_is_supported() -> None:
     assert verdict("The search took about 8.9 seconds.", log)[0] == UNSUPPORTED
     usage = "bytes_in: 1843 MB, bytes_out: 212 MB"
     assert verdict("It received 1.8 GB.", usage)[0] == SUPPORTED
+    spend = '{"spend": 4820.15, "revenue": 28940.00}'
+    assert verdict("It drove €28,940 on €4,820 of spend.", spend)[0] == SUPPORTED
+    assert verdict("It drove €28,940 on €4,830 of spend.", spend)[0] == UNSUPPORTED
     slicer = "; filament used [mm] = 14382.6\n; filament used [g] = 43.1"
     assert verdict("It uses roughly 14.4 m of filament.", slicer)[0] == SUPPORTED
 

@@ -625,6 +625,10 @@ class EvidenceIndex:
             round(value) == number.value and unit == number.unit for value, unit in facts.units
         ):  # "91 Mbps" for 91.33 Mbps
             return True
+        if not number.decimals and number.scaled is None and number.value >= DERIVED_MIN and any(
+            round(value) == number.value for value in facts.values if value != int(value)
+        ):  # "€4,820 of spend" for 4820.15
+            return True
         if number.decimals or number.hedged:  # "4.9" or "about 5" for 4.87
             wanted = number.scaled if number.scaled is not None else number.value
             # "€1.96M" for 1,960,300: rounded at the precision written, in its unit
