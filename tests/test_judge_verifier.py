@@ -725,6 +725,11 @@ def test_a_number_converted_to_a_larger_unit_is_supported() -> None:
     assert verdict("The search took about 8.9 seconds.", log)[0] == UNSUPPORTED
     usage = "bytes_in: 1843 MB, bytes_out: 212 MB"
     assert verdict("It received 1.8 GB.", usage)[0] == SUPPORTED
+    spend = '{"spend": 4820.15, "revenue": 28940.00}'
+    assert verdict("It drove €28,940 on €4,820 of spend.", spend)[0] == SUPPORTED
+    assert verdict("It drove €28,940 on €4,830 of spend.", spend)[0] == UNSUPPORTED
+    slicer = "; filament used [mm] = 14382.6\n; filament used [g] = 43.1"
+    assert verdict("It uses roughly 14.4 m of filament.", slicer)[0] == SUPPORTED
 
 
 def test_a_number_worked_out_from_one_record_is_supported_when_the_claim_says_so() -> None:
@@ -784,3 +789,30 @@ def test_a_worked_out_number_of_two_lines_and_a_multiple() -> None:
     ads = '{"campaigns": [{"spend": 4820, "revenue": 28940}, {"spend": 220, "revenue": 6210}]}'
     assert verdict("Spend of €4,820 brought €28,940, about a 6x return.", ads)[0] == SUPPORTED
     assert verdict("Spend of €4,820 brought €28,940, about a 9x return.", ads)[0] == UNSUPPORTED
+
+
+def test_a_date_of_another_rows_cell_is_unsupported() -> None:
+    docket = (
+        "witness,role,date,room\nA. Okafor,plant manager,2026-03-19,4B\n"
+        "L. Brandt,safety officer,2026-03-24,4B\n"
+    )
+    assert verdict("L. Brandt, the safety officer, is deposed on March 24.", docket)[0] == SUPPORTED
+    found, reason = verdict("L. Brandt, the safety officer, is deposed on March 19.", docket)
+    assert found == UNSUPPORTED and "belongs to another line" in reason
+
+
+def test_a_share_of_a_goal_a_rounded_difference_and_an_ordinal_day() -> None:
+    campaign = (
+        '{"raised": 61275, "goal": 40000, "stretch_goals": [{"threshold": 75000}, '
+        '{"threshold": 50000}]}'
+    )
+    assert verdict("It has raised about 153 % of its goal.", campaign)[0] == SUPPORTED
+    assert verdict("It has raised about 163 % of its goal.", campaign)[0] == UNSUPPORTED
+    assert verdict("The next goal is still about $13,700 away.", campaign)[0] == SUPPORTED
+    assert verdict("The next goal is still about $15,700 away.", campaign)[0] == UNSUPPORTED
+    email = (
+        "Date: Tuesday, December 1, 2026\nHi Ana,\nI can fit the doors on the 10th. "
+        "If the 10th doesn't suit, Wednesday 16th is my only other free day."
+    )
+    assert verdict("The other free day is 16 December.", email)[0] == SUPPORTED
+    assert verdict("The other free day is 17 December.", email)[0] == UNSUPPORTED

@@ -625,11 +625,17 @@ class EvidenceIndex:
             round(value) == number.value and unit == number.unit for value, unit in facts.units
         ):  # "91 Mbps" for 91.33 Mbps
             return True
+        if not number.decimals and number.scaled is None and number.value >= DERIVED_MIN and any(
+            round(value) == number.value for value in facts.values if value != int(value)
+        ):  # "€4,820 of spend" for 4820.15
+            return True
         if number.decimals or number.hedged:  # "4.9" or "about 5" for 4.87
             wanted = number.scaled if number.scaled is not None else number.value
             # "€1.96M" for 1,960,300: rounded at the precision written, in its unit
             unit = number.scaled / number.value if number.scaled and number.decimals else None
-            conversions = _CONVERSIONS.get(number.unit, ()) if number.decimals else ()
+            # "14.4 m" is read as millions too: as metres, it may be 14382.6 mm
+            measure = number.text[-1:].lower() if number.scaled is not None else number.unit
+            conversions = _CONVERSIONS.get(measure, ()) if number.decimals else ()
             for value in facts.values:
                 if round(value, number.decimals) == number.value:
                     return True
@@ -665,7 +671,17 @@ class EvidenceIndex:
         if self._derived is None:
             self._derived = _derived_values(self)
         held = self._derived[1] if number.unit in _TIMES else self._derived[0]
-        if any(round(value, number.decimals) == number.value for value in held):
+        places = number.decimals
+        rounded = _ROUND_ZEROS.search(number.text) if number.hedged else None
+        if rounded and not number.decimals:  # "about $13,700 away" for 13,725
+            places = -len(rounded.group().replace(",", ""))
+
+        def written(value: float) -> bool:
+            return round(value, places) == number.value and (
+                not rounded or abs(value - number.value) <= ROUNDED_TOLERANCE * number.value
+            )
+
+        if any(map(written, held)):
             return True
         if not number.decimals and (
             number.value < DERIVED_MIN or _YEARS[0] <= number.value <= _YEARS[1]
@@ -676,7 +692,7 @@ class EvidenceIndex:
             self._derived_across = (
                 _worked_out([values]) if len(values) <= DERIVED_MAX_NUMBERS else set()
             )
-        return any(round(v, number.decimals) == number.value for v in self._derived_across)
+        return any(map(written, self._derived_across))
 
     def has_date(self, date: DateFact) -> bool:
         facts = self._read_facts()
@@ -694,12 +710,18 @@ class EvidenceIndex:
             wanted = {number_key(date.day)} | (
                 {number_key(date.year)} if date.year is not None else set()
             )
-            return any(
+            if any(
                 wanted <= number_keys(sentence.text) and any(
                     MONTHS.get(w.lower()) == date.month for w in words_of_in_order(sentence.text)
                 )
                 for sentence in self.sentences
-            )
+            ):
+                return True
+            # "Wednesday 16th" in a message about December: the day as an ordinal, the month
+            # named or dated elsewhere in it
+            return date.year is None and re.search(
+                rf"\b{date.day}(?:st|nd|rd|th)\b", self.text
+            ) is not None and any(known.month == date.month for known in facts.dates)
         return False
 
     def has_identifier(self, identifier: str) -> bool:
@@ -1479,10 +1501,16 @@ def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
         # named before
         goes_on = PRONOUNS.intersection(opening) or (not keys and set(opening[:1]) <= _GOES_ON)
         named = named | keys if goes_on else keys
+        values: TextFacts | None = None
         for table in index.tables:
             flipped = _row_field(part, named, table)
             if flipped:
                 return flipped
+            if values is None:
+                values = read_facts(part, claim=True)
+            crossed = _date_crossed(part, values, named, table)
+            if crossed:
+                return crossed
             for c in table.worded:
                 for other in {cells[c] for _, _, cells in table.rows if len(cells) > c}:
                     if len(other) < 2 or not WORDED_CELL.fullmatch(other) or not _holds_word(
@@ -1505,6 +1533,39 @@ def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
                     ):
                         return (f"'{other}'", _OTHER_RECORD)
     return ()
+
+
+def _date_crossed(
+    clause: str, facts: TextFacts, named: frozenset[str], table: Table
+) -> tuple[str, ...]:
+    """A date of another row's cell given to the row the clause names: "the deposition on the
+    19th" where its row says the 24th and another row the 19th. (Numbers are left to
+    `_row_crossed`: a small number of another row is as often a count the claim makes.)"""
+    for date in facts.dates:
+        if not (date.month and date.day):
+            continue
+        day = (date.month, date.day)
+        naming = named - set(record_tokens(date.text))
+        rows = [row for row in table.rows if naming & row[1]]
+        if len(rows) != 1 or _other_rows_named(clause, date.text.lower(), rows[0], table):
+            continue
+        mine = _cell_dates(rows[0][2])
+        if any(day in cell for cell in mine):
+            continue  # the row holds it
+        others = [_cell_dates(cells) for _, _, cells in table.rows if cells is not rows[0][2]]
+        for c, cell in enumerate(mine):
+            if cell and any(len(other) > c and day in other[c] for other in others):
+                return (f"'{date.text}'", _OTHER_RECORD)
+    return ()
+
+
+def _cell_dates(cells: tuple[str, ...]) -> list[set[tuple[int, int]]]:
+    """Each cell's dates, as (month, day)."""
+    return [
+        {(d.month, d.day) for d in (*read_facts(cell, claim=False).dates, *_numeric_dates(cell))
+         if d.month and d.day}
+        for cell in cells
+    ]
 
 
 def _row_field(clause: str, named: frozenset[str], table: Table) -> tuple[str, ...]:
@@ -1719,6 +1780,8 @@ def _computed(claim: str, number: NumberFact) -> bool:
         return False
     before = _WORD_IN_CLAIM.findall(lowered[max(0, at - 48):at])[-COMPUTED_WORDS:]
     after = _WORD_IN_CLAIM.findall(lowered[at + len(number.text):at + len(number.text) + 32])
+    if number.percent and "of" in after[:2]:  # "about 153 % of its goal": a share
+        return True
     return bool(_COMPUTED.intersection(before) or _COMPUTED.intersection(after[:3]))
 
 
