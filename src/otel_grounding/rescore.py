@@ -144,8 +144,9 @@ class Summary:
 @dataclass
 class _Held:
     source: str
-    #: A run read from OTLP/JSON keeps its JSON (turned into a `Span` only if written).
-    span: Span | JsonSpan
+    #: None for a run read from OTLP/JSON: only its size and end time are kept (it is never
+    #: written: `--format otlp`, which writes spans back, reads every record into protobuf).
+    span: Span | None
     end_time: int
     view: SpanView
     reading: SpanReading
@@ -287,7 +288,7 @@ class StoredTraces:
                         continue
                     released = summary.runs_released_early
                     self._keep(_Held(
-                        source, item, item.end_time(),
+                        source, None, item.end_time(),
                         view._replace(local_root=view.parent_id is None), reading,
                         _UNWRITTEN_RESOURCE, "", _UNWRITTEN_SCOPE, "", item.byte_size(),
                     ))
@@ -393,7 +394,8 @@ class StoredTraces:
         )
 
     def _write_run(self, held: _Held, enrichment: Enrichment | None) -> None:
-        span = held.span if isinstance(held.span, Span) else held.span.message()
+        span = held.span
+        assert span is not None, "a run read from OTLP/JSON is never written"
         if enrichment is not None:
             _forget_previous(span)
             apply_enrichment(span, enrichment)
