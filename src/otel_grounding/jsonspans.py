@@ -502,10 +502,10 @@ def span_size(span: dict[str, Any]) -> int:
     empty, and an `AnyValue`'s one field, even at its default, are)."""
     get = span.get
     size = (
-        _bytes_field(_id(get("traceId", "")))
-        + _bytes_field(_id(get("spanId", "")))
+        _id_field(get("traceId", ""))
+        + _id_field(get("spanId", ""))
         + _string_field(get("traceState", ""))
-        + _bytes_field(_id(get("parentSpanId", "")))
+        + _id_field(get("parentSpanId", ""))
         + _string_field(get("name", ""))
         + _varint_field(_kind(get("kind", 0), _SPAN_KINDS))
         + (9 if _fixed64(get("startTimeUnixNano", 0)) else 0)
@@ -527,8 +527,8 @@ def span_size(span: dict[str, Any]) -> int:
     for link in get("links", []):
         link_get = link.get
         size += _message_field(
-            _bytes_field(_id(link_get("traceId", "")))
-            + _bytes_field(_id(link_get("spanId", "")))
+            _id_field(link_get("traceId", ""))
+            + _id_field(link_get("spanId", ""))
             + _string_field(link_get("traceState", ""))
             + _key_values_size(link_get("attributes", []))
             + _varint_field(link_get("droppedAttributesCount", 0))
@@ -560,8 +560,9 @@ def _length_delimited(length: int) -> int:
     return 1 + _varint_size(length) + length
 
 
-def _bytes_field(value: bytes) -> int:
-    return _length_delimited(len(value)) if value else 0
+def _id_field(value: str) -> int:
+    """An id field from its hex (which `_view` checked: two digits a byte)."""
+    return _length_delimited(len(value) // 2) if value else 0
 
 
 def _string_field(value: str) -> int:
