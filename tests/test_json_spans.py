@@ -511,6 +511,37 @@ def test_generated_odd_spans_are_refused_or_read_alike(
     assert_read_alike(span, resource)
 
 
+def assert_sized_alike(span: dict[str, Any]) -> bool:
+    """A marker span read from JSON: its size and end time, counted from the JSON, are its
+    protobuf form's (`ByteSize`, `end_time_unix_nano`); True when counted (not decoded)."""
+    span = copy.deepcopy(span)
+    span["attributes"] = [
+        {"key": "ferrumdeck.step.type", "value": {"stringValue": "tool"}}, *span["attributes"]
+    ]
+    line = json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}).encode()
+    try:
+        (item,) = read_request(line, MARKERS).items
+    except InvalidRequest:
+        return False
+    assert isinstance(item, JsonSpan)
+    message = item.message()
+    assert item.byte_size() == message.ByteSize() == len(message.SerializeToString())
+    assert item.end_time() == message.end_time_unix_nano
+    return item.decoded is None
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(span=_VALID_SPANS)
+def test_generated_valid_spans_are_sized_as_protobuf_encodes_them(span: dict[str, Any]) -> None:
+    assert assert_sized_alike(span), "a valid span fell back to json_format"
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(span=_SPANS)
+def test_generated_odd_spans_are_sized_as_protobuf_encodes_them(span: dict[str, Any]) -> None:
+    assert_sized_alike(span)
+
+
 @settings(max_examples=200, deadline=None)
 @given(trace=_json_id(16), span_id=_json_id(8), parent=st.one_of(
     _json_id(8), st.sampled_from([" ", "00", "0a 0b", [], 0, False])))

@@ -188,9 +188,12 @@ class TraceAssembly:
             size = (len(text) if text else 0) + (
                 sum(len(r.text or "") for r in results) if results else 0
             )
-            if size and trace.size + RECORD_OVERHEAD + size > table.max_bytes:
-                self._order.make_room(trace, RECORD_OVERHEAD + size, table)
-            evicted = bool(size) and trace.size + RECORD_OVERHEAD + size > table.max_bytes
+            evicted = False
+            if size:
+                max_bytes = table.max_bytes
+                if trace.size + RECORD_OVERHEAD + size > max_bytes:
+                    self._order.make_room(trace, RECORD_OVERHEAD + size, table)
+                    evicted = trace.size + RECORD_OVERHEAD + size > max_bytes
             if evicted:
                 text, results, size = None, (), 0
             linked = self._link_output(span, trace, size)
@@ -354,21 +357,26 @@ class TraceAssembly:
         tools = [t for t in trace.tools if owns(t)]
         steps = [t for t in trace.llms if owns(t)]
         llms = [t for t in steps if t.text or t.evicted]
-        graded_inner = any(
+        # The other runs of the trace (a run neither encloses nor absorbs itself): most
+        # traces hold this run only, and these walks are then skipped.
+        others = len(trace.runs) > 1 or span.span_id not in trace.runs
+        graded_inner = others and any(
             graded and owns.encloses(run_id)
             for run_id, (agent, graded) in trace.runs.items()
             if agent is None or reading.agent is None or agent == reading.agent
         )
         # Runs nested in this one that ended and wait to be graded (an async generator's
         # span ending after its root): this grade covers them, they are not graded again.
-        trace.covered.update(
-            run_id for run_id, (_, graded) in trace.runs.items()
-            if not graded and owns.absorbs(run_id)
-        )
+        if others:
+            trace.covered.update(
+                run_id for run_id, (_, graded) in trace.runs.items()
+                if not graded and owns.absorbs(run_id)
+            )
         covered = span.span_id in trace.covered
         trace.covered.discard(span.span_id)
-        declared = any(t.declared for t in steps) or any(
-            owns.encloses(run_id) for run_id in trace.declaring_runs
+        declared = any(t.declared for t in steps) or (
+            bool(trace.declaring_runs)
+            and any(owns.encloses(run_id) for run_id in trace.declaring_runs)
         )
         if reading.tools_declared and not span.local_root:
             trace.declaring_runs.add(span.span_id)
@@ -385,14 +393,23 @@ class TraceAssembly:
         self._mark_graded(Claim(span, reading, trace, tools + steps, opened))
         llms = [t for t in llms if t.text]
         tally = tool_tally(tools, steps)
+        missing = 0
+        truncated = False
+        for tool in tools:  # one pass over the tool steps for what is counted of them
+            if tool.text is None and not tool.evicted:
+                missing += 1
+            if tool.truncated:
+                truncated = True
+            if tool.evicted:
+                lost = True
         return Evidence(
             sources=tally.sources,
             source_span_ids=tally.source_span_ids,
             tool_steps_found=len(tools),
-            tool_outputs_missing=sum(1 for t in tools if t.text is None and not t.evicted),
+            tool_outputs_missing=missing,
             open_tool_steps=open_tools,
-            truncated=any(t.truncated for t in tools),
-            lost=lost or any(t.evicted for t in tools),
+            truncated=truncated,
+            lost=lost,
             last_llm_text=llms[-1].text if llms else None,
             last_llm_truncated=llms[-1].truncated if llms else False,
             graded_inner_run=graded_inner,

@@ -15,7 +15,7 @@ import threading
 #: The memory's size (both generations), whatever the number of traces.
 DEFAULT_EVICTED_MEMORY_BYTES = 1 << 20
 #: Hash positions per id; with `BITS_PER_ID` bits per id, about 1 % false positives each.
-HASHES = 4
+HASHES = 4  # `EvictedTraces._positions` writes them out
 BITS_PER_ID = 10
 
 _MASK64 = 0xFFFFFFFFFFFFFFFF
@@ -46,7 +46,13 @@ class EvictedTraces:
         first = ((folded * _MIX1) & _MASK64) >> 17
         step = (((folded ^ (folded >> 31)) * _MIX2) & _MASK64) | 1
         bits = self._bits
-        return tuple((first + i * step) % bits for i in range(HASHES))
+        # The `HASHES` positions, written out (asked for every trace closed or looked up).
+        return (
+            first % bits,
+            (first + step) % bits,
+            (first + 2 * step) % bits,
+            (first + 3 * step) % bits,
+        )
 
     def add(self, trace_id: int) -> None:
         positions = self._positions(trace_id)

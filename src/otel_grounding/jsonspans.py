@@ -27,6 +27,7 @@ import binascii
 import functools
 import json
 import math
+import operator
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -60,6 +61,9 @@ _SPAN_KINDS = {name: number for number, name in enumerate(
 _STATUS_CODES = {name: number for number, name in enumerate(
     ("STATUS_CODE_UNSET", "STATUS_CODE_OK", "STATUS_CODE_ERROR"))}
 _EMPTY: Mapping[str, Any] = {}
+_OBJECT_TYPE = {dict}
+#: A KeyValue's key (`KeyError` when it has none, `TypeError` when it is not an object).
+_KEY = operator.itemgetter("key")
 
 
 class _Unusual(Exception):
@@ -92,6 +96,19 @@ class JsonSpan(NamedTuple):
             return self.decoded
         return span_message(self.source)
 
+    def byte_size(self) -> int:
+        """`message().ByteSize()`, counted from the JSON (no message built: a held run's
+        budget unit, asked once per run)."""
+        if self.decoded is not None:
+            return self.decoded.ByteSize()
+        return span_size(self.source)
+
+    def end_time(self) -> int:
+        """`message().end_time_unix_nano`, read from the JSON."""
+        if self.decoded is not None:
+            return self.decoded.end_time_unix_nano
+        return _fixed64(self.source.get("endTimeUnixNano", 0))
+
 
 @dataclass(frozen=True)
 class JsonRequest:
@@ -105,7 +122,12 @@ class JsonRequest:
 def read_request(line: bytes, markers: frozenset[str]) -> JsonRequest:
     """A JSON request line read for `score-traces`; `InvalidRequest` says why it is not one."""
     try:
-        data = json.loads(line)
+        # A line starting with `{` is UTF-8 (what `json.loads` would detect): decoded here,
+        # as it would decode it, without its detection's Python steps.
+        data = json.loads(
+            line.decode("utf-8", "surrogatepass")
+            if line[:1] == b"{" and line[1:2] != b"\x00" else line
+        )
     except (ValueError, RecursionError) as exc:
         raise InvalidRequest(f"not valid JSON: {exc}") from None
     items: list[Link | JsonSpan] = []
@@ -128,9 +150,9 @@ def read_request(line: bytes, markers: frozenset[str]) -> JsonRequest:
                 get = span.get
                 keys = get("attributes")
                 if type(keys) is list:
-                    try:  # the keys of the attributes, against the markers, in one C call
-                        marked = not markers.isdisjoint([kv.get("key") for kv in keys])
-                    except (AttributeError, TypeError):  # an item not an object, a key a list
+                    try:  # the keys of the attributes, against the markers, in C calls
+                        marked = not markers.isdisjoint(map(_KEY, keys))
+                    except (KeyError, TypeError):  # an item not an object, no key, a key a list
                         marked = any(
                             type(kv) is dict and type(kv.get("key")) is str and kv["key"] in markers
                             for kv in keys
@@ -156,7 +178,7 @@ def _listed(node: Any, key: str, where: str) -> list[dict[str, Any]]:
     if type(node) is not dict:
         raise InvalidRequest(f"{where}: expected a JSON object, got {type(node).__name__}")
     value = node.get(key, [])
-    if type(value) is not list or not all(type(item) is dict for item in value):
+    if type(value) is not list or not {*map(type, value)} <= _OBJECT_TYPE:
         raise InvalidRequest(f"{where}.{key}: expected a JSON array of objects")
     return value
 
@@ -232,7 +254,9 @@ def _view(span: dict[str, Any], resource: Mapping[str, Any]) -> SpanView:
         elif key == "attributes":
             attributes = _attributes(value, 0)
         elif key == "startTimeUnixNano" or key == "endTimeUnixNano":
-            _fixed64(value)
+            # `_fixed64` inline for the usual form (a short decimal string, always in range)
+            if not (type(value) is str and len(value) < 20 and value.isdigit() and value.isascii()):
+                _fixed64(value)
         elif key == "kind":
             if not (value in _SPAN_KINDS if type(value) is str else _enum(value, 5)):
                 raise _Unusual
@@ -471,6 +495,121 @@ def span_message(span: dict[str, Any]) -> Span:
     return message
 
 
+# -- its size, as protobuf encodes it (the hold's budget unit), without building it ------------
+def span_size(span: dict[str, Any]) -> int:
+    """`span_message(span).ByteSize()` for a span `_view` accepted, counted field by field
+    from the JSON (proto3: a scalar at its default is not written; a message set, even
+    empty, and an `AnyValue`'s one field, even at its default, are)."""
+    get = span.get
+    size = (
+        _id_field(get("traceId", ""))
+        + _id_field(get("spanId", ""))
+        + _string_field(get("traceState", ""))
+        + _id_field(get("parentSpanId", ""))
+        + _string_field(get("name", ""))
+        + _varint_field(_kind(get("kind", 0), _SPAN_KINDS))
+        + (9 if _fixed64(get("startTimeUnixNano", 0)) else 0)
+        + (9 if _fixed64(get("endTimeUnixNano", 0)) else 0)
+        + _key_values_size(get("attributes", []))
+        + _varint_field(get("droppedAttributesCount", 0))
+        + _varint_field(get("droppedEventsCount", 0))
+        + _varint_field(get("droppedLinksCount", 0))
+        + (6 if get("flags", 0) else 0)  # fixed32, field 16: a two-byte tag
+    )
+    for event in get("events", []):
+        event_get = event.get
+        size += _message_field(
+            (9 if _fixed64(event_get("timeUnixNano", 0)) else 0)
+            + _string_field(event_get("name", ""))
+            + _key_values_size(event_get("attributes", []))
+            + _varint_field(event_get("droppedAttributesCount", 0))
+        )
+    for link in get("links", []):
+        link_get = link.get
+        size += _message_field(
+            _id_field(link_get("traceId", ""))
+            + _id_field(link_get("spanId", ""))
+            + _string_field(link_get("traceState", ""))
+            + _key_values_size(link_get("attributes", []))
+            + _varint_field(link_get("droppedAttributesCount", 0))
+            + (5 if link_get("flags", 0) else 0)
+        )
+    if "status" in span:
+        status = span["status"]
+        size += _message_field(
+            _string_field(status.get("message", ""))
+            + _varint_field(_kind(status.get("code", 0), _STATUS_CODES))
+        )
+    return size
+
+
+def _varint_size(value: int) -> int:
+    """The bytes of a varint (a negative int64 takes ten)."""
+    if value < 0:
+        return 10
+    return (value.bit_length() + 6) // 7 or 1
+
+
+def _varint_field(value: int) -> int:
+    """A varint field (tag of one byte) at its value; nothing at zero."""
+    return 1 + _varint_size(value) if value else 0
+
+
+def _length_delimited(length: int) -> int:
+    """A length-delimited field (tag of one byte) whose payload is `length` bytes, written."""
+    return 1 + _varint_size(length) + length
+
+
+def _id_field(value: str) -> int:
+    """An id field from its hex (which `_view` checked: two digits a byte)."""
+    return _length_delimited(len(value) // 2) if value else 0
+
+
+def _string_field(value: str) -> int:
+    return _length_delimited(_utf8_length(value)) if value else 0
+
+
+def _message_field(length: int) -> int:
+    return _length_delimited(length)
+
+
+def _utf8_length(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-8"))
+
+
+def _key_values_size(items: list[dict[str, Any]]) -> int:
+    """Repeated `KeyValue` messages (a value given, even `{}`, is a message set)."""
+    size = 0
+    for kv in items:
+        body = _string_field(kv.get("key", ""))
+        if "value" in kv:
+            body += _message_field(_any_size(kv["value"]))
+        size += _message_field(body)
+    return size
+
+
+def _any_size(value: dict[str, Any]) -> int:
+    """An `AnyValue`'s body: its one field, written whatever its value."""
+    if not value:
+        return 0
+    ((kind, item),) = value.items()
+    if kind == "stringValue":
+        return _length_delimited(_utf8_length(item))
+    if kind == "intValue":
+        return 1 + _varint_size(int(item))
+    if kind == "boolValue":
+        return 2
+    if kind == "doubleValue":
+        return 9
+    if kind == "arrayValue":
+        return _message_field(
+            sum(_message_field(_any_size(element)) for element in item.get("values", []))
+        )
+    if kind == "kvlistValue":
+        return _message_field(_key_values_size(item.get("values", [])))
+    return _length_delimited(len(_bytes(item)))  # bytesValue
+
+
 def _kind(value: int | str, names: Mapping[str, int]) -> Any:
     return names[value] if type(value) is str else int(value)
 
@@ -506,4 +645,6 @@ def _set_any(target: AnyValue, value: dict[str, Any]) -> None:
         target.bytes_value = _bytes(item)
 
 
-__all__ = ["JsonEvent", "JsonRequest", "JsonSpan", "Link", "read_request", "span_message"]
+__all__ = [
+    "JsonEvent", "JsonRequest", "JsonSpan", "Link", "read_request", "span_message", "span_size"
+]

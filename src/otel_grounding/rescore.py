@@ -144,7 +144,10 @@ class Summary:
 @dataclass
 class _Held:
     source: str
-    span: Span
+    #: None for a run read from OTLP/JSON: only its size and end time are kept (it is never
+    #: written: `--format otlp`, which writes spans back, reads every record into protobuf).
+    span: Span | None
+    end_time: int
     view: SpanView
     reading: SpanReading
     resource: Resource
@@ -284,10 +287,10 @@ class StoredTraces:
                         summary.duplicate_runs += 1
                         continue
                     released = summary.runs_released_early
-                    own = item.message()
                     self._keep(_Held(
-                        source, own, view._replace(local_root=view.parent_id is None), reading,
-                        _UNWRITTEN_RESOURCE, "", _UNWRITTEN_SCOPE, "", own.ByteSize(),
+                        source, None, item.end_time(),
+                        view._replace(local_root=view.parent_id is None), reading,
+                        _UNWRITTEN_RESOURCE, "", _UNWRITTEN_SCOPE, "", item.byte_size(),
                     ))
                     if summary.runs_released_early != released:
                         checked = seen = None
@@ -322,7 +325,7 @@ class StoredTraces:
         view = span_view(own, AttributeMap(resource.attributes))
         view = view._replace(local_root=view.parent_id is None)
         held = _Held(
-            source, own, view, reading, resource,
+            source, own, own.end_time_unix_nano, view, reading, resource,
             resource_spans.schema_url, scope, scope_spans.schema_url, own.ByteSize(),
         )
         self._keep(held)
@@ -344,7 +347,7 @@ class StoredTraces:
 
     def finish(self) -> Summary:
         """Score every held run (inner runs first), then count what the budgets evicted."""
-        held = sorted(self._held.values(), key=lambda h: h.span.end_time_unix_nano)
+        held = sorted(self._held.values(), key=lambda h: h.end_time)
         self._held.clear()
         self._held_keys.clear()
         self._held_bytes = 0
@@ -392,6 +395,7 @@ class StoredTraces:
 
     def _write_run(self, held: _Held, enrichment: Enrichment | None) -> None:
         span = held.span
+        assert span is not None, "a run read from OTLP/JSON is never written"
         if enrichment is not None:
             _forget_previous(span)
             apply_enrichment(span, enrichment)

@@ -209,7 +209,7 @@ def _json(
             while line and not line.endswith(b"\n"):
                 line = stream.readline(_READ_CHUNK)
             continue
-        if not line.strip():
+        if line.isspace():  # (never empty here): a blank line, without copying it stripped
             continue
         if wrapped:
             try:
