@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Sequence
 from typing import Literal, NamedTuple, overload
 
@@ -35,11 +36,13 @@ _NUMBER_CELL = re.compile(r"-?\d+(?:\.\d+)?")
 
 class Table(NamedTuple):
     """A table's data rows, each as its text, its tokens and its cells (lowercased); its
-    header's cells; and the columns whose cells are words (a status, a category, a name)."""
+    header's cells; the columns whose cells are words (a status, a category, a name); and the
+    tokens only one of its rows holds."""
 
     rows: tuple[tuple[str, frozenset[str], tuple[str, ...]], ...]
     heads: tuple[str, ...]
     worded: tuple[int, ...]
+    unique: frozenset[str]
 
 
 def _table(heads: Sequence[str], lines: list[tuple[str, tuple[str, ...]]]) -> Table:
@@ -53,7 +56,9 @@ def _table(heads: Sequence[str], lines: list[tuple[str, tuple[str, ...]]]) -> Ta
         c for c in range(width)
         if len({cells[c] for _, _, cells in rows if WORDED_CELL.fullmatch(cells[c])}) >= 2
     )
-    return Table(rows, tuple(h.strip().lower() for h in heads), worded)
+    held = Counter(t for _, tokens, _ in rows for t in tokens)
+    unique = frozenset(t for t, n in held.items() if n == 1)
+    return Table(rows, tuple(h.strip().lower() for h in heads), worded, unique)
 
 
 def _record_table(records: Sequence[dict[str, str]]) -> Table:

@@ -276,7 +276,6 @@ _CURRENCIES = frozenset(word_list("EUR USD GBP JPY CHF CNY AUD CAD SEK NOK DKK P
 #: A structured output's records: its lines, and their fields (";" or " | " apart); a JSON
 #: output's innermost objects.
 _RECORD_CUTS = re.compile(r";\s|\s\|\s")
-_DIGIT_IN = re.compile(r"\d")
 _NUMBER_FIELD = re.compile(r"-?\d+(?:\.\d+)?")
 _DECIMAL_UNIT = re.compile(r"(\d+\.\d+)" + UNIT_AFTER)
 _LABEL = re.compile(r"\s*((?:[^:\n]|(?<=\d):(?=\d)){1,40}?):\s")
@@ -933,7 +932,7 @@ class EvidenceIndex:
                             )
                         ):
                             self._keys.add(token)
-                    if n and _DIGIT_IN.search(record):
+                    if n and _NUMBER_FIELD.search(record):
                         self._data_rows.add(at)
                     at += 1
         return self._record_tokens
@@ -1596,10 +1595,9 @@ def _other_rows_named(
 ) -> bool:
     """Whether the clause also writes a token held by one other row of the table only ("60",
     too small to tell lines apart in the whole output, tells them apart here)."""
-    held = Counter(t for r in table.rows for t in r[1])
     own = set(record_tokens(other))
     return any(
-        held[t] == 1 and t not in row[1] and t not in own and t not in STOPWORDS
+        t in table.unique and t not in row[1] and t not in own and t not in STOPWORDS
         for t in record_tokens(clause)
     )
 
