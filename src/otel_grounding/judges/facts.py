@@ -138,7 +138,8 @@ _NOT_WORDS = str.maketrans(dict.fromkeys("([{\u20ac$\u00a3\u00a5", " "))
 _DATE_START = re.compile(r"[0-9JFMASONDjfmasond]", re.IGNORECASE)
 #: A number with a unit or an ending glued to it is a number, not an identifier ("18s", "12GB").
 _GLUED_NUMBER = re.compile(
-    r"\d+(?:\.\d+)?(?:s|st|nd|rd|th|am|pm|k|m|b|bn|gb|mb|kb|tb|km|kg|g|mg|ms|h|min|x|%)",
+    r"\d+(?:\.\d+)?(?:s|st|nd|rd|th|am|pm|k|m|b|bn|gb|mb|kb|tb|km|kg|g|mg|ms|h|min|x|%)"
+    r"|\d{1,3}(?:\.\d+)?(?:-[a-z]{2,10}){1,2}",  # "1-tonne", "28-day", "3-year-old"
     re.IGNORECASE,
 )
 #: A number: `\d{1,3}(?:,\d{3})+|\d+` with its first digit written first (then the look-behinds
@@ -188,14 +189,24 @@ class WordProfile:
     negation: bool
 
 
+#: The ending of an adjective ("refundable", "selective", "essential", "compliant").
+_ADJECTIVE = re.compile(r"(?:able|ible|ive|al|ent|ant)$")
+#: The ending of an adjective a "non-" prefix negates ("non-refundable": refund).
+_ABLE = re.compile(r"(?<=\w{3})[ai]ble$")
+
+
 @lru_cache(maxsize=65536)
 def word_profile(word: str) -> WordProfile:
     """One word's profile (cached: evidence repeats its words)."""
     parts = word_parts(word)
     lower = word.lower()  # "not-for-profit" negates nothing
+    if len(parts) == 2 and parts[0] == "non" and _ADJECTIVE.search(parts[1]):
+        # "non-refundable": not refunded (but a "non-solicitation clause" is a clause)
+        return WordProfile(parts, (stem(_ABLE.sub("", parts[1])),), True)
     negation = lower in NEGATIONS or lower.endswith(NEGATION_ENDINGS)
-    stems = tuple(stem(p) for p in parts if len(p) >= 2 and p not in STOPWORDS
-                  and p not in NEGATIONS)
+    stems = () if negation else tuple(
+        stem(p) for p in parts if len(p) >= 2 and p not in STOPWORDS and p not in NEGATIONS
+    )
     return WordProfile(parts, stems, negation)
 
 
@@ -365,6 +376,8 @@ def words_profile(words: Sequence[str]) -> tuple[frozenset[str], frozenset[str]]
     for profile in profiles:
         if profile.negation:
             left = NEGATION_SCOPE
+            stems.update(profile.stems)  # "non-refundable" negates its own word
+            negated.update(profile.stems)
             continue
         stems.update(profile.stems)
         if left:

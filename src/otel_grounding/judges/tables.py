@@ -8,6 +8,7 @@ reading: nothing here knows of claims or verdicts.
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 from collections import Counter
@@ -20,6 +21,10 @@ CSV_MIN_COMMAS = 3
 _TOKEN = re.compile(r"[^\s,;|()\[\]{}\"'\u2018\u2019\u201c\u201d]+")
 _TOKEN_TRIM = ".:!?€$£"
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3})")
+#: A CSV line's quoted field.
+_QUOTED = re.compile(r'"[^"]*"')
+#: The marks a unified diff starts its removed and added lines with.
+_DIFF_MARKS = ("+", "-")
 #: A table's separator line ("|---|:--|", "-------+------").
 _TABLE_RULE = re.compile(r"[\s|:+-]+")
 #: A header's cell of a table aligned in columns: words at most one space apart.
@@ -139,8 +144,8 @@ def read_tables(text: str) -> list[Table]:
             continue  # "|---|---|", "-----+-----"
         if line.count("|") >= 2:
             now, cells = "pipe", tuple(line.strip().strip("|").split("|"))
-        elif line.count(",") >= CSV_MIN_COMMAS and ", " not in line:
-            now, cells = "csv", tuple(line.split(","))
+        elif csv_line(line):
+            now, cells = "csv", tuple(next(csv.reader([line])))
         elif kind == "aligned" and len(line) > starts[1] and all(
             o >= len(line) or line[o - 1] == " " for o in starts[1:]
         ):
@@ -181,12 +186,23 @@ def record_tokens(text: str, *, cased: bool = False) -> list[str] | list[tuple[s
     """A text's tokens as records are compared: lowercased, without outer punctuation (with
     `cased`, each with its written form)."""
     found = []
-    csv = text.count(",") >= CSV_MIN_COMMAS and ", " not in text  # "PH-2201,...,340,200,no"
-    for written in _TOKEN.findall(text if csv else _THOUSANDS.sub("", text)):
+    # "PH-2201,...,340,200,no": no thousands in a CSV line
+    for written in _TOKEN.findall(text if csv_line(text) else _THOUSANDS.sub("", text)):
         written = written.strip(_TOKEN_TRIM)
+        if written[:1] in _DIFF_MARKS and written[1:2].isalpha():  # a diff's "+hake", "-hake"
+            written = written[1:]
         if len(written) >= 2 or written.isdigit():
             found.append((written.lower(), written))
     return found if cased else [token for token, _ in found]
+
+
+def csv_line(line: str) -> bool:
+    """Whether a line is a CSV row: `CSV_MIN_COMMAS` commas, none followed by a space, outside
+    its quoted fields ("Dash,7,\"balancer 100g, soaked hay\",2025-02-04")."""
+    if line.count(",") < CSV_MIN_COMMAS:
+        return False
+    bare = _QUOTED.sub("", line) if '"' in line else line
+    return bare.count(",") >= CSV_MIN_COMMAS and ", " not in bare
 
 
 def cell_number(cell: str) -> float | None:

@@ -34,7 +34,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from itertools import accumulate, chain, combinations, repeat
+from itertools import accumulate, chain, combinations, pairwise, permutations, repeat
 from typing import NamedTuple
 
 from otel_grounding.config import JudgeSettings
@@ -48,6 +48,7 @@ from otel_grounding.judge import (
 )
 from otel_grounding.judges.facts import (
     MONTHS,
+    NUMBER_WORDS,
     PRONOUNS,
     STOPWORDS,
     UNIT_AFTER,
@@ -70,13 +71,14 @@ from otel_grounding.judges.facts import (
     title_like,
     word_parts,
     words_of_in_order,
+    word_profile,
     words_profile,
 )
 from otel_grounding.judges.tables import (
-    CSV_MIN_COMMAS,
     WORDED_CELL,
     Table,
     cell_number,
+    csv_line,
     json_items,
     read_tables,
     record_tokens,
@@ -84,7 +86,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v4"
+MODEL = "rules-v5"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -150,6 +152,10 @@ ADD_MAX_NUMBERS = 8
 DERIVED_MAX_NUMBERS = 40
 #: ... for a whole number of at least this much (smaller ones, many pairs make).
 DERIVED_MIN = 100
+#: A count written in words ("three payments of £4,000").
+_COUNT_WORD = re.compile(r"\b(" + "|".join(w for w, n in NUMBER_WORDS.items() if n >= 2) + r")\b")
+#: How many numbers a claim may write for its own to be worked out from (`_from_its_own`).
+OWN_MAX_NUMBERS = 8
 QUOTE_CHARS = 140
 _APART = "never stated together"
 _OTHER_WAY = "goes the other way in the evidence"
@@ -196,6 +202,10 @@ _FALLS = frozenset(
         "declined decline declines dropped drop drops lost lower"
     )
 )
+#: Greek letters a claim writes for the word an output spells ("ΔE" for delta_e).
+_SYMBOL_NAMES = {"\u0394": "delta", "\u03a3": "sigma", "\u03bc": "mu", "\u03b1": "alpha"}
+#: Words before "up" that make it no rise ("payments coming up").
+_COMING = frozenset(word_list("coming come comes came"))
 _YES = frozenset(("true", "yes"))
 #: A clause opening with one of these goes on about the subject before ("and is on hold").
 _GOES_ON = frozenset(word_list("is are was were has have had does did can will"))
@@ -228,12 +238,51 @@ ROUNDED_TOLERANCE = 0.01
 _CLAIM_TIME = re.compile(
     r"\b(\d{1,2})(?::(\d\d))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d\d)\b", re.IGNORECASE
 )
+#: The first time of a range on the 12-hour clock, written without its half ("from 7 to
+#: 8:30 pm").
+_RANGE_START = re.compile(
+    r"\b(\d{1,2})(?::(\d\d))?\s?(?:to|until|till|-|\u2013)\s?\d{1,2}(?::\d\d)?\s?[ap]\.?m\b",
+    re.IGNORECASE,
+)
+#: A range of bare hours ("from 7 to 9", "between 8 and 10:30").
+_BARE_RANGE = re.compile(
+    r"\b(?:from|between)\s(\d{1,2})(?::(\d\d))?\s?(?:to|and|until|till|-|\u2013)\s?"
+    r"(\d{1,2})(?::(\d\d))?(?![\d.,:]?\d|\s?(?:%|[a-zA-Z]))"
+)
+#: A bare hour a hedge places ("a little after 11", "just before 10").
+_HEDGED_HOUR = re.compile(
+    r"\b(?:just|shortly|little|around|about|roughly|nearly|almost)\s(?:after|before|past|at)?"
+    r"\s?(\d{1,2})(?::(\d\d))?(?![\d.,:]?\d|\s?(?:%|[a-zA-Z]))"
+)
+#: Words that hedge a time of day ("just before 10:50 pm", "around 4 pm").
+_CLOCK_HEDGE = re.compile(
+    r"\b(?:just|shortly|little|around|about|roughly|approximately|nearly|almost)"
+    r"(?:\s(?:after|before|past|at|by|until))?\s*$",
+    re.IGNORECASE,
+)
+#: How far a hedged time may be from the evidence's, in minutes.
+CLOCK_HEDGE_MINUTES = 15
+#: A clock or a stopwatch in the evidence ("10:14", "1:09:48", "41:07").
+_CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d\d)(?::(\d\d))?(?![\d:])")
+#: Seconds in each unit a claim may count a time between two in.
+_TIME_UNITS = {
+    **dict.fromkeys(("seconds", "second", "secs", "sec", "s"), 1),
+    **dict.fromkeys(("minutes", "minute", "mins", "min"), 60),
+    **dict.fromkeys(("hours", "hour", "hrs", "hr"), 3600),
+}
+#: The most clock values of an output read for the times between them.
+CLOCK_MAX_VALUES = 400
+#: A duration in hours and minutes ("1 hour 9 minutes", "2 h 15 min", "3 hours and 5 mins").
+_DURATION = re.compile(
+    r"\b(\d{1,3})\s?(?:hours?|hrs?|h)\s?(?:and\s)?(\d{1,2})\s?(?:minutes?|mins?|m)\b",
+    re.IGNORECASE,
+)
 #: A time of day in the evidence, on the 24-hour clock ("19:15", "T16:00:00Z").
 _EVIDENCE_TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d\d)(?!\d)")
 #: A month or a date written year first, in digits ("2026-06", "2026:09:19").
 _YEAR_FIRST = re.compile(r"(?<![\w:.-])((?:19|20)\d\d)(?:-(\d{2})(?![\w:-])|:(\d{2}):(\d{2})\b)")
 #: A date written day and month in digits, then the year ("03/11/2026").
-_SLASHED = re.compile(r"(?<![\w/])(\d{1,2})/(\d{1,2})/((?:19|20)\d\d)\b")
+_SLASHED = re.compile(r"(?<![\w/.])(\d{1,2})/(\d{1,2})(?:/((?:19|20)\d\d)\b|(?![\w/.]))")
 #: Words saying a yes/no field is off ("Eco mode is off", "MFA disabled").
 _OFF = frozenset(word_list("off disabl inactiv"))
 #: A sentence opening with one of these goes on about the sentence before.
@@ -255,8 +304,20 @@ DIRECTION_WORDS = 3
 _SIGNED = r"(?:(?<=[^\w.,])|^)([-+\u2212]?){}(?![\d.,]\d)"
 #: A yes/no field of a tool's output ("deprecated": false, Gluten-free: yes).
 _FIELD_VALUE = re.compile(
-    r"[:=]\s*\"?(true|false|yes|no)\"?(?=\s*(?:[,.;|})\]\n]|$))", re.IGNORECASE
+    r"[:=]\s*\"?(true|false|yes|no)\"?(?=\s*(?:[,.;|})\]\n]|\s[-\u2013\u2014]\s|$))",
+    re.IGNORECASE,
 )
+#: A unified diff's added and removed lines ("+Courier required: yes", "-hake 6.0").
+_DIFF_ADDED = re.compile(r"^\+[^\s+]", re.MULTILINE)
+_DIFF_REMOVED = re.compile(r"-[^\s-]")
+#: A log line: a date or a time of day first ("2024-07-19 13:55 SIGNED_OFF", "22:41:07 BOOK").
+_LOG_LINE = re.compile(r"\s*\[?(?:\d{4}-\d\d-\d\d|\d{1,2}:\d\d)")
+#: A field with no value ("accepted_quote": null, "refund": None).
+_EMPTY_VALUE = re.compile(r"[:=]\s*(?:null|none|nil)(?=\s*(?:[,.;|})\]\n]|$))", re.IGNORECASE)
+#: Two words meaning "not" ("used up rather than scrapped").
+_INSTEAD = frozenset((("rather", "than"), ("instead", "of")))
+#: A table cell that is a negation word by itself: a value, not a statement's "no".
+_NO_CELLS = frozenset(word_list("no none n/a"))
 #: The field's name, just before its value.
 _FIELD_NAME = re.compile(r"([A-Za-z][A-Za-z _-]{1,40})\"?\s*$")
 _FIELD_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
@@ -386,7 +447,12 @@ class EvidenceIndex:
         self._record_tokens: defaultdict[str, set[int]] | None = None
         self._data_rows: set[int] = set()
         self._keys: set[str] = set()
+        self._lowercase: set[str] = set()
+        self._events: set[int] = set()
         self._tables: list[Table] | None = None
+        self._no_rows: frozenset[str] | None = None
+        self._clock: list[int] | None = None
+        self._totals: set[float] | None = None
         self._times: set[tuple[int, int]] | None = None
         self._derived: tuple[set[float], set[float]] | None = None
         self._derived_across: set[float] | None = None
@@ -565,6 +631,9 @@ class EvidenceIndex:
         parts = [p for p in word_parts(name) if len(p) >= 2]
         if all(self._has_word(p) for p in parts):
             return True
+        if name[:1] in _SYMBOL_NAMES:  # "ΔE" for delta_e
+            spelled = rf"\b{_SYMBOL_NAMES[name[0]]}[_ -]?{re.escape(name[1:])}\b"
+            return re.search(spelled, self.text, re.IGNORECASE) is not None
         return len(parts) == 1 and self._coded(parts[0])
 
     def _coded(self, word: str) -> bool:
@@ -667,6 +736,8 @@ class EvidenceIndex:
         $235, "a win rate of about 45%" for 97 of 214, "27 bottles" for a column's total); for
         a number with decimals or of `DERIVED_MIN` or more, of any two numbers of an output
         that writes few ("comes to £7,416" for 18 tonnes at £412 on another line)."""
+        if _a_year(number):  # "passed away in 1955"
+            return False
         if self._derived is None:
             self._derived = _derived_values(self)
         held = self._derived[1] if number.unit in _TIMES else self._derived[0]
@@ -692,6 +763,31 @@ class EvidenceIndex:
                 _worked_out([values]) if len(values) <= DERIVED_MAX_NUMBERS else set()
             )
         return any(map(written, self._derived_across))
+
+    def column_total(self, number: NumberFact) -> bool:
+        """Whether a number of 10 or more, or with decimals, is a column's total at the
+        precision written, said so or not ("58.3 kg came out" of five batches)."""
+        if not self.structured or (not number.decimals and number.value < 10) or _a_year(number):
+            return False
+        if self._totals is None:
+            self._totals = _column_totals(self.tables)
+        return any(round(v, number.decimals) == number.value for v in self._totals)
+
+    def in_one_record(self, number: NumberFact) -> bool:
+        """Whether a number with decimals or of `DERIVED_MIN` or more is exactly a sum,
+        difference or product of two numbers of one record, said so or not ("€9.60 a bunch"
+        for 20 stems at 0.48; "137 free spaces" for 640 total, 503 occupied). Not a round
+        whole number ("Ektar 100"): many pairs make one. Structured output only: a line of prose
+        is no record."""
+        if not self.structured:
+            return False
+        if not number.decimals and (
+            number.value < DERIVED_MIN or _a_year(number) or number.value % 10 == 0
+        ):
+            return False
+        if self._derived is None:
+            self._derived = _derived_values(self)
+        return any(abs(v - number.value) < 1e-9 * max(1.0, v) for v in self._derived[0])
 
     def has_date(self, date: DateFact) -> bool:
         facts = self._read_facts()
@@ -804,6 +900,20 @@ class EvidenceIndex:
         return self._times
 
     @property
+    def clock_seconds(self) -> list[int]:
+        """Every clock or stopwatch value the evidence writes, in seconds, read both as hours
+        and minutes and as minutes and seconds where it has two parts ("41:07")."""
+        if self._clock is None:
+            found: set[int] = set()
+            for a, b, c in _CLOCK.findall(self.text):
+                if c:
+                    found.add(3600 * int(a) + 60 * int(b) + int(c))
+                else:
+                    found.update((3600 * int(a) + 60 * int(b), 60 * int(a) + int(b)))
+            self._clock = sorted(found)
+        return self._clock
+
+    @property
     def texts(self) -> tuple[str, ...]:
         """The tool outputs, as written."""
         return self._texts
@@ -887,7 +997,10 @@ class EvidenceIndex:
             self._fields = []
             if _FIELD_VALUE.search(self.text) is None:
                 return self._fields
+            diff = self.is_diff
             for position, sentence in enumerate(self.sentences):
+                if diff and _DIFF_REMOVED.match(sentence.text):
+                    continue  # a diff's removed line: what the value was
                 if sentence.text is not self.sentences[position - 1].text or position == 0:
                     for m in _FIELD_VALUE.finditer(sentence.text):
                         name = _FIELD_NAME.search(sentence.text, max(0, m.start() - 42), m.start())
@@ -921,10 +1034,14 @@ class EvidenceIndex:
                     for field in ([line] if line.lstrip()[:1] == "|" else _RECORD_CUTS.split(line))
                 ]
                 for n, record in enumerate(records):
+                    if _LOG_LINE.match(record):
+                        self._events.add(at)
                     # "Fixed rate: 3.45%" names an attribute of the one thing described
                     label = _LABEL.match(record)
                     for k, (token, written) in enumerate(record_tokens(record, cased=True)):
                         self._record_tokens[token].add(at)
+                        if written.islower():
+                            self._lowercase.add(token)
                         if not label and not token[0].isdigit() and (
                             _id_shape(token) is not None or (
                                 token[0].isalpha() and len(token) >= 3
@@ -932,10 +1049,23 @@ class EvidenceIndex:
                             )
                         ):
                             self._keys.add(token)
-                    if n and _NUMBER_FIELD.search(record):
+                    # "Total finishers: 842" is about the whole output, not one of its rows
+                    if n and not label and _NUMBER_FIELD.search(record):
                         self._data_rows.add(at)
                     at += 1
         return self._record_tokens
+
+    @property
+    def events(self) -> set[int]:
+        """The records of a structured output that are a log's lines (a timestamp first)."""
+        self.record_tokens  # noqa: B018 -- the records
+        return self._events
+
+    @property
+    def lowercase(self) -> set[str]:
+        """The tokens of a structured output it writes in lower case somewhere."""
+        self.record_tokens  # noqa: B018 -- the records
+        return self._lowercase
 
     @property
     def keys(self) -> set[str]:
@@ -949,6 +1079,22 @@ class EvidenceIndex:
         """The records of a structured output holding a number, but each output's first."""
         self.record_tokens  # noqa: B018 -- the records
         return self._data_rows
+
+    @property
+    def is_diff(self) -> bool:
+        """Whether the evidence is a diff: lines it added ("+...") are what is true now."""
+        return _DIFF_ADDED.search(self.text) is not None
+
+    @property
+    def rows_with_a_no(self) -> frozenset[str]:
+        """The table rows (lowercased) with a cell that is a negation word by itself ("| W3 |
+        no |"): the polarity rule leaves them to the field rules."""
+        if self._no_rows is None:
+            self._no_rows = frozenset(
+                text.strip() for table in self.tables for text, _, cells in table.rows
+                if _NO_CELLS.intersection(cells)
+            )
+        return self._no_rows
 
     @property
     def tables(self) -> list[Table]:
@@ -1117,7 +1263,7 @@ class _EvidenceFacts:
                     found.numbers.add(number_key(number.scaled))
                     found.values.add(number.scaled)
             for line in text.splitlines():  # a CSV row's fields ("3.1,410,FAIL")
-                if line.count(",") >= CSV_MIN_COMMAS and ", " not in line:
+                if csv_line(line):
                     for value in line.split(","):
                         if _NUMBER_FIELD.fullmatch(value):
                             found.numbers.add(number_key(float(value)))
@@ -1152,14 +1298,23 @@ def _derived_values(index: EvidenceIndex) -> tuple[set[float], set[float]]:
             [float(n.replace(",", "")) for n in _NUMBER_IN_TEXT.findall(g)] for g in groups
         )
     records = [r for r in records if len(r) <= ADD_MAX_NUMBERS]
-    derived = _worked_out(records)
-    for table in index.tables:
-        derived.add(float(len(table.rows)))
-        for c in range(min(len(cells) for _, _, cells in table.rows)):
-            column = [cell_number(cells[c]) for _, _, cells in table.rows]
-            if all(v is not None for v in column):
-                derived.add(sum(v for v in column if v is not None))
+    derived = _worked_out(records) | _three_way(records) | _column_totals(index.tables)
+    derived.update(float(len(table.rows)) for table in index.tables)
     return derived, _multiples(records)
+
+
+def _column_totals(tables: Iterable[Table]) -> set[float]:
+    """Each numeric column's total; a cell with no digit ("closed", "—") counts as none."""
+    totals: set[float] = set()
+    for table in tables:
+        for c in range(min(len(cells) for _, _, cells in table.rows)):
+            column = [(cells[c], cell_number(cells[c])) for _, _, cells in table.rows]
+            values = [v for _, v in column if v is not None]
+            if len(values) >= 2 and all(
+                v is not None or not any(map(str.isdigit, cell)) for cell, v in column
+            ):
+                totals.add(sum(values))
+    return totals
 
 
 def _worked_out(records: Iterable[Sequence[float]]) -> set[float]:
@@ -1176,6 +1331,17 @@ def _worked_out(records: Iterable[Sequence[float]]) -> set[float]:
     return derived
 
 
+def _three_way(records: Iterable[Sequence[float]]) -> set[float]:
+    """Each three of a record's numbers added, and the largest less the other two ("only 18
+    seats left" of 320, 298 sold and 4 held)."""
+    derived: set[float] = set()
+    for numbers in records:
+        for three in combinations(numbers, 3):
+            largest = max(three)
+            derived.update((sum(three), 2 * largest - sum(three)))
+    return derived
+
+
 def _multiples(records: Iterable[Sequence[float]]) -> set[float]:
     """Each pair of a record's numbers as a multiple of the other ("about a 6x return")."""
     return {x / y for numbers in records for a, b in combinations(numbers, 2)
@@ -1184,7 +1350,7 @@ def _multiples(records: Iterable[Sequence[float]]) -> set[float]:
 
 def _numeric_dates(text: str) -> list[DateFact]:
     """Dates written in digits the general reader leaves alone: a month ("2026-06"), EXIF's
-    "2026:09:19", and "03/11/2026", read both ways (month first and day first)."""
+    "2026:09:19", and "03/11/2026" or "17/03", read both ways (month first and day first)."""
     found: list[DateFact] = []
     for m in _YEAR_FIRST.finditer(text):
         year = int(m.group(1))
@@ -1192,7 +1358,8 @@ def _numeric_dates(text: str) -> list[DateFact]:
         if 1 <= month <= 12 and (day is None or 1 <= day <= 31):
             found.append(DateFact(m.group(), year, month, day))
     for m in _SLASHED.finditer(text):
-        a, b, year = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        year = int(m.group(3)) if m.group(3) else None
+        a, b = int(m.group(1)), int(m.group(2))
         for month, day in {(a, b), (b, a)}:
             if 1 <= month <= 12 and 1 <= day <= 31:
                 found.append(DateFact(m.group(), year, month, day))
@@ -1220,11 +1387,16 @@ def check_claim(claim: str, index: EvidenceIndex) -> ClaimCheck:
     nearest = ranked[0][1] if ranked else index.holding(facts)
     content = len(facts.content_stems)
     coverage = sum(1 for s in facts.content_stems if s in index.stems) / content if content else 1.0
+    parts = clauses(claim)
     if index.is_document:  # held to its facts here, to one passage in `passage_checks`
+        flipped = (
+            None if index.more_segments_than(SCATTER_MAX_SEGMENTS) else _polarity_flip(parts, index)
+        )
+        if flipped is not None:
+            return ClaimCheck(CONTRADICTED, (), coverage, flipped, flipped)
         missing = _missing_facts(claim, facts, index, names=False)
         verdict = UNSUPPORTED if missing else SUPPORTED
         return ClaimCheck(verdict, missing, coverage, None, nearest, facts.content_stems)
-    parts = clauses(claim)
     flipped = _polarity_flip(parts, index)
     if flipped is not None:
         return ClaimCheck(CONTRADICTED, (), coverage, flipped, flipped)
@@ -1458,6 +1630,8 @@ def _row_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
         for i, token in enumerate(tokens):
             if len(where[token]) != 1 or not where[token] <= rows or not _distinct_number(token):
                 continue
+            if where[token] <= index.events:  # a log's events: a clause may tell several
+                continue
             near = {r for _, r in keys}  # the lines the clause names
             # its own line's words beside it name that line ("a standing charge of 0.41")
             beside = {
@@ -1491,9 +1665,11 @@ def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
     for part in clauses(claim):
         lowered = part.lower()
         keys = frozenset(
-            t for t in record_tokens(part)
+            t for t, written in record_tokens(part, cased=True)
             if len(where.get(t, ())) == 1 and t not in STOPWORDS
             and (not t[0].isdigit() or _distinct_number(t))
+            # "two runners" names no row where the output has only "Heaton Runners"
+            and (not written.islower() or t in index.lowercase)
         )
         opening = [w.lower() for w in _WORD_IN_CLAIM.findall(part)[:3]]
         # "..., and it is licensed under MIT", "..., and is on backorder" go on about the row
@@ -1707,6 +1883,7 @@ def _other_way(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str,
         at = lowered.find(number.text.lower())
         before = set(_WORD_IN_CLAIM.findall(lowered[max(0, at - 40):at])[-DIRECTION_WORDS:])
         rises, falls = bool(before & _RISES), bool(before & _FALLS)
+        rises = rises and not before & _COMING  # "two payments are coming up: £24.99"
         if at < 0 or rises == falls:
             continue
         signs = index.signs_of(number)
@@ -1730,9 +1907,15 @@ def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
     if not index.fields:
         return None
     for clause in parts:
-        words = words_of_in_order(clause)
+        words = _rather_than(words_of_in_order(clause))
         negated = words_profile(words)[1]
-        written = {stem(p) for w in words for p in word_parts(w)}
+        # "ready to collect" does not say it was collected
+        written = {
+            stem(p) for w, before in zip(words, ["", *words]) if before.lower() != "to"
+            for p in word_parts(w)
+        }
+        # a field's one word written as two ("data_rollover": "data rolls over")
+        written.update(stem(stem(a.lower()) + b.lower()) for a, b in pairwise(words))
         if written & _OFF:  # "Eco mode is off"
             negated = negated | (written - _OFF)
         for field, value, position in index.fields:
@@ -1754,7 +1937,10 @@ def _total(claim: str, number: NumberFact) -> bool:
 
 def _on_the_clock(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
     """Whether the number is part of a time of the claim's that the evidence gives on the
-    24-hour clock ("4 pm" for 16:00, "arrive by 7:15" for 19:15, "until 9 pm" for T21:00)."""
+    24-hour clock ("4 pm" for 16:00, "arrive by 7:15" for 19:15, "until 9 pm" for T21:00,
+    "from 7 to 9" for 19:00-21:00); a hedged time within `CLOCK_HEDGE_MINUTES` ("just
+    before 10:50 pm" for 22:48, "a little after 11" for 23:03)."""
+    times: list[tuple[set[int], int, int]] = []  # (hours, minute, its start in the claim)
     for m in _CLAIM_TIME.finditer(claim):
         if number.text not in m.group():
             continue
@@ -1762,14 +1948,65 @@ def _on_the_clock(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
         minute = int(m.group(2) or m.group(5) or 0)
         half = (m.group(3) or "").lower()
         hours = {hour % 12 + (12 if half == "p" else 0)} if half else {hour, hour + 12}
+        times.append((hours, minute, m.start()))
+    for m in _RANGE_START.finditer(claim):  # "from 7 to 8:30 pm": 19:00, or 07:00
+        if number.text in m.group(1, 2):
+            hour = int(m.group(1))
+            times.append(({hour, hour + 12}, int(m.group(2) or 0), m.start()))
+    for m in _BARE_RANGE.finditer(claim):  # "on Tuesday evenings from 7 to 9"
+        for at in (1, 3):
+            if number.text in m.group(at, at + 1):
+                hour = int(m.group(at))
+                times.append(({hour, hour + 12}, int(m.group(at + 1) or 0), m.start()))
+    for m in _HEDGED_HOUR.finditer(claim):  # "a little after 11"
+        if number.text in m.group(1, 2):
+            hour = int(m.group(1))
+            times.append(({hour, hour + 12}, int(m.group(2) or 0), m.start(1)))
+    for hours, minute, start in times:
         if any((h, minute) in index.times for h in hours):
+            return True
+        if _CLOCK_HEDGE.search(claim[max(0, start - 24):start]):
+            wanted = {60 * h + minute for h in hours}
+            if any(
+                abs(60 * h + m - w) <= CLOCK_HEDGE_MINUTES for h, m in index.times for w in wanted
+            ):
+                return True
+    return False
+
+
+def _apart(number: NumberFact, index: EvidenceIndex) -> bool:
+    """Whether a number of seconds, minutes or hours is the time between two the evidence
+    writes ("43 seconds ahead" for 1:09:48 and 1:10:31, "about 17 minutes later" for 10:14
+    and 10:31), at the precision written (within half a unit when hedged)."""
+    unit = _TIME_UNITS.get(number.unit)
+    if unit is None:
+        return False
+    seconds = index.clock_seconds
+    if len(seconds) > CLOCK_MAX_VALUES:
+        return False
+    wanted = number.value * unit
+    slack = unit / 2 if number.hedged else 0.5
+    return any(abs(abs(a - b) - wanted) <= slack for a, b in combinations(seconds, 2))
+
+
+def _in_a_duration(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
+    """Whether the number is part of a duration in hours and minutes that the evidence gives
+    in seconds or minutes ("about 1 hour 9 minutes" for 4127 s)."""
+    for m in _DURATION.finditer(claim):
+        if number.text not in m.group(1, 2):
+            continue
+        minutes = 60 * int(m.group(1)) + int(m.group(2))
+        if any(
+            abs(value - minutes) < 1 or abs(value - 60 * minutes) < 60
+            for value in index.number_values
+        ):
             return True
     return False
 
 
 def _computed(claim: str, number: NumberFact) -> bool:
     """Whether the claim says this number was worked out ("840 yards total", "across the three
-    machines", "dropped by 425", "a win rate of 45%", "about a 6x return")."""
+    machines", "dropped by 425", "a win rate of 45%", "about a 6x return", "so $44")."""
     if number.unit in _TIMES:
         return True
     lowered = claim.lower()
@@ -1780,7 +2017,42 @@ def _computed(claim: str, number: NumberFact) -> bool:
     after = _WORD_IN_CLAIM.findall(lowered[at + len(number.text):at + len(number.text) + 32])
     if number.percent and "of" in after[:2]:  # "about 153 % of its goal": a share
         return True
-    return bool(_COMPUTED.intersection(before) or _COMPUTED.intersection(after[:3]))
+    return bool(
+        _COMPUTED.intersection(before) or _COMPUTED.intersection(after[:3]) or "so" in before[-2:]
+    )
+
+
+def _from_its_own(claim: str, number: NumberFact, numbers: Sequence[NumberFact]) -> bool:
+    """Whether the claim works this number out from its own others, each checked on its own:
+    exactly a sum, difference or product of two, a share or quotient of two at the precision
+    written, or a sum of three where the claim says it totals ("12 day passes, 2 more than
+    included, which adds €44 at €22 each"; "the full job would be £4,657"). A whole number
+    under `DERIVED_MIN` only where the claim says it was worked out."""
+    if _a_year(number):
+        return False
+    computed = _computed(claim, number)
+    if not number.decimals and number.value < DERIVED_MIN and not computed:
+        return False
+    others = [n.value for n in numbers if n is not number and n.scaled is None and not _a_year(n)]
+    others.extend(NUMBER_WORDS[w] for w in _COUNT_WORD.findall(claim.lower()))
+    if len(others) > OWN_MAX_NUMBERS:
+        return False
+    if number.percent:
+        return any(
+            round(100 * a / b, number.decimals) == number.value
+            for a, b in permutations(others, 2) if b
+        )
+    exact = {v for a, b in combinations(others, 2) for v in (a + b, abs(a - b), a * b)}
+    if computed:
+        exact.update(sum(three) for three in combinations(others, 3))
+    return any(abs(value - number.value) < 1e-9 * max(1.0, value) for value in exact) or any(
+        round(a / b, number.decimals) == number.value for a, b in permutations(others, 2) if b
+    )
+
+
+def _a_year(number: NumberFact) -> bool:
+    """Whether a number is written as a year ("2026", not "1,610")."""
+    return number.text.isdigit() and _YEARS[0] <= number.value <= _YEARS[1]
 
 
 def _missing_facts(
@@ -1793,6 +2065,7 @@ def _missing_facts(
         unheld = [
             n for n in facts.numbers
             if not index.has_number(n) and not _on_the_clock(claim, n, index)
+            and not _in_a_duration(claim, n, index) and not _apart(n, index)
         ]
         if unheld:
             held = [n for n in facts.numbers if n not in unheld]
@@ -1800,6 +2073,8 @@ def _missing_facts(
                 f"number '{n.text}'" for n in unheld
                 if not (_total(claim, n) and index.adds_up(n, held))
                 and not (_computed(claim, n) and index.derives(n))
+                and not index.in_one_record(n) and not index.column_total(n)
+                and not _from_its_own(claim, n, facts.numbers)
             )
     if facts.dates:
         missing.extend(f"date '{d.text}'" for d in facts.dates if not index.has_date(d))
@@ -1820,24 +2095,56 @@ def _polarity_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
         words = words_of_in_order(clause)
         if title_like(words):  # a bare name asserts no polarity
             continue
+        words = _rather_than(words)
         stems, negated = words_profile(words)
         if len(stems) < POLARITY_MIN_WORDS:
             continue
+        odd = _negations(words) % 2
         need = max(POLARITY_MIN_SHARED, POLARITY_OVERLAP * len(stems))
-        # a yes/no field's "No" is the field rule's ("Out of service: No")
+        # A field's "No" or null is the field rule's ("Out of service: No", "accepted": null),
+        # and so is a table cell's ("| W3 | unassigned | no | out of service |").
         same = [
             p for _, p in index.nearest(stems, need)
-            if not _FIELD_VALUE.search(index.sentences[p].text)
+            if not _FIELD_VALUE.search(text := index.sentences[p].text)
+            and not _EMPTY_VALUE.search(text)
+            and not (_DIFF_REMOVED.match(text) and index.is_diff)
+            and text.strip().lower() not in index.rows_with_a_no
         ]
         if not same:
             continue
+        # Both ways: the negated shared words, and the count of negations ("doesn't work" /
+        # "doesn't suit": both negate; "can't add names without a fee" / "will incur a fee").
         if all(
             bool(negated & (shared := stems & index.profiles[p].stems))
             != bool(index.profiles[p].negated & shared)
+            and odd != _negations(words_of_in_order(index.sentences[p].clause)) % 2
             for p in same
         ):
             return same[0]
     return None
+
+
+def _negations(words: Sequence[str]) -> int:
+    """How many negations a clause writes: "neither ... nor" is one, and so is "No, X is not"
+    (an answer's "No" repeats the negation that follows)."""
+    found = [w.lower() for w in words if word_profile(w).negation]
+    count = len(found) - ("neither" in found and "nor" in found)
+    if count > 1 and words[0] == "No":
+        count -= 1
+    return count
+
+
+def _rather_than(words: list[str]) -> list[str]:
+    """A clause's words with "rather than" and "instead of" read as the "not" they mean
+    before a word ("used up rather than scrapped")."""
+    lowered = [w.lower() for w in words]
+    for at in range(len(words) - 2):
+        # "rather than frozen", not "instead of 31 August" (a value replaced, not denied)
+        if (lowered[at], lowered[at + 1]) in _INSTEAD and words[at + 2].isalpha() and (
+            words[at + 2].islower()
+        ):
+            return [*words[:at], "not", *_rather_than(words[at + 2:])]
+    return words
 
 
 def _quote(text: str) -> str:
