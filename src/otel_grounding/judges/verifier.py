@@ -204,6 +204,16 @@ _FALLS = frozenset(
 )
 #: Greek letters a claim writes for the word an output spells ("ΔE" for delta_e).
 _SYMBOL_NAMES = {"\u0394": "delta", "\u03a3": "sigma", "\u03bc": "mu", "\u03b1": "alpha"}
+#: A common word written with one capital and a hyphen ("A-level", "T-shirt", "X-ray").
+_COMMON_CAPITAL = re.compile(r"[A-Z]-[a-z]{3,}")
+#: A run of three to five capitalised words ("Tree Preservation Order").
+_CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s[A-Z][a-z]+){2,4}\b")
+#: Languages by their two-letter codes ("EN>FR").
+_LANGUAGES = {
+    "english": "en", "french": "fr", "german": "de", "spanish": "es", "italian": "it",
+    "portuguese": "pt", "dutch": "nl", "polish": "pl", "swedish": "sv", "japanese": "ja",
+    "chinese": "zh", "arabic": "ar", "russian": "ru", "greek": "el", "turkish": "tr",
+}
 #: Words before "up" that make it no rise ("payments coming up").
 _COMING = frozenset(word_list("coming come comes came"))
 _YES = frozenset(("true", "yes"))
@@ -310,8 +320,23 @@ _FIELD_VALUE = re.compile(
 #: A unified diff's added and removed lines ("+Courier required: yes", "-hake 6.0").
 _DIFF_ADDED = re.compile(r"^\+[^\s+]", re.MULTILINE)
 _DIFF_REMOVED = re.compile(r"-[^\s-]")
+#: A line that totals the others ("TOTAL   £51.97", "Subtotal 57.75").
+_SUMMARY_LINE = re.compile(r"\s*(?:sub|grand )?total\b", re.IGNORECASE)
 #: A log line: a date or a time of day first ("2024-07-19 13:55 SIGNED_OFF", "22:41:07 BOOK").
 _LOG_LINE = re.compile(r"\s*\[?(?:\d{4}-\d\d-\d\d|\d{1,2}:\d\d)")
+#: Marks that end a phrase inside a clause.
+_PHRASE_MARKS = (",", ";", " \u2014 ", " \u2013 ", " - ")
+#: A range of months ("Mar-May 2025"): the first one, and the year after the range.
+_MONTH_RANGE = re.compile(
+    r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s?[-\u2013]\s?"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s((?:19|20)\d\d))?",
+    re.IGNORECASE,
+)
+#: A line of prose ends so, and holds at least this many words.
+_PROSE_ENDS = frozenset('.!?"\u201d')
+PARAGRAPH_MIN_WORDS = 12
+#: A setting's line ("; fill_density = 25%", "max_retries=3").
+_SETTING = re.compile(r"\W*[\w .-]{1,40}?\s*=\s*\S")
 #: A field with no value ("accepted_quote": null, "refund": None).
 _EMPTY_VALUE = re.compile(r"[:=]\s*(?:null|none|nil)(?=\s*(?:[,.;|})\]\n]|$))", re.IGNORECASE)
 #: Two words meaning "not" ("used up rather than scrapped").
@@ -631,6 +656,8 @@ class EvidenceIndex:
         parts = [p for p in word_parts(name) if len(p) >= 2]
         if all(self._has_word(p) for p in parts):
             return True
+        if _COMMON_CAPITAL.fullmatch(name):  # "A-level", "T-shirt", "X-ray": no names
+            return True
         if name[:1] in _SYMBOL_NAMES:  # "ΔE" for delta_e
             spelled = rf"\b{_SYMBOL_NAMES[name[0]]}[_ -]?{re.escape(name[1:])}\b"
             return re.search(spelled, self.text, re.IGNORECASE) is not None
@@ -651,6 +678,8 @@ class EvidenceIndex:
         vocabulary = self.vocabulary
         words = vocabulary.words
         if word in words or stem(word) in vocabulary.stems or word in vocabulary.prefixes:
+            return True
+        if _LANGUAGES.get(word) in words:  # "German-to-English" for DE>EN
             return True
         if len(word) >= SPELLING_MIN_CHARS and self._misspelt(word):
             return True
@@ -1049,8 +1078,12 @@ class EvidenceIndex:
                             )
                         ):
                             self._keys.add(token)
-                    # "Total finishers: 842" is about the whole output, not one of its rows
-                    if n and not label and _NUMBER_FIELD.search(record):
+                    # "Total finishers: 842", "TOTAL  £51.97", "; infill = 25%": the whole
+                    # output's, no row's; nor is a sentence of prose
+                    if n and not (
+                        label or _SUMMARY_LINE.match(record) or _SETTING.match(record)
+                        or _prose(record)
+                    ) and _NUMBER_FIELD.search(record):
                         self._data_rows.add(at)
                     at += 1
         return self._record_tokens
@@ -1282,6 +1315,11 @@ class _EvidenceFacts:
         return found
 
 
+def _prose(line: str) -> bool:
+    """Whether a line is a sentence of prose (a search result's snippet, an email's line)."""
+    return line.rstrip()[-1:] in _PROSE_ENDS and line.count(" ") >= PARAGRAPH_MIN_WORDS - 1
+
+
 def _derived_values(index: EvidenceIndex) -> tuple[set[float], set[float]]:
     """What can be worked out from one record of the evidence: each pair of its numbers added,
     subtracted, multiplied, and one as a percentage of the other; and each numeric column's
@@ -1357,6 +1395,9 @@ def _numeric_dates(text: str) -> list[DateFact]:
         month, day = (int(m.group(2)), None) if m.group(2) else (int(m.group(3)), int(m.group(4)))
         if 1 <= month <= 12 and (day is None or 1 <= day <= 31):
             found.append(DateFact(m.group(), year, month, day))
+    for m in _MONTH_RANGE.finditer(text):  # "bank statements Mar-May 2025": March too
+        year = int(m.group(2)) if m.group(2) else None
+        found.append(DateFact(m.group(), year, MONTHS[m.group(1).lower()[:3]], None))
     for m in _SLASHED.finditer(text):
         year = int(m.group(3)) if m.group(3) else None
         a, b = int(m.group(1)), int(m.group(2))
@@ -1388,7 +1429,7 @@ def check_claim(claim: str, index: EvidenceIndex) -> ClaimCheck:
     content = len(facts.content_stems)
     coverage = sum(1 for s in facts.content_stems if s in index.stems) / content if content else 1.0
     parts = clauses(claim)
-    if index.is_document:  # held to its facts here, to one passage in `passage_checks`
+    if index.is_document and not index.structured:  # held to its facts here, to one passage in `passage_checks`
         flipped = (
             None if index.more_segments_than(SCATTER_MAX_SEGMENTS) else _polarity_flip(parts, index)
         )
@@ -1586,8 +1627,12 @@ def _unbound(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str, .
     cuts = clause_starts(claim)
     for number in numbers:
         at = claim.find(number.text)
-        # bound within its clause ("with M. Rossi as owner, while the $210,000 ... deal")
+        # bound within its clause ("with M. Rossi as owner, while the $210,000 ... deal"), and
+        # over an output in lines within its phrase ("£1,093.20 including VAT, on a subtotal of
+        # £911"; but "Ming-Na Wen, born in 1963" of a passage)
         opens = max((c for c in cuts if c <= at), default=0)
+        if index.structured:
+            opens = max(opens, *(claim.rfind(mark, 0, at) + 1 for mark in _PHRASE_MARKS))
         before = [w for start, w in words if opens <= start < at][-BIND_MAX_WORDS:]
         before = before if at >= 0 else []
         after = _WORD_IN_CLAIM.search(claim, at + len(number.text)) if at >= 0 else None
@@ -1597,9 +1642,12 @@ def _unbound(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str, .
         if name is None or not (index.has_name(name) or index.has_identifier(name)):
             continue
         records = index.records_of(number)
+        where = index.record_tokens if index.structured else {}
         if (
             records
             and not any(_holds_word(record, name.lower()) for record in records)
+            # a line of an output in lines is one record, whatever its sentences
+            and not where.get(name.lower(), set()) & where.get(number.text.replace(",", ""), set())
             # in structured output a header ("Sixt, Lisbon Airport") states no value of its own
             and (not index.structured or index.keyed(name.lower()))
         ):
@@ -2055,12 +2103,27 @@ def _a_year(number: NumberFact) -> bool:
     return number.text.isdigit() and _YEARS[0] <= number.value <= _YEARS[1]
 
 
+def _spelled_out(claim: str, index: EvidenceIndex) -> set[str]:
+    """The words of the claim's capitalised names whose initials the evidence writes ("Tree
+    Preservation Order" for TPO)."""
+    words = index.vocabulary.words
+    spelled: set[str] = set()
+    for m in _CAPITALISED_RUN.finditer(claim):
+        run = m.group().split()
+        if "".join(w[0] for w in run).lower() in words:
+            spelled.update(run)
+    return spelled
+
+
 def _missing_facts(
     claim: str, facts: TextFacts, index: EvidenceIndex, *, names: bool = True
 ) -> tuple[str, ...]:
     missing: list[str] = []
     if names and facts.names:
-        missing.extend(f"name '{n}'" for n in facts.names if not index.has_name(n))
+        unheld = [n for n in facts.names if not index.has_name(n)]
+        if unheld:
+            spelled = _spelled_out(claim, index)
+            missing.extend(f"name '{n}'" for n in unheld if n not in spelled)
     if facts.numbers:
         unheld = [
             n for n in facts.numbers
