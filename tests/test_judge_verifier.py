@@ -742,8 +742,11 @@ def test_a_number_worked_out_from_one_record_is_supported_when_the_claim_says_so
         SUPPORTED
     )
     assert verdict("You hold three bottles of Ridge, $715 in all.", cellar)[0] == UNSUPPORTED
-    # no word says it was worked out: a number that only a sum makes is not the output's
-    assert verdict("Ridge cost $705.", cellar)[0] == UNSUPPORTED
+    # no word says it was worked out: a small number that only a sum makes is not the
+    # output's; one of 100 or more that one row makes exactly is (3 bottles at $235)
+    assert verdict("Ridge cost $9.", cellar)[0] == UNSUPPORTED
+    assert verdict("Ridge cost $705.", cellar)[0] == SUPPORTED
+    assert verdict("Ridge cost $735.", cellar)[0] == UNSUPPORTED
     stats = '{"stats": {"matches": 214, "wins": 97, "losses": 117}}'
     assert verdict("They won 97 of 214 matches, a win rate of about 45%.", stats)[0] == SUPPORTED
 
@@ -816,3 +819,176 @@ def test_a_share_of_a_goal_a_rounded_difference_and_an_ordinal_day() -> None:
     )
     assert verdict("The other free day is 16 December.", email)[0] == SUPPORTED
     assert verdict("The other free day is 17 December.", email)[0] == UNSUPPORTED
+
+
+# -- the fifth rules (rules-v5): what agents work out and how outputs in lines are laid out ----
+
+
+def test_a_number_the_claim_works_out_from_its_own_numbers() -> None:
+    usage = '{"member": "Delphine Okafor", "passes": 12, "over": 2, "overage_eur": 22}'
+    claim = "Delphine used 12 passes, 2 over the allowance, which adds €{} at €22 each."
+    assert verdict(claim.format(44), usage)[0] == SUPPORTED
+    assert verdict(claim.format(46), usage)[0] == UNSUPPORTED
+    fees = "Closeboard £96 per metre: £4,032. Removal of the old fence £240. Side gate £385."
+    claim = "With £240 for removal and £385 for the gate on top of £4,032, the full job is £{}."
+    assert verdict(claim.format("4,657"), fees)[0] == SUPPORTED
+    assert verdict(claim.format("4,757"), fees)[0] == UNSUPPORTED
+    # a small whole number only where the claim says it worked it out; a year never
+    scores = '{"map": "Ascent", "score": "13-9", "kairo": {"kills": 21, "deaths": 14}}'
+    assert verdict("The map went 13-9 and kairo had 27 kills, 14 deaths.", scores)[0] == (
+        UNSUPPORTED
+    )
+
+
+def test_times_as_agents_write_them() -> None:
+    log = "22:41:07 BOOK pickup=Royal Oak\n22:48:15 ARRIVE car 17\n23:04:39 DROP fare=£18.40"
+    assert verdict("Car 17 arrived just before 10:50 pm and dropped off a little after 11.", log)[
+        0
+    ] == SUPPORTED
+    assert verdict("Car 17 arrived just before 10:50 pm and dropped off a little after 12.", log)[
+        0
+    ] == UNSUPPORTED
+    course = '{"course": "Geology", "day": "Tuesday", "start": "19:00", "end": "21:00"}'
+    assert verdict("Geology runs on Tuesday evenings from 7 to 9.", course)[0] == SUPPORTED
+    assert verdict("Geology runs on Tuesday evenings from 7 to 10.", course)[0] == UNSUPPORTED
+    run = '{"type": "trail_run", "duration_s": 4127, "distance_km": 11.84}'
+    assert verdict("The run covered 11.84 km in about 1 hour 9 minutes.", run)[0] == SUPPORTED
+    assert verdict("The run covered 11.84 km in about 1 hour 19 minutes.", run)[0] == UNSUPPORTED
+    results = "1  Kwame Asante   1:09:48\n2  Ruairi Flanagan   1:10:31\n3  Tom Hale   1:12:02"
+    assert verdict("Kwame Asante won in 1:09:48, 43 seconds ahead of Ruairi Flanagan.", results)[
+        0
+    ] == SUPPORTED
+    assert verdict("Kwame Asante won in 1:09:48, 53 seconds ahead of Ruairi Flanagan.", results)[
+        0
+    ] == UNSUPPORTED
+    ticket = "Ready: shirts Tue 17/03 after 16:00; duvet Thu 19/03\nPaid: NO\nTotal: £51.97"
+    assert verdict("The shirts will be ready on Tuesday 17 March.", ticket)[0] == SUPPORTED
+    assert verdict("The shirts will be ready on Tuesday 18 March.", ticket)[0] == UNSUPPORTED
+
+
+def test_negations_written_as_agents_and_outputs_write_them() -> None:
+    bom = "Effectivity: serial PC-D-00001 onward; rev C stock (312 units) to be used up, not scrapped."
+    assert verdict("The 312 rev C units will be used up rather than scrapped.", bom)[0] == SUPPORTED
+    assert verdict("The 312 rev C units will be scrapped.", bom)[0] == CONTRADICTED
+    quotes = '{"job": "fence repair",\n "quotes": 3,\n "accepted_quote": null}'
+    assert verdict("You have three quotes and haven't accepted any yet.", quotes)[0] == SUPPORTED
+    wheels = (
+        "| Wheel | Renter | Splash pan | Notes |\n|---|---|---|---|\n"
+        "| W1 | Lou Barratt | yes | - |\n| W3 | unassigned | no | reverse switch faulty, out of service |"
+    )
+    assert verdict("W3 is unassigned and out of service.", wheels)[0] == SUPPORTED
+    # both negate ("doesn't work" / "doesn't suit"); "can't add ... without" is no negation
+    diary = "If the 10th doesn't suit, Wednesday 16th is my only other free day before Christmas."
+    assert verdict("If the 10th doesn't work, his only other free day is the 16th.", diary)[0] == (
+        SUPPORTED
+    )
+    deposit = "A 30% deposit (£479.40) secures the date and is non-refundable."
+    assert verdict("The £479.40 deposit secures the date and can be refunded.", deposit)[0] == (
+        CONTRADICTED
+    )
+    assert verdict("The £479.40 deposit secures the date and can't be refunded.", deposit)[0] == (
+        SUPPORTED
+    )
+    plan = '{"plan": "Connect 30GB", "data_rollover": false, "add_ons": []}'
+    assert verdict("Unused data rolls over to the next cycle.", plan)[0] == CONTRADICTED
+    assert verdict("Unused data doesn't roll over to the next cycle.", plan)[0] == SUPPORTED
+    items = '[{"drug": "Amlodipine 5mg", "status": "ready", "collected": false}]'
+    assert verdict("The amlodipine is ready to collect.", items)[0] == SUPPORTED
+    diff = "--- loan v1\n+++ loan v2\n-Courier required: no\n+Courier required: yes\n Insurer: Hiscox"
+    assert verdict("A courier is now required.", diff)[0] == SUPPORTED
+    assert verdict("No courier is required.", diff)[0] == CONTRADICTED
+
+
+def test_a_short_document_is_read_for_polarity() -> None:
+    article = "\n\n".join((
+        "You can renew by mail if your most recent passport was issued when you were 16 or "
+        "older, was issued within the last 15 years, and is undamaged in every way that matters.",
+        "Fees: the standard renewal fee is $130 for a passport book and $30 for a passport card, "
+        "or $160 for both, and expedited service costs an additional $60 on top of that.",
+        "Your old passport will be returned to you separately and cancelled by the office, and "
+        "any visas in it remain valid until the date printed on each of them by the issuer.",
+        "Photos must be 2 x 2 inches and taken within the last 6 months of the application; "
+        "selfies and photos with glasses are not accepted.",
+    ))
+    assert verdict("Photos with glasses are accepted.", article)[0] == CONTRADICTED
+    assert verdict("Photos with glasses are not accepted.", article)[0] == SUPPORTED
+
+
+def test_values_worked_out_of_records_and_columns() -> None:
+    shows = (
+        '{"performances": [{"id": 8813, "date": "2025-03-21", "capacity": 320, "sold": 298, '
+        '"held": 4}, {"id": 8815, "date": "2025-03-22", "capacity": 320, "sold": 320, "held": 0}]}'
+    )
+    assert verdict("Friday's show has only 18 seats left.", shows)[0] == SUPPORTED
+    assert verdict("Friday's show has only 28 seats left.", shows)[0] == UNSUPPORTED
+    hay = (
+        "horse,owner,hay_kg_day,farrier_due\nWillow,Ellen Marsh,9,2025-02-11\n"
+        'Captain,Rob Tillotson,11,2025-02-04\nDash,Amira Qureshi,7,"2025-02-04, box rest"\n'
+        "Hector,Amira Qureshi,12,2025-02-25\n"
+    )
+    assert verdict("Between them the horses get through 39 kg of hay a day.", hay)[0] == SUPPORTED
+    assert verdict("Between them the horses get through 49 kg of hay a day.", hay)[0] == (
+        UNSUPPORTED
+    )
+    roses = "code,name,colour,stems_per_bunch,eur_per_stem\nRO-FRE-60,Freedom,red,20,0.48\n"
+    roses += "RO-AVA-50,Avalanche+,white,20,0.39\n"
+    assert verdict("Freedom is €0.48 a stem in bunches of 20, €9.60 a bunch.", roses)[0] == (
+        SUPPORTED
+    )
+    assert verdict("Freedom is €0.48 a stem in bunches of 20, €9.80 a bunch.", roses)[0] == (
+        UNSUPPORTED
+    )
+
+
+def test_an_output_in_lines_is_read_as_records_however_long() -> None:
+    log = "\n".join(
+        f"22:{m:02d}:07 OFFER #553{m} -> car {m} (Dariusz Nowak) eta=6m pickup=Royal Oak"
+        for m in range(10, 40)
+    )
+    assert verdict("Dariusz Nowak took the booking from the Royal Oak.", log)[0] == SUPPORTED
+    assert verdict("Dariusz Nowicki took the booking from the Royal Oak.", log)[0] == UNSUPPORTED
+
+
+def test_lines_that_are_no_rows() -> None:
+    results = (
+        "Pos  Overall  Name             Club               Chip time\n"
+        "1    38       Claire Donovan   Tyneside Harriers  41:07\n"
+        "2    51       Mei Lin Tan      unattached         42:35\n"
+        "3    102      Anja Kruger      Tyneside Harriers  46:18\n"
+        "4    117      Fiona Maguire    Heaton Runners     47:02\n"
+        "Finishers in category: 4   Total finishers: 842"
+    )
+    assert verdict("Claire Donovan won, 38th overall out of 842.", results)[0] == SUPPORTED
+    # "two runners" names no row: the output writes only "Heaton Runners"
+    assert verdict(
+        "Tyneside Harriers had two runners in it, with Anja Kruger coming home third.", results
+    )[0] == SUPPORTED
+    incubator = (
+        "2024-02-19 10:12:47 INC-3 DOOR open by badge 0412 (S. Adeyemi) duration=48s\n"
+        "2024-02-19 10:14:02 INC-3 ALARM CO2 low 3.6%\n2024-02-19 10:31:10 INC-3 CO2 4.9%"
+    )
+    assert verdict("The CO2 dropped to 3.6% at 10:14, just after S. Adeyemi opened the door.",
+                   incubator)[0] == SUPPORTED
+    counter = "--- counter_17.txt\n+++ counter_18.txt\n-hake  6.0\n+hake  10.5\n cod   12.0\n+monkfish  2.8"
+    assert verdict("Hake has been topped up to 10.5 kg.", counter)[0] == SUPPORTED
+    assert verdict("Cod has been topped up to 10.5 kg.", counter)[0] == UNSUPPORTED
+
+
+def test_names_agents_write_for_what_the_output_abbreviates() -> None:
+    jobs = "job | client | language_pair | translator\n4471 | Marlow & Pike | DE>EN | Anke\n"
+    jobs += "4472 | Marlow & Pike | EN>FR | Julien\n4473 | Sunfield | EN>PL | -"
+    assert verdict("Julien's French translation for Marlow & Pike is in review.", jobs)[0] == (
+        SUPPORTED
+    )
+    assert verdict("Julien's Spanish translation for Marlow & Pike is in review.", jobs)[0] == (
+        UNSUPPORTED
+    )
+    tree = "species: sycamore\nwork: 25% crown reduction\nprotection: TPO (consent needed)\n"
+    assert verdict("The sycamore is covered by a Tree Preservation Order.", tree)[0] == SUPPORTED
+    lots = "lot,shade,delta_e,result\nDY-5501,Navy,0.6,pass\nDY-5502,Coral,1.4,re-dye\n"
+    assert verdict("The coral lot DY-5502 needs a re-dye at \u0394E 1.4.", lots)[0] == SUPPORTED
+    visa = '[{"date": "2025-07-09", "event": "requested: bank statements Mar-May 2025"}]'
+    assert verdict("They asked for bank statements covering March to May.", visa)[0] == SUPPORTED
+    assert verdict("They asked for bank statements covering February to May.", visa)[0] == (
+        UNSUPPORTED
+    )

@@ -337,6 +337,8 @@ _PROSE_ENDS = frozenset('.!?"\u201d')
 PARAGRAPH_MIN_WORDS = 12
 #: A setting's line ("; fill_density = 25%", "max_retries=3").
 _SETTING = re.compile(r"\W*[\w .-]{1,40}?\s*=\s*\S")
+#: A date or a time of day written in digits ("2025-03-21", "19:30:05", "T16:00Z").
+_STAMP = re.compile(r"\d{4}-\d\d-\d\d|\d{1,2}:\d\d(?::\d\d)?")
 #: A field with no value ("accepted_quote": null, "refund": None).
 _EMPTY_VALUE = re.compile(r"[:=]\s*(?:null|none|nil)(?=\s*(?:[,.;|})\]\n]|$))", re.IGNORECASE)
 #: Two words meaning "not" ("used up rather than scrapped").
@@ -1332,8 +1334,9 @@ def _derived_values(index: EvidenceIndex) -> tuple[set[float], set[float]]:
         )
     for text in index.texts:
         groups = _GROUP.findall(text) if text.lstrip()[:1] in ("{", "[") else text.split("\n")
-        records.extend(
-            [float(n.replace(",", "")) for n in _NUMBER_IN_TEXT.findall(g)] for g in groups
+        records.extend(  # a record's dates and times are no amounts to add up
+            [float(n.replace(",", "")) for n in _NUMBER_IN_TEXT.findall(_STAMP.sub(" ", g))]
+            for g in groups
         )
     records = [r for r in records if len(r) <= ADD_MAX_NUMBERS]
     derived = _worked_out(records) | _three_way(records) | _column_totals(index.tables)
@@ -1626,7 +1629,7 @@ def _unbound(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str, .
     words = [(m.start(), m.group()) for m in _WORD_IN_CLAIM.finditer(claim)]
     cuts = clause_starts(claim)
     for number in numbers:
-        at = claim.find(number.text)
+        at = _place(claim, number.text)
         # bound within its clause ("with M. Rossi as owner, while the $210,000 ... deal"), and
         # over an output in lines within its phrase ("£1,093.20 including VAT, on a subtotal of
         # £911"; but "Ming-Na Wen, born in 1963" of a passage)
@@ -1904,7 +1907,7 @@ def _id_swapped(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str
         return ()
     words = [m.start() for m in _WORD_IN_CLAIM.finditer(claim)]
     for number in numbers:
-        at = claim.find(number.text)
+        at = _place(claim, number.text)
         bound = [
             token for start, token in ids
             if start < at and sum(1 for w in words if start < w < at) < BIND_MAX_WORDS
@@ -1928,7 +1931,7 @@ def _other_way(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str,
     writes only with a plus ("grew by 3.1%" where the evidence has -3.1)."""
     lowered = claim.lower()
     for number in facts.numbers:
-        at = lowered.find(number.text.lower())
+        at = _place(lowered, number.text.lower())
         before = set(_WORD_IN_CLAIM.findall(lowered[max(0, at - 40):at])[-DIRECTION_WORDS:])
         rises, falls = bool(before & _RISES), bool(before & _FALLS)
         rises = rises and not before & _COMING  # "two payments are coming up: £24.99"
@@ -1977,7 +1980,7 @@ def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
 def _total(claim: str, number: NumberFact) -> bool:
     """Whether the claim writes this number as a total ("2 of the 16 checks", "in total")."""
     lowered = claim.lower()
-    at = lowered.find(number.text.lower())
+    at = _place(lowered, number.text.lower())
     before = _WORD_IN_CLAIM.findall(lowered[max(0, at - 24):at])[-2:] if at >= 0 else []
     after = lowered[at + len(number.text):at + len(number.text) + 24] if at >= 0 else ""
     return bool(set(before) & _TOTALS) or " in total" in after or " in all" in after
@@ -2058,7 +2061,7 @@ def _computed(claim: str, number: NumberFact) -> bool:
     if number.unit in _TIMES:
         return True
     lowered = claim.lower()
-    at = lowered.find(number.text.lower())
+    at = _place(lowered, number.text.lower())
     if at < 0:
         return False
     before = _WORD_IN_CLAIM.findall(lowered[max(0, at - 48):at])[-COMPUTED_WORDS:]
@@ -2208,6 +2211,13 @@ def _rather_than(words: list[str]) -> list[str]:
         ):
             return [*words[:at], "not", *_rather_than(words[at + 2:])]
     return words
+
+
+def _place(text: str, number: str) -> int:
+    """Where a number is written in a text as a whole ("2" in "12 passes, 2 more" is the
+    second), or -1."""
+    m = re.search(rf"(?<![\d.,]){re.escape(number)}(?![\d])", text)
+    return m.start() if m else -1
 
 
 def _quote(text: str) -> str:
