@@ -70,8 +70,8 @@ from otel_grounding.judges.facts import (
     stem,
     title_like,
     word_parts,
-    words_of_in_order,
     word_profile,
+    words_of_in_order,
     words_profile,
 )
 from otel_grounding.judges.tables import (
@@ -1399,14 +1399,14 @@ def _numeric_dates(text: str) -> list[DateFact]:
         if 1 <= month <= 12 and (day is None or 1 <= day <= 31):
             found.append(DateFact(m.group(), year, month, day))
     for m in _MONTH_RANGE.finditer(text):  # "bank statements Mar-May 2025": March too
-        year = int(m.group(2)) if m.group(2) else None
-        found.append(DateFact(m.group(), year, MONTHS[m.group(1).lower()[:3]], None))
+        written = int(m.group(2)) if m.group(2) else None
+        found.append(DateFact(m.group(), written, MONTHS[m.group(1).lower()[:3]], None))
     for m in _SLASHED.finditer(text):
-        year = int(m.group(3)) if m.group(3) else None
+        written = int(m.group(3)) if m.group(3) else None
         a, b = int(m.group(1)), int(m.group(2))
         for month, day in {(a, b), (b, a)}:
             if 1 <= month <= 12 and 1 <= day <= 31:
-                found.append(DateFact(m.group(), year, month, day))
+                found.append(DateFact(m.group(), written, month, day))
     return found
 
 
@@ -1432,7 +1432,9 @@ def check_claim(claim: str, index: EvidenceIndex) -> ClaimCheck:
     content = len(facts.content_stems)
     coverage = sum(1 for s in facts.content_stems if s in index.stems) / content if content else 1.0
     parts = clauses(claim)
-    if index.is_document and not index.structured:  # held to its facts here, to one passage in `passage_checks`
+    # A document of prose is held to its facts here, to one passage in `passage_checks`; an
+    # output in lines is records, however long.
+    if index.is_document and not index.structured:
         flipped = (
             None if index.more_segments_than(SCATTER_MAX_SEGMENTS) else _polarity_flip(parts, index)
         )
@@ -1962,8 +1964,8 @@ def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
         negated = words_profile(words)[1]
         # "ready to collect" does not say it was collected
         written = {
-            stem(p) for w, before in zip(words, ["", *words]) if before.lower() != "to"
-            for p in word_parts(w)
+            stem(p) for w, before in zip(words, ["", *words[:-1]], strict=True)
+            if before.lower() != "to" for p in word_parts(w)
         }
         # a field's one word written as two ("data_rollover": "data rolls over")
         written.update(stem(stem(a.lower()) + b.lower()) for a, b in pairwise(words))
@@ -2123,10 +2125,10 @@ def _missing_facts(
 ) -> tuple[str, ...]:
     missing: list[str] = []
     if names and facts.names:
-        unheld = [n for n in facts.names if not index.has_name(n)]
-        if unheld:
+        unknown = [n for n in facts.names if not index.has_name(n)]
+        if unknown:
             spelled = _spelled_out(claim, index)
-            missing.extend(f"name '{n}'" for n in unheld if n not in spelled)
+            missing.extend(f"name '{n}'" for n in unknown if n not in spelled)
     if facts.numbers:
         unheld = [
             n for n in facts.numbers
