@@ -15,9 +15,11 @@ benchmarks/bench_verifier.py). A claim is
   number to a name the evidence states it of another ("the Americas with 1,840,200" against
   ("EMEA", 1840200)), or says of one name what the evidence says of another; or when too few
   of its content words occur in the evidence at all (`COVERAGE_MIN`);
-- over a document (`DOCUMENT_MIN_SEGMENTS`: an article, a long report) a claim is held to its
-  numbers, dates and identifiers, and to one passage (`PASSAGE_MIN`): a summary's names come
-  from its byline and context as often as from the text, and its sentences join passages;
+- over a document of prose (`DOCUMENT_MIN_SEGMENTS`: an article, a long report; an output
+  laid out in lines is records, however long) a claim is held to its polarity (up to
+  `SCATTER_MAX_SEGMENTS`), numbers, dates and identifiers, and to one passage
+  (`PASSAGE_MIN`): a summary's names come from its byline and context as often as from the
+  text, and its sentences join passages;
 - `supported` otherwise, including a claim with nothing checkable in it.
 
 Each verdict says why, naming the fact, and quotes the nearest evidence sentence, so a person
