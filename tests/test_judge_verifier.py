@@ -992,3 +992,94 @@ def test_names_agents_write_for_what_the_output_abbreviates() -> None:
     assert verdict("They asked for bank statements covering February to May.", visa)[0] == (
         UNSUPPORTED
     )
+
+
+# -- the sixth rules (rules-v6) ---------------------------------------------------------------
+
+
+def test_a_weekday_of_a_date_whose_year_the_output_gives_elsewhere() -> None:
+    letter = (
+        "Subject: Invoice KQ-7782, treatment in March 2024\n  04 Mar  Assessment  £75.00\n"
+        "Payment is due by 15 April 2024. Your next appointment is on 2 April at 17:20."
+    )
+    assert verdict("Your next session is on Tuesday 2 April at 5:20 pm.", letter)[0] == SUPPORTED
+    assert verdict("Your next session is on Wednesday 2 April at 5:20 pm.", letter)[0] == (
+        UNSUPPORTED
+    )
+
+
+def test_names_with_accents_and_titles() -> None:
+    order = '{"items": [{"title": "Faure: Elegie, op. 24", "qty": 2}], "status": "sent"}'
+    assert verdict("Both copies of the Fauré Élégie were sent.", order)[0] == SUPPORTED
+    assert verdict("Both copies of the Satie Gymnopédie were sent.", order)[0] == UNSUPPORTED
+    show = "09:00 Breakfast Tide | host: Gwen Achebe\n11:00 Local Matters | guest: Dana Whitfield"
+    assert verdict("Her guest at 11 is Councillor Dana Whitfield.", show)[0] == SUPPORTED
+
+
+def test_more_of_what_agents_work_out() -> None:
+    ears = "Right ear: average 38 dB HL\nLeft ear: average 52 dB HL\nSpeech: right 88%, left 64%"
+    assert verdict("The left is at 52 dB HL against 38 dB in the right, a 14 dB gap.", ears)[
+        0
+    ] == SUPPORTED
+    assert verdict("The left is at 52 dB HL against 38 dB in the right, a 16 dB gap.", ears)[
+        0
+    ] == UNSUPPORTED
+    quote = "Base quote: £4,340 (marquee, flooring, lighting)\nDeposit: 25% to hold the date"
+    assert verdict("A 25% deposit holds the date, that's £1,085.", quote)[0] == SUPPORTED
+    assert verdict("A 25% deposit holds the date, that's £1,185.", quote)[0] == UNSUPPORTED
+    session = "| Ref | Client | Artist | Date | Length | Deposit |\n|---|---|---|---|---|---|\n"
+    session += "| TB-303 | Leila Haddad | Jonah Kress | Sat 12 Oct | 1.5 h | £40 |\n"
+    session += "| TB-304 | Sam Oduya | Jonah Kress | Sun 13 Oct | 3 h | £60 |"
+    assert verdict("Leila's 90-minute session is with Jonah Kress.", session)[0] == SUPPORTED
+    assert verdict("Leila's 75-minute session is with Jonah Kress.", session)[0] == UNSUPPORTED
+    courts = "| Court | Surface | 18:00 | 19:00 | 20:00 |\n|---|---|---|---|---|\n"
+    courts += "| 2 | Hard | booked | free | free |\n| 3 | Clay | free | free | closed |"
+    assert verdict("Court 3 is free at 6 and 7 pm but shuts at 8.", courts)[0] == SUPPORTED
+    assert verdict("Court 3 is free at 6 and 7 pm but shuts at 9.", courts)[0] == UNSUPPORTED
+
+
+def test_totals_over_the_rows_a_claim_names() -> None:
+    counts = (
+        "date,site,species,count\n2024-01-14,North Lagoon,Wigeon,412\n"
+        "2024-01-14,North Lagoon,Teal,158\n2024-01-14,Saltmarsh Pools,Wigeon,95\n"
+        "2024-01-14,Saltmarsh Pools,Teal,203\n2024-01-14,Saltmarsh Pools,Little Egret,11\n"
+    )
+    assert verdict("Across both sites the count came to 507 Wigeon.", counts)[0] == SUPPORTED
+    assert verdict("Across both sites the count came to 517 Wigeon.", counts)[0] == UNSUPPORTED
+    tickets = (
+        "| Ticket | Customer | Item | Price |\n|---|---|---|---|\n"
+        "| C-771 | Norah Blake | Chelsea boots | £48.00 |\n| C-772 | Norah Blake | buckle | £12.50 |\n"
+        "| C-774 | Femi Adeyemi | walking boots | £79.00 |"
+    )
+    assert verdict("Norah Blake will pay £60.50 for the two jobs.", tickets)[0] == SUPPORTED
+    assert verdict("Norah Blake will pay £62.50 for the two jobs.", tickets)[0] == UNSUPPORTED
+    freight = (
+        '{"shipments": [{"ref": "MFL-3381", "cargo": {"cartons": 640, "gross_kg": 11850}}, '
+        '{"ref": "MFL-3392", "cargo": {"cartons": 910, "gross_kg": 14200}}]}'
+    )
+    assert verdict("Between them the two containers carry 1,550 cartons.", freight)[0] == (
+        SUPPORTED
+    )
+    assert verdict("Between them the two containers carry 1,650 cartons.", freight)[0] == (
+        UNSUPPORTED
+    )
+
+
+def test_another_rows_word_denied_and_a_day_set_apart() -> None:
+    returns = (
+        "| Item | Hirer | Status |\n|---|---|---|\n| Scrooge coat | B. Marsh | RETURNED |\n"
+        "| Ghost of Christmas Past robe | T. Hale | OUT |"
+    )
+    assert verdict("The Ghost of Christmas Past robe still hasn't been returned.", returns)[0] == (
+        SUPPORTED
+    )
+    assert verdict("The Ghost of Christmas Past robe has been returned.", returns)[0] == (
+        UNSUPPORTED
+    )
+    tower = (
+        "Practice: Wednesdays 19:30-21:00.\n"
+        "No practice on the first Wednesday of each month (bell maintenance by Ron Amis)."
+    )
+    assert verdict(
+        "Practice is on Wednesdays apart from the first Wednesday of each month.", tower
+    )[0] == SUPPORTED

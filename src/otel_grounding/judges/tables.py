@@ -85,6 +85,20 @@ def _scalar(value: object) -> str | None:
     return None if isinstance(value, (dict, list)) else str(value)
 
 
+def _fields(record: dict[str, object]) -> dict[str, str]:
+    """A JSON object's fields as cells, with those of the objects nested in it ("cargo":
+    {"cartons": 640} is the column `cargo.cartons`)."""
+    cells: dict[str, str] = {}
+    for key, value in record.items():
+        if isinstance(value, dict):
+            cells.update(
+                (f"{key}.{k}", c) for k, v in value.items() if (c := _scalar(v)) is not None
+            )
+        elif (cell := _scalar(value)) is not None:
+            cells[key] = cell
+    return cells
+
+
 def _json_tables(value: object, out: list[Table]) -> None:
     """The tables of a JSON value: each list of objects, and each object whose values are all
     objects (their key a cell of their row)."""
@@ -92,14 +106,11 @@ def _json_tables(value: object, out: list[Table]) -> None:
     if isinstance(value, list):
         children: list[object] = value
         if len(value) >= 2 and all(isinstance(v, dict) for v in value):
-            items = [{k: c for k, v in v.items() if (c := _scalar(v)) is not None} for v in value]
+            items = [_fields(v) for v in value]
     elif isinstance(value, dict):
         children = list(value.values())
         if len(value) >= 2 and all(isinstance(v, dict) for v in children):
-            items = [
-                {"": str(k), **{f: c for f, x in v.items() if (c := _scalar(x)) is not None}}
-                for k, v in value.items()
-            ]
+            items = [{"": str(k), **_fields(v)} for k, v in value.items()]
     else:
         return
     if items:
@@ -206,8 +217,9 @@ def csv_line(line: str) -> bool:
 
 
 def cell_number(cell: str) -> float | None:
-    """A table cell's number ("1,214", "235.00"), None for a cell that is not one number."""
-    m = _NUMBER_CELL.fullmatch(cell.replace(",", ""))
+    """A table cell's number ("1,214", "235.00", "£48.00"), None for a cell that is not one
+    number."""
+    m = _NUMBER_CELL.fullmatch(cell.replace(",", "").lstrip("£$€"))
     return float(m.group()) if m else None
 
 

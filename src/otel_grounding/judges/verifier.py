@@ -33,6 +33,7 @@ from __future__ import annotations
 import bisect
 import datetime
 import re
+import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
@@ -50,6 +51,7 @@ from otel_grounding.judge import (
 )
 from otel_grounding.judges.facts import (
     MONTHS,
+    NEGATION_SCOPE,
     NUMBER_WORDS,
     PRONOUNS,
     STOPWORDS,
@@ -88,7 +90,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v5"
+MODEL = "rules-v6"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -266,6 +268,11 @@ _HEDGED_HOUR = re.compile(
     r"\b(?:just|shortly|little|around|about|roughly|nearly|almost)\s(?:after|before|past|at)?"
     r"\s?(\d{1,2})(?::(\d\d))?(?![\d.,:]?\d|\s?(?:%|[a-zA-Z]))"
 )
+#: A bare hour after a word placing it in the day ("shuts at 8 because", "open until 10").
+_AT_HOUR = re.compile(
+    r"\b(?:at|by|until|till)\s(\d{1,2})(?::(\d\d))?"
+    r"(?![\d.,:]?\d|\s?(?:%|(?!and\b|or\b|to\b)[a-zA-Z]{1,3}\b))"  # not "at 8 kg"
+)
 #: Words that hedge a time of day ("just before 10:50 pm", "around 4 pm").
 _CLOCK_HEDGE = re.compile(
     r"\b(?:just|shortly|little|around|about|roughly|approximately|nearly|almost)"
@@ -276,6 +283,14 @@ _CLOCK_HEDGE = re.compile(
 CLOCK_HEDGE_MINUTES = 15
 #: A clock or a stopwatch in the evidence ("10:14", "1:09:48", "41:07").
 _CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d\d)(?::(\d\d))?(?![\d:])")
+#: A unit of time right after a claim's number ("90-minute", "2 hours").
+_TIME_WORD = re.compile(r"[-\s]?(min(?:ute)?s?|h(?:ou)?rs?|hours?)\b", re.IGNORECASE)
+#: A number of hours or minutes in the evidence ("1.5 h", "120 min").
+_IN_TIME_UNITS = re.compile(
+    r"(?<![\d.])(\d+(?:\.\d+)?)\s?(h|hrs?|hours?|mins?|minutes?)\b", re.IGNORECASE
+)
+_HOUR_WORDS = frozenset(("h", "hr", "hrs", "hour", "hours"))
+_MINUTE_WORDS = frozenset(("m", "min", "mins", "minute", "minutes"))
 #: Seconds in each unit a claim may count a time between two in.
 _TIME_UNITS = {
     **dict.fromkeys(("seconds", "second", "secs", "sec", "s"), 1),
@@ -303,7 +318,7 @@ _OPENING_PRONOUNS = frozenset(("He", "She", "They", "It"))
 _COMPUTED = frozenset(word_list(
     "total totals totalling totaling overall combined altogether across all left leaving "
     "remaining remain by rate each per together difference sum return ratio share comes come "
-    "away short done adds bringing brings full"
+    "away short done adds bringing brings full that's making gap ahead behind worth"
 ))
 _TIMES = frozenset(("x", "times"))
 #: How many words before a number may say it was worked out.
@@ -344,7 +359,9 @@ _STAMP = re.compile(r"\d{4}-\d\d-\d\d|\d{1,2}:\d\d(?::\d\d)?")
 #: A field with no value ("accepted_quote": null, "refund": None).
 _EMPTY_VALUE = re.compile(r"[:=]\s*(?:null|none|nil)(?=\s*(?:[,.;|})\]\n]|$))", re.IGNORECASE)
 #: Two words meaning "not" ("used up rather than scrapped").
-_INSTEAD = frozenset((("rather", "than"), ("instead", "of")))
+_INSTEAD = frozenset(
+    (("rather", "than"), ("instead", "of"), ("apart", "from"), ("except", "for"))
+)
 #: A table cell that is a negation word by itself: a value, not a statement's "no".
 _NO_CELLS = frozenset(word_list("no none n/a"))
 #: The field's name, just before its value.
@@ -657,6 +674,8 @@ class EvidenceIndex:
         words = self.vocabulary.words
         if whole in words or (whole[-1:] == "s" and whole[:-1] in words):
             return True  # "MySQL" for mysql, "GPUs" for gpu
+        if not name.isascii() and (plain := _unaccented(name)) != name:
+            return self.has_name(plain)  # "Fauré" for Faure
         parts = [p for p in word_parts(name) if len(p) >= 2]
         if all(self._has_word(p) for p in parts):
             return True
@@ -1258,6 +1277,13 @@ class EvidenceIndex:
         return sorted(((n, p) for p, n in counts.items() if n >= least), reverse=True)
 
 
+def _unaccented(text: str) -> str:
+    """A text without its accents ("Fauré Élégie": "Faure Elegie")."""
+    return "".join(
+        c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
+    )
+
+
 def _weekday_covers(word: str, weekdays: Iterable[str]) -> bool:
     """Whether one of these weekdays, as an evidence word, covers a claim's word (the rules of
     `EvidenceIndex._has_word` over words: the word, a misspelling of it, a short ending)."""
@@ -1309,13 +1335,18 @@ class _EvidenceFacts:
                 found.units.add((float(m.group(1)), m.group(2).lower()))
             found.dates.extend(facts.dates)
             found.dates.extend(_numeric_dates(text))
-            for date in found.dates:  # "on Friday, December 4" for 2026-12-04
-                if date.year and date.month and date.day:
-                    try:
-                        weekday = datetime.date(date.year, date.month, date.day).weekday()
-                    except ValueError:
-                        continue
-                    found.weekdays.add(_WEEKDAYS[weekday])
+        # "on Friday, December 4" for 2026-12-04; "Tuesday 2 April" for a "2 April" of a
+        # letter whose other dates say 2024
+        years = {d.year for d in found.dates if d.year}
+        for date in found.dates:
+            if not (date.month and date.day):
+                continue
+            for year in {date.year} if date.year else years:
+                try:
+                    weekday = datetime.date(year, date.month, date.day).weekday()
+                except ValueError:
+                    continue
+                found.weekdays.add(_WEEKDAYS[weekday])
         return found
 
 
@@ -1745,7 +1776,7 @@ def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
                 for other in {cells[c] for _, _, cells in table.rows if len(cells) > c}:
                     if len(other) < 2 or not WORDED_CELL.fullmatch(other) or not _holds_word(
                         lowered, other
-                    ):
+                    ) or _denied(lowered, other):
                         continue
                     # the word itself names the rows that hold it
                     naming = named - set(record_tokens(other))
@@ -1844,6 +1875,14 @@ def _named_last(
         if token in naming:
             last = token
     return [row for row in table.rows if last in row[1]] if last else []
+
+
+def _denied(text: str, phrase: str) -> bool:
+    """Whether a clause negates a phrase it writes ("still hasn't been returned"): another
+    row's word, denied, says this row is not so."""
+    at = text.find(phrase)
+    before = _WORD_IN_CLAIM.findall(text[max(0, at - 40):at])[-NEGATION_SCOPE:]
+    return at >= 0 and any(word_profile(w).negation for w in before)
 
 
 def _beside(text: str, phrase: str) -> set[str]:
@@ -2013,6 +2052,10 @@ def _on_the_clock(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
             if number.text in m.group(at, at + 1):
                 hour = int(m.group(at))
                 times.append(({hour, hour + 12}, int(m.group(at + 1) or 0), m.start()))
+    for m in _AT_HOUR.finditer(claim):  # "it shuts at 8 because it has no lights"
+        if number.text in m.group(1, 2):
+            hour = int(m.group(1))
+            times.append(({hour, hour + 12}, int(m.group(2) or 0), m.start(1)))
     for m in _HEDGED_HOUR.finditer(claim):  # "a little after 11"
         if number.text in m.group(1, 2):
             hour = int(m.group(1))
@@ -2027,6 +2070,22 @@ def _on_the_clock(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
             ):
                 return True
     return False
+
+
+def _in_other_units(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
+    """Whether a number of minutes is hours the evidence gives ("a 90-minute session" for
+    1.5 h), or of hours minutes it gives ("a 2-hour slot" for 120 min)."""
+    at = _place(claim, number.text)
+    m = _TIME_WORD.match(claim, at + len(number.text)) if at >= 0 else None
+    if m is None:
+        return False
+    minutes = m.group(1).lower().startswith("m")
+    wanted = number.value / 60 if minutes else number.value * 60
+    words = _HOUR_WORDS if minutes else _MINUTE_WORDS
+    return any(
+        float(value) == wanted and unit.lower() in words
+        for value, unit in _IN_TIME_UNITS.findall(index.text)
+    )
 
 
 def _apart(number: NumberFact, index: EvidenceIndex) -> bool:
@@ -2105,6 +2164,45 @@ def _from_its_own(claim: str, number: NumberFact, numbers: Sequence[NumberFact])
     )
 
 
+def _named_rows_total(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
+    """Whether a number of 10 or more, or with decimals, is a column's total over rows of a
+    table whose words the claim writes: the rows of one such word ("507 Wigeon across both
+    sites": the Wigeon rows), or all the rows it names ("spend across Meta, Google and
+    TikTok")."""
+    if not index.structured or (not number.decimals and number.value < 10) or _a_year(number):
+        return False
+    lowered = claim.lower()
+    for table in index.tables:
+        groups: dict[tuple[int, str], list[tuple[str, ...]]] = defaultdict(list)
+        for _, _, cells in table.rows:
+            for c in table.worded:
+                if len(cells) > c and len(cells[c]) >= 3 and _holds_word(lowered, cells[c]):
+                    groups[c, cells[c]].append(cells)
+        named = {id(cells): cells for rows in groups.values() for cells in rows}
+        for rows in (*groups.values(), list(named.values())):
+            if len(rows) < 2 or len(rows) == len(table.rows):
+                continue  # one row is no total; all of them are `column_total`'s
+            for c in range(min(len(cells) for cells in rows)):
+                values = [cell_number(cells[c]) for cells in rows]
+                if all(v is not None for v in values) and round(
+                    sum(v for v in values if v is not None), number.decimals
+                ) == number.value:
+                    return True
+    return False
+
+
+def _share_of(number: NumberFact, numbers: Sequence[NumberFact], index: EvidenceIndex) -> bool:
+    """Whether a number of 100 or more is a percentage the claim writes of a value of the
+    evidence ("a 25% deposit, that's £1,085" of 4,340)."""
+    if number.value < DERIVED_MIN:
+        return False
+    shares = [n.value / 100 for n in numbers if n.percent and n is not number]
+    return any(
+        round(share * value, number.decimals) == number.value
+        for share in shares for value in index.number_values
+    )
+
+
 def _a_year(number: NumberFact) -> bool:
     """Whether a number is written as a year ("2026", not "1,610")."""
     return number.text.isdigit() and _YEARS[0] <= number.value <= _YEARS[1]
@@ -2136,6 +2234,7 @@ def _missing_facts(
             n for n in facts.numbers
             if not index.has_number(n) and not _on_the_clock(claim, n, index)
             and not _in_a_duration(claim, n, index) and not _apart(n, index)
+            and not _in_other_units(claim, n, index)
         ]
         if unheld:
             held = [n for n in facts.numbers if n not in unheld]
@@ -2144,7 +2243,9 @@ def _missing_facts(
                 if not (_total(claim, n) and index.adds_up(n, held))
                 and not (_computed(claim, n) and index.derives(n))
                 and not index.in_one_record(n) and not index.column_total(n)
+                and not _named_rows_total(claim, n, index)
                 and not _from_its_own(claim, n, facts.numbers)
+                and not _share_of(n, facts.numbers, index)
             )
     if facts.dates:
         missing.extend(f"date '{d.text}'" for d in facts.dates if not index.has_date(d))
@@ -2205,8 +2306,8 @@ def _negations(words: Sequence[str]) -> int:
 
 
 def _rather_than(words: list[str]) -> list[str]:
-    """A clause's words with "rather than" and "instead of" read as the "not" they mean
-    before a word ("used up rather than scrapped")."""
+    """A clause's words with "rather than", "instead of", "apart from" and "except for" read
+    as the "not" they mean before a word ("used up rather than scrapped")."""
     lowered = [w.lower() for w in words]
     for at in range(len(words) - 2):
         # "rather than frozen", not "instead of 31 August" (a value replaced, not denied)
