@@ -209,7 +209,8 @@ def test_sigterm_with_judgements_in_flight_forwards_every_run_within_the_drain_d
         started = time.monotonic()
         assert relay.terminate() == 0, relay.log_text()
         elapsed = time.monotonic() - started
-        assert elapsed < drain + 1.5, elapsed
+        # within the drain deadline, not the judge's 60 s (slack for a loaded machine)
+        assert elapsed < drain + 5.0, elapsed
         received = runs(sink)
         assert len(received) == runs_sent and len({r.span.span_id for r in received}) == runs_sent
         for run in received:
