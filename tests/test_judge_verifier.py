@@ -1083,3 +1083,7 @@ def test_another_rows_word_denied_and_a_day_set_apart() -> None:
     assert verdict(
         "Practice is on Wednesdays apart from the first Wednesday of each month.", tower
     )[0] == SUPPORTED
+
+
+def test_a_claim_of_no_words_over_a_yes_no_field() -> None:
+    assert verdict("42.", '{"enabled": true, "count": 42}')[0] == SUPPORTED

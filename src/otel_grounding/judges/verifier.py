@@ -49,6 +49,14 @@ from otel_grounding.judge import (
     JudgeRequest,
     JudgeVerdict,
 )
+from otel_grounding.judges.clock import (
+    apart,
+    clock_seconds,
+    in_a_duration,
+    in_other_units,
+    on_the_clock,
+    times_of_day,
+)
 from otel_grounding.judges.facts import (
     MONTHS,
     NEGATION_SCOPE,
@@ -248,64 +256,6 @@ _CONVERSIONS: dict[str, tuple[float, ...]] = {
 _ROUND_ZEROS = re.compile(r"(?<=[1-9])(?:,?0){2,}$")
 #: ... and close to the value it rounds: "12,700" for 12,655, not "3,000" for 2,610.
 ROUNDED_TOLERANCE = 0.01
-#: A time of day in a claim: "4 pm", "7:30 p.m.", "7:15".
-_CLAIM_TIME = re.compile(
-    r"\b(\d{1,2})(?::(\d\d))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d\d)\b", re.IGNORECASE
-)
-#: The first time of a range on the 12-hour clock, written without its half ("from 7 to
-#: 8:30 pm").
-_RANGE_START = re.compile(
-    r"\b(\d{1,2})(?::(\d\d))?\s?(?:to|until|till|-|\u2013)\s?\d{1,2}(?::\d\d)?\s?[ap]\.?m\b",
-    re.IGNORECASE,
-)
-#: A range of bare hours ("from 7 to 9", "between 8 and 10:30").
-_BARE_RANGE = re.compile(
-    r"\b(?:from|between)\s(\d{1,2})(?::(\d\d))?\s?(?:to|and|until|till|-|\u2013)\s?"
-    r"(\d{1,2})(?::(\d\d))?(?![\d.,:]?\d|\s?(?:%|[a-zA-Z]))"
-)
-#: A bare hour a hedge places ("a little after 11", "just before 10").
-_HEDGED_HOUR = re.compile(
-    r"\b(?:just|shortly|little|around|about|roughly|nearly|almost)\s(?:after|before|past|at)?"
-    r"\s?(\d{1,2})(?::(\d\d))?(?![\d.,:]?\d|\s?(?:%|[a-zA-Z]))"
-)
-#: A bare hour after a word placing it in the day ("shuts at 8 because", "open until 10").
-_AT_HOUR = re.compile(
-    r"\b(?:at|by|until|till)\s(\d{1,2})(?::(\d\d))?"
-    r"(?![\d.,:]?\d|\s?(?:%|(?!and\b|or\b|to\b)[a-zA-Z]{1,3}\b))"  # not "at 8 kg"
-)
-#: Words that hedge a time of day ("just before 10:50 pm", "around 4 pm").
-_CLOCK_HEDGE = re.compile(
-    r"\b(?:just|shortly|little|around|about|roughly|approximately|nearly|almost)"
-    r"(?:\s(?:after|before|past|at|by|until))?\s*$",
-    re.IGNORECASE,
-)
-#: How far a hedged time may be from the evidence's, in minutes.
-CLOCK_HEDGE_MINUTES = 15
-#: A clock or a stopwatch in the evidence ("10:14", "1:09:48", "41:07").
-_CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d\d)(?::(\d\d))?(?![\d:])")
-#: A unit of time right after a claim's number ("90-minute", "2 hours").
-_TIME_WORD = re.compile(r"[-\s]?(min(?:ute)?s?|h(?:ou)?rs?|hours?)\b", re.IGNORECASE)
-#: A number of hours or minutes in the evidence ("1.5 h", "120 min").
-_IN_TIME_UNITS = re.compile(
-    r"(?<![\d.])(\d+(?:\.\d+)?)\s?(h|hrs?|hours?|mins?|minutes?)\b", re.IGNORECASE
-)
-_HOUR_WORDS = frozenset(("h", "hr", "hrs", "hour", "hours"))
-_MINUTE_WORDS = frozenset(("m", "min", "mins", "minute", "minutes"))
-#: Seconds in each unit a claim may count a time between two in.
-_TIME_UNITS = {
-    **dict.fromkeys(("seconds", "second", "secs", "sec", "s"), 1),
-    **dict.fromkeys(("minutes", "minute", "mins", "min"), 60),
-    **dict.fromkeys(("hours", "hour", "hrs", "hr"), 3600),
-}
-#: The most clock values of an output read for the times between them.
-CLOCK_MAX_VALUES = 400
-#: A duration in hours and minutes ("1 hour 9 minutes", "2 h 15 min", "3 hours and 5 mins").
-_DURATION = re.compile(
-    r"\b(\d{1,3})\s?(?:hours?|hrs?|h)\s?(?:and\s)?(\d{1,2})\s?(?:minutes?|mins?|m)\b",
-    re.IGNORECASE,
-)
-#: A time of day in the evidence, on the 24-hour clock ("19:15", "T16:00:00Z").
-_EVIDENCE_TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d\d)(?!\d)")
 #: A month or a date written year first, in digits ("2026-06", "2026:09:19").
 _YEAR_FIRST = re.compile(r"(?<![\w:.-])((?:19|20)\d\d)(?:-(\d{2})(?![\w:-])|:(\d{2}):(\d{2})\b)")
 #: A date written day and month in digits, then the year ("03/11/2026").
@@ -948,7 +898,7 @@ class EvidenceIndex:
         """The times of day the evidence writes ("19:15", "2026-12-03T16:00:00Z"), as (hour,
         minute)."""
         if self._times is None:
-            self._times = {(int(h), int(m)) for h, m in _EVIDENCE_TIME.findall(self.text)}
+            self._times = times_of_day(self.text)
         return self._times
 
     @property
@@ -956,13 +906,7 @@ class EvidenceIndex:
         """Every clock or stopwatch value the evidence writes, in seconds, read both as hours
         and minutes and as minutes and seconds where it has two parts ("41:07")."""
         if self._clock is None:
-            found: set[int] = set()
-            for a, b, c in _CLOCK.findall(self.text):
-                if c:
-                    found.add(3600 * int(a) + 60 * int(b) + int(c))
-                else:
-                    found.update((3600 * int(a) + 60 * int(b), 60 * int(a) + int(b)))
-            self._clock = sorted(found)
+            self._clock = clock_seconds(self.text)
         return self._clock
 
     @property
@@ -1132,7 +1076,8 @@ class EvidenceIndex:
 
     @property
     def data_rows(self) -> set[int]:
-        """The records of a structured output holding a number, but each output's first."""
+        """The records of a structured output that are rows: holding a number, but neither each
+        output's first, a label's or a setting's line, a totals line nor a sentence of prose."""
         self.record_tokens  # noqa: B018 -- the records
         return self._data_rows
 
@@ -1773,7 +1718,7 @@ def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
             if crossed:
                 return crossed
             for c in table.worded:
-                for other in {cells[c] for _, _, cells in table.rows if len(cells) > c}:
+                for other in sorted({cells[c] for _, _, cells in table.rows if len(cells) > c}):
                     if len(other) < 2 or not WORDED_CELL.fullmatch(other) or not _holds_word(
                         lowered, other
                     ) or _denied(lowered, other):
@@ -2005,7 +1950,7 @@ def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
         negated = words_profile(words)[1]
         # "ready to collect" does not say it was collected
         written = {
-            stem(p) for w, before in zip(words, ["", *words[:-1]], strict=True)
+            stem(p) for before, w in pairwise(["", *words])
             if before.lower() != "to" for p in word_parts(w)
         }
         # a field's one word written as two ("data_rollover": "data rolls over")
@@ -2029,93 +1974,16 @@ def _total(claim: str, number: NumberFact) -> bool:
     return bool(set(before) & _TOTALS) or " in total" in after or " in all" in after
 
 
-def _on_the_clock(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
-    """Whether the number is part of a time of the claim's that the evidence gives on the
-    24-hour clock ("4 pm" for 16:00, "arrive by 7:15" for 19:15, "until 9 pm" for T21:00,
-    "from 7 to 9" for 19:00-21:00); a hedged time within `CLOCK_HEDGE_MINUTES` ("just
-    before 10:50 pm" for 22:48, "a little after 11" for 23:03)."""
-    times: list[tuple[set[int], int, int]] = []  # (hours, minute, its start in the claim)
-    for m in _CLAIM_TIME.finditer(claim):
-        if number.text not in m.group():
-            continue
-        hour = int(m.group(1) or m.group(4))
-        minute = int(m.group(2) or m.group(5) or 0)
-        half = (m.group(3) or "").lower()
-        hours = {hour % 12 + (12 if half == "p" else 0)} if half else {hour, hour + 12}
-        times.append((hours, minute, m.start()))
-    for m in _RANGE_START.finditer(claim):  # "from 7 to 8:30 pm": 19:00, or 07:00
-        if number.text in m.group(1, 2):
-            hour = int(m.group(1))
-            times.append(({hour, hour + 12}, int(m.group(2) or 0), m.start()))
-    for m in _BARE_RANGE.finditer(claim):  # "on Tuesday evenings from 7 to 9"
-        for at in (1, 3):
-            if number.text in m.group(at, at + 1):
-                hour = int(m.group(at))
-                times.append(({hour, hour + 12}, int(m.group(at + 1) or 0), m.start()))
-    for m in _AT_HOUR.finditer(claim):  # "it shuts at 8 because it has no lights"
-        if number.text in m.group(1, 2):
-            hour = int(m.group(1))
-            times.append(({hour, hour + 12}, int(m.group(2) or 0), m.start(1)))
-    for m in _HEDGED_HOUR.finditer(claim):  # "a little after 11"
-        if number.text in m.group(1, 2):
-            hour = int(m.group(1))
-            times.append(({hour, hour + 12}, int(m.group(2) or 0), m.start(1)))
-    for hours, minute, start in times:
-        if any((h, minute) in index.times for h in hours):
-            return True
-        if _CLOCK_HEDGE.search(claim[max(0, start - 24):start]):
-            wanted = {60 * h + minute for h in hours}
-            if any(
-                abs(60 * h + m - w) <= CLOCK_HEDGE_MINUTES for h, m in index.times for w in wanted
-            ):
-                return True
-    return False
-
-
-def _in_other_units(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
-    """Whether a number of minutes is hours the evidence gives ("a 90-minute session" for
-    1.5 h), or of hours minutes it gives ("a 2-hour slot" for 120 min)."""
+def _as_a_time(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
+    """Whether the number is part of a time the claim writes as the evidence's (judges/clock):
+    a time of day, a duration, the time between two of the output's, hours as minutes."""
     at = _place(claim, number.text)
-    m = _TIME_WORD.match(claim, at + len(number.text)) if at >= 0 else None
-    if m is None:
-        return False
-    minutes = m.group(1).lower().startswith("m")
-    wanted = number.value / 60 if minutes else number.value * 60
-    words = _HOUR_WORDS if minutes else _MINUTE_WORDS
-    return any(
-        float(value) == wanted and unit.lower() in words
-        for value, unit in _IN_TIME_UNITS.findall(index.text)
+    return (
+        on_the_clock(claim, number.text, index.times)
+        or in_a_duration(claim, number.text, index.number_values)
+        or apart(number.value, number.unit, number.hedged, index.clock_seconds)
+        or (at >= 0 and in_other_units(claim[at + len(number.text):], number.value, index.text))
     )
-
-
-def _apart(number: NumberFact, index: EvidenceIndex) -> bool:
-    """Whether a number of seconds, minutes or hours is the time between two the evidence
-    writes ("43 seconds ahead" for 1:09:48 and 1:10:31, "about 17 minutes later" for 10:14
-    and 10:31), at the precision written (within half a unit when hedged)."""
-    unit = _TIME_UNITS.get(number.unit)
-    if unit is None:
-        return False
-    seconds = index.clock_seconds
-    if len(seconds) > CLOCK_MAX_VALUES:
-        return False
-    wanted = number.value * unit
-    slack = unit / 2 if number.hedged else 0.5
-    return any(abs(abs(a - b) - wanted) <= slack for a, b in combinations(seconds, 2))
-
-
-def _in_a_duration(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
-    """Whether the number is part of a duration in hours and minutes that the evidence gives
-    in seconds or minutes ("about 1 hour 9 minutes" for 4127 s)."""
-    for m in _DURATION.finditer(claim):
-        if number.text not in m.group(1, 2):
-            continue
-        minutes = 60 * int(m.group(1)) + int(m.group(2))
-        if any(
-            abs(value - minutes) < 1 or abs(value - 60 * minutes) < 60
-            for value in index.number_values
-        ):
-            return True
-    return False
 
 
 def _computed(claim: str, number: NumberFact) -> bool:
@@ -2232,9 +2100,7 @@ def _missing_facts(
     if facts.numbers:
         unheld = [
             n for n in facts.numbers
-            if not index.has_number(n) and not _on_the_clock(claim, n, index)
-            and not _in_a_duration(claim, n, index) and not _apart(n, index)
-            and not _in_other_units(claim, n, index)
+            if not index.has_number(n) and not _as_a_time(claim, n, index)
         ]
         if unheld:
             held = [n for n in facts.numbers if n not in unheld]

@@ -1,0 +1,167 @@
+"""Times as agents write them and as tool outputs write them: clock times on the 12- and
+24-hour clock, hedged times ("just before 10:50 pm"), ranges ("from 7 to 9"), durations
+("about 1 hour 9 minutes" for 4127 s), the time between two of an output's ("43 seconds
+ahead"), and hours as minutes ("a 90-minute session" for 1.5 h). Pure text reading for the
+verifier: nothing here knows of claims' verdicts or of the evidence index.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable
+from itertools import combinations
+
+#: A time of day in a claim: "4 pm", "7:30 p.m.", "7:15".
+_CLAIM_TIME = re.compile(
+    r"\b(\d{1,2})(?::(\d\d))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d\d)\b", re.IGNORECASE
+)
+#: The first time of a range on the 12-hour clock, written without its half ("from 7 to
+#: 8:30 pm").
+_RANGE_START = re.compile(
+    r"\b(\d{1,2})(?::(\d\d))?\s?(?:to|until|till|-|\u2013)\s?\d{1,2}(?::\d\d)?\s?[ap]\.?m\b",
+    re.IGNORECASE,
+)
+#: A range of bare hours ("from 7 to 9", "between 8 and 10:30").
+_BARE_RANGE = re.compile(
+    r"\b(?:from|between)\s(\d{1,2})(?::(\d\d))?\s?(?:to|and|until|till|-|\u2013)\s?"
+    r"(\d{1,2})(?::(\d\d))?(?![\d.,:]?\d|\s?(?:%|[a-zA-Z]))"
+)
+#: A bare hour a hedge places ("a little after 11", "just before 10").
+_HEDGED_HOUR = re.compile(
+    r"\b(?:just|shortly|little|around|about|roughly|nearly|almost)\s(?:after|before|past|at)?"
+    r"\s?(\d{1,2})(?::(\d\d))?(?![\d.,:]?\d|\s?(?:%|[a-zA-Z]))"
+)
+#: A bare hour after a word placing it in the day ("shuts at 8 because", "open until 10").
+_AT_HOUR = re.compile(
+    r"\b(?:at|by|until|till)\s(\d{1,2})(?::(\d\d))?"
+    r"(?![\d.,:]?\d|\s?(?:%|(?!and\b|or\b|to\b)[a-zA-Z]{1,3}\b))"  # not "at 8 kg"
+)
+#: Words that hedge a time of day ("just before 10:50 pm", "around 4 pm").
+_CLOCK_HEDGE = re.compile(
+    r"\b(?:just|shortly|little|around|about|roughly|approximately|nearly|almost)"
+    r"(?:\s(?:after|before|past|at|by|until))?\s*$",
+    re.IGNORECASE,
+)
+#: How far a hedged time may be from the evidence's, in minutes.
+CLOCK_HEDGE_MINUTES = 15
+#: A clock or a stopwatch in the evidence ("10:14", "1:09:48", "41:07").
+_CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d\d)(?::(\d\d))?(?![\d:])")
+#: A unit of time right after a claim's number ("90-minute", "2 hours").
+_TIME_WORD = re.compile(r"[-\s]?(min(?:ute)?s?|h(?:ou)?rs?|hours?)\b", re.IGNORECASE)
+#: A number of hours or minutes in the evidence ("1.5 h", "120 min").
+_IN_TIME_UNITS = re.compile(
+    r"(?<![\d.])(\d+(?:\.\d+)?)\s?(h|hrs?|hours?|mins?|minutes?)\b", re.IGNORECASE
+)
+_HOUR_WORDS = frozenset(("h", "hr", "hrs", "hour", "hours"))
+_MINUTE_WORDS = frozenset(("m", "min", "mins", "minute", "minutes"))
+#: Seconds in each unit a claim may count a time between two in.
+_TIME_UNITS = {
+    **dict.fromkeys(("seconds", "second", "secs", "sec", "s"), 1),
+    **dict.fromkeys(("minutes", "minute", "mins", "min"), 60),
+    **dict.fromkeys(("hours", "hour", "hrs", "hr"), 3600),
+}
+#: The most clock values of an output read for the times between them.
+CLOCK_MAX_VALUES = 400
+#: A duration in hours and minutes ("1 hour 9 minutes", "2 h 15 min", "3 hours and 5 mins").
+_DURATION = re.compile(
+    r"\b(\d{1,3})\s?(?:hours?|hrs?|h)\s?(?:and\s)?(\d{1,2})\s?(?:minutes?|mins?|m)\b",
+    re.IGNORECASE,
+)
+#: A time of day in the evidence, on the 24-hour clock ("19:15", "T16:00:00Z").
+_EVIDENCE_TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d\d)(?!\d)")
+
+
+def times_of_day(text: str) -> set[tuple[int, int]]:
+    """The times of day a text writes ("19:15", "2026-12-03T16:00:00Z"), as (hour, minute)."""
+    return {(int(h), int(m)) for h, m in _EVIDENCE_TIME.findall(text)}
+
+
+def clock_seconds(text: str) -> list[int]:
+    """Every clock or stopwatch value a text writes, in seconds, read both as hours and
+    minutes and as minutes and seconds where it has two parts ("41:07")."""
+    found: set[int] = set()
+    for a, b, c in _CLOCK.findall(text):
+        if c:
+            found.add(3600 * int(a) + 60 * int(b) + int(c))
+        else:
+            found.update((3600 * int(a) + 60 * int(b), 60 * int(a) + int(b)))
+    return sorted(found)
+
+
+def on_the_clock(claim: str, written: str, times: Collection[tuple[int, int]]) -> bool:
+    """Whether a number written so in a claim is part of a time of the claim's that these
+    times of day give on the 24-hour clock ("4 pm" for 16:00, "arrive by 7:15" for 19:15,
+    "until 9 pm" for T21:00, "from 7 to 9" for 19:00-21:00); a hedged time within
+    `CLOCK_HEDGE_MINUTES` ("just before 10:50 pm" for 22:48, "a little after 11" for 23:03)."""
+    found: list[tuple[set[int], int, int]] = []  # (hours, minute, its start in the claim)
+    for m in _CLAIM_TIME.finditer(claim):
+        if written not in m.group():
+            continue
+        hour = int(m.group(1) or m.group(4))
+        minute = int(m.group(2) or m.group(5) or 0)
+        half = (m.group(3) or "").lower()
+        hours = {hour % 12 + (12 if half == "p" else 0)} if half else {hour, hour + 12}
+        found.append((hours, minute, m.start()))
+    for m in _RANGE_START.finditer(claim):  # "from 7 to 8:30 pm": 19:00, or 07:00
+        if written in m.group(1, 2):
+            hour = int(m.group(1))
+            found.append(({hour, hour + 12}, int(m.group(2) or 0), m.start()))
+    for m in _BARE_RANGE.finditer(claim):  # "on Tuesday evenings from 7 to 9"
+        for at in (1, 3):
+            if written in m.group(at, at + 1):
+                hour = int(m.group(at))
+                found.append(({hour, hour + 12}, int(m.group(at + 1) or 0), m.start()))
+    for pattern in (_AT_HOUR, _HEDGED_HOUR):  # "shuts at 8 because", "a little after 11"
+        for m in pattern.finditer(claim):
+            if written in m.group(1, 2):
+                hour = int(m.group(1))
+                found.append(({hour, hour + 12}, int(m.group(2) or 0), m.start(1)))
+    for hours, minute, start in found:
+        if any((h, minute) in times for h in hours):
+            return True
+        if _CLOCK_HEDGE.search(claim[max(0, start - 24):start]):
+            wanted = {60 * h + minute for h in hours}
+            if any(abs(60 * h + m - w) <= CLOCK_HEDGE_MINUTES for h, m in times for w in wanted):
+                return True
+    return False
+
+
+def in_other_units(after: str, value: float, text: str) -> bool:
+    """Whether a number of minutes (the claim's text `after` it says which) is hours a text
+    gives ("a 90-minute session" for 1.5 h), or of hours minutes it gives ("a 2-hour slot"
+    for 120 min)."""
+    m = _TIME_WORD.match(after)
+    if m is None:
+        return False
+    minutes = m.group(1).lower().startswith("m")
+    wanted = value / 60 if minutes else value * 60
+    words = _HOUR_WORDS if minutes else _MINUTE_WORDS
+    return any(
+        float(given) == wanted and unit.lower() in words
+        for given, unit in _IN_TIME_UNITS.findall(text)
+    )
+
+
+def apart(value: float, unit_word: str, hedged: bool, seconds: list[int]) -> bool:
+    """Whether a number of seconds, minutes or hours is the time between two of these clock
+    values ("43 seconds ahead" for 1:09:48 and 1:10:31, "about 17 minutes later" for 10:14
+    and 10:31), at the precision written (within half a unit when hedged)."""
+    unit = _TIME_UNITS.get(unit_word)
+    if unit is None or len(seconds) > CLOCK_MAX_VALUES:
+        return False
+    wanted = value * unit
+    slack = unit / 2 if hedged else 0.5
+    return any(abs(abs(a - b) - wanted) <= slack for a, b in combinations(seconds, 2))
+
+
+def in_a_duration(claim: str, written: str, values: Iterable[float]) -> bool:
+    """Whether a number written so is part of a duration in hours and minutes of the claim's
+    that one of these values gives in seconds or minutes ("about 1 hour 9 minutes" for
+    4127 s)."""
+    for m in _DURATION.finditer(claim):
+        if written not in m.group(1, 2):
+            continue
+        minutes = 60 * int(m.group(1)) + int(m.group(2))
+        if any(abs(v - minutes) < 1 or abs(v - 60 * minutes) < 60 for v in values):
+            return True
+    return False
