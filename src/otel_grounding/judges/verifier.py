@@ -37,7 +37,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from itertools import accumulate, chain, combinations, pairwise, permutations, repeat
+from itertools import accumulate, chain, combinations, pairwise, repeat
 from typing import NamedTuple
 
 from otel_grounding.config import JudgeSettings
@@ -48,6 +48,13 @@ from otel_grounding.judge import (
     UNSUPPORTED,
     JudgeRequest,
     JudgeVerdict,
+)
+from otel_grounding.judges.arithmetic import (
+    column_totals,
+    multiples,
+    three_way,
+    worked_out,
+    works_out,
 )
 from otel_grounding.judges.clock import (
     apart,
@@ -762,7 +769,7 @@ class EvidenceIndex:
         if self._derived_across is None:
             values = sorted(self.number_values)
             self._derived_across = (
-                _worked_out([values]) if len(values) <= DERIVED_MAX_NUMBERS else set()
+                worked_out([values]) if len(values) <= DERIVED_MAX_NUMBERS else set()
             )
         return any(map(written, self._derived_across))
 
@@ -772,7 +779,7 @@ class EvidenceIndex:
         if not self.structured or (not number.decimals and number.value < 10) or _a_year(number):
             return False
         if self._totals is None:
-            self._totals = _column_totals(self.tables)
+            self._totals = column_totals(self.tables)
         return any(round(v, number.decimals) == number.value for v in self._totals)
 
     def in_one_record(self, number: NumberFact) -> bool:
@@ -1317,54 +1324,9 @@ def _derived_values(index: EvidenceIndex) -> tuple[set[float], set[float]]:
             for g in groups
         )
     records = [r for r in records if len(r) <= ADD_MAX_NUMBERS]
-    derived = _worked_out(records) | _three_way(records) | _column_totals(index.tables)
+    derived = worked_out(records) | three_way(records) | column_totals(index.tables)
     derived.update(float(len(table.rows)) for table in index.tables)
-    return derived, _multiples(records)
-
-
-def _column_totals(tables: Iterable[Table]) -> set[float]:
-    """Each numeric column's total; a cell with no digit ("closed", "—") counts as none."""
-    totals: set[float] = set()
-    for table in tables:
-        for c in range(min(len(cells) for _, _, cells in table.rows)):
-            column = [(cells[c], cell_number(cells[c])) for _, _, cells in table.rows]
-            values = [v for _, v in column if v is not None]
-            if len(values) >= 2 and all(
-                v is not None or not any(map(str.isdigit, cell)) for cell, v in column
-            ):
-                totals.add(sum(values))
-    return totals
-
-
-def _worked_out(records: Iterable[Sequence[float]]) -> set[float]:
-    """Each pair of a record's numbers added, subtracted, multiplied, and one as a percentage
-    (or a multiple) of the other."""
-    derived: set[float] = set()
-    for numbers in records:
-        for a, b in combinations(numbers, 2):
-            derived.update((a + b, abs(a - b), a * b))
-            if b:
-                derived.add(100 * a / b)
-            if a:
-                derived.add(100 * b / a)
-    return derived
-
-
-def _three_way(records: Iterable[Sequence[float]]) -> set[float]:
-    """Each three of a record's numbers added, and the largest less the other two ("only 18
-    seats left" of 320, 298 sold and 4 held)."""
-    derived: set[float] = set()
-    for numbers in records:
-        for three in combinations(numbers, 3):
-            largest = max(three)
-            derived.update((sum(three), 2 * largest - sum(three)))
-    return derived
-
-
-def _multiples(records: Iterable[Sequence[float]]) -> set[float]:
-    """Each pair of a record's numbers as a multiple of the other ("about a 6x return")."""
-    return {x / y for numbers in records for a, b in combinations(numbers, 2)
-            for x, y in ((a, b), (b, a)) if y}
+    return derived, multiples(records)
 
 
 def _numeric_dates(text: str) -> list[DateFact]:
@@ -2019,17 +1981,8 @@ def _from_its_own(claim: str, number: NumberFact, numbers: Sequence[NumberFact])
     others.extend(NUMBER_WORDS[w] for w in _COUNT_WORD.findall(claim.lower()))
     if len(others) > OWN_MAX_NUMBERS:
         return False
-    if number.percent:
-        return any(
-            round(100 * a / b, number.decimals) == number.value
-            for a, b in permutations(others, 2) if b
-        )
-    exact = {v for a, b in combinations(others, 2) for v in (a + b, abs(a - b), a * b)}
-    if computed:
-        exact.update(sum(three) for three in combinations(others, 3))
-    return any(abs(value - number.value) < 1e-9 * max(1.0, value) for value in exact) or any(
-        round(a / b, number.decimals) == number.value for a, b in permutations(others, 2) if b
-    )
+    return works_out(others, number.value, number.decimals, percent=number.percent,
+                     three=computed)
 
 
 def _named_rows_total(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:

@@ -1,0 +1,76 @@
+"""What numbers work out to: the sums, differences, products and shares of a record's
+numbers, a column's total, and whether a value is worked out of a few others. Agents write
+totals, differences and shares of what their tools returned ("$705 in all" for 3 bottles at
+$235); the verifier reads such a value as support only when these say the numbers make it.
+Pure arithmetic over numbers and table cells: nothing here knows of claims or evidence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import combinations, permutations
+
+from otel_grounding.judges.tables import Table, cell_number
+
+
+def column_totals(tables: Iterable[Table]) -> set[float]:
+    """Each numeric column's total; a cell with no digit ("closed", "—") counts as none."""
+    totals: set[float] = set()
+    for table in tables:
+        for c in range(min(len(cells) for _, _, cells in table.rows)):
+            column = [(cells[c], cell_number(cells[c])) for _, _, cells in table.rows]
+            values = [v for _, v in column if v is not None]
+            if len(values) >= 2 and all(
+                v is not None or not any(map(str.isdigit, cell)) for cell, v in column
+            ):
+                totals.add(sum(values))
+    return totals
+
+
+def worked_out(records: Iterable[Sequence[float]]) -> set[float]:
+    """Each pair of a record's numbers added, subtracted, multiplied, and one as a percentage
+    (or a multiple) of the other."""
+    derived: set[float] = set()
+    for numbers in records:
+        for a, b in combinations(numbers, 2):
+            derived.update((a + b, abs(a - b), a * b))
+            if b:
+                derived.add(100 * a / b)
+            if a:
+                derived.add(100 * b / a)
+    return derived
+
+
+def three_way(records: Iterable[Sequence[float]]) -> set[float]:
+    """Each three of a record's numbers added, and the largest less the other two ("only 18
+    seats left" of 320, 298 sold and 4 held)."""
+    derived: set[float] = set()
+    for numbers in records:
+        for three in combinations(numbers, 3):
+            largest = max(three)
+            derived.update((sum(three), 2 * largest - sum(three)))
+    return derived
+
+
+def multiples(records: Iterable[Sequence[float]]) -> set[float]:
+    """Each pair of a record's numbers as a multiple of the other ("about a 6x return")."""
+    return {x / y for numbers in records for a, b in combinations(numbers, 2)
+            for x, y in ((a, b), (b, a)) if y}
+
+
+def works_out(
+    others: Sequence[float], value: float, decimals: int, *, percent: bool, three: bool
+) -> bool:
+    """Whether `value` (written with `decimals` places; a percentage if `percent`) is worked
+    out of two of `others`: exactly their sum, difference or product, their share or quotient
+    at the precision written; with `three`, exactly a sum of three of them."""
+    if percent:
+        return any(
+            round(100 * a / b, decimals) == value for a, b in permutations(others, 2) if b
+        )
+    exact = {v for a, b in combinations(others, 2) for v in (a + b, abs(a - b), a * b)}
+    if three:
+        exact.update(sum(group) for group in combinations(others, 3))
+    return any(abs(v - value) < 1e-9 * max(1.0, v) for v in exact) or any(
+        round(a / b, decimals) == value for a, b in permutations(others, 2) if b
+    )
