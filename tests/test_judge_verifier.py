@@ -1087,3 +1087,34 @@ def test_another_rows_word_denied_and_a_day_set_apart() -> None:
 
 def test_a_claim_of_no_words_over_a_yes_no_field() -> None:
     assert verdict("42.", '{"enabled": true, "count": 42}')[0] == SUPPORTED
+
+
+# -- the seventh rules (rules-v7) -------------------------------------------------------------
+
+
+def test_times_written_with_a_dot_and_times_between_with_a_joined_unit() -> None:
+    email = "- Second fitting: Tuesday 3 June at 2.30pm at the Cheltenham studio."
+    assert verdict("Your second fitting is on Tuesday 3 June at 2:30 pm.", email)[0] == SUPPORTED
+    assert verdict("Your second fitting is on Tuesday 3 June at 3:30 pm.", email)[0] == (
+        UNSUPPORTED
+    )
+    timetable = "Dep    Stop                   Changes  Fare\n07:42  Northgate Bus Station   0  £3.40\n"
+    timetable += "08:19  Ferrybridge Hospital   0        £3.40"
+    assert verdict("The 7:42 gets to Ferrybridge Hospital at 8:19, a 37-minute ride.", timetable)[
+        0
+    ] == SUPPORTED
+    assert verdict("The 7:42 gets to Ferrybridge Hospital at 8:19, a 47-minute ride.", timetable)[
+        0
+    ] == UNSUPPORTED
+
+
+def test_a_difference_or_a_time_is_no_comparison_its_numbers_deny() -> None:
+    site = '{"name": "Ring Road footbridge", "pm25_24h": 29.6, "threshold": 25}'
+    assert verdict("It averaged 29.6 of fine particles, 4.6 above the 25 threshold.", site)[
+        0
+    ] == SUPPORTED
+    courts = "| Court | 19:00 | 20:00 |\n|---|---|---|\n| 1 | Coaching | free |\n| 4 | Squad | free |"
+    assert verdict("Court 1 opens up from 8 pm.", courts)[0] == SUPPORTED
+    assert verdict("Attendance was 3.9, up from 4.3 last week.", "Attendance: 3.9 (4.3)")[0] == (
+        UNSUPPORTED
+    )

@@ -60,6 +60,8 @@ _TIME_UNITS = {
     **dict.fromkeys(("minutes", "minute", "mins", "min"), 60),
     **dict.fromkeys(("hours", "hour", "hrs", "hr"), 3600),
 }
+#: A unit of time right after a number, joined or not ("a 37-minute ride", "43 seconds").
+_UNIT_OF_TIME = re.compile(r"[-\s]?(seconds?|secs?|minutes?|mins?|hours?|hrs?)\b", re.IGNORECASE)
 #: The most clock values of an output read for the times between them.
 CLOCK_MAX_VALUES = 400
 #: A duration in hours and minutes ("1 hour 9 minutes", "2 h 15 min", "3 hours and 5 mins").
@@ -67,13 +69,21 @@ _DURATION = re.compile(
     r"\b(\d{1,3})\s?(?:hours?|hrs?|h)\s?(?:and\s)?(\d{1,2})\s?(?:minutes?|mins?|m)\b",
     re.IGNORECASE,
 )
+#: A time of day written with a dot on the 12-hour clock ("2.30pm", "10.15 am").
+_DOTTED_TIME = re.compile(r"(?<![\d.])(\d{1,2})\.(\d\d)\s?([ap])\.?m\b", re.IGNORECASE)
 #: A time of day in the evidence, on the 24-hour clock ("19:15", "T16:00:00Z").
 _EVIDENCE_TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d\d)(?!\d)")
 
 
 def times_of_day(text: str) -> set[tuple[int, int]]:
-    """The times of day a text writes ("19:15", "2026-12-03T16:00:00Z"), as (hour, minute)."""
-    return {(int(h), int(m)) for h, m in _EVIDENCE_TIME.findall(text)}
+    """The times of day a text writes ("19:15", "2026-12-03T16:00:00Z", "2.30pm"), as (hour,
+    minute)."""
+    found = {(int(h), int(m)) for h, m in _EVIDENCE_TIME.findall(text)}
+    found.update(
+        (int(h) % 12 + (12 if half.lower() == "p" else 0), int(m))
+        for h, m, half in _DOTTED_TIME.findall(text)
+    )
+    return found
 
 
 def clock_seconds(text: str) -> list[int]:
@@ -95,13 +105,13 @@ def on_the_clock(claim: str, written: str, times: Collection[tuple[int, int]]) -
     `CLOCK_HEDGE_MINUTES` ("just before 10:50 pm" for 22:48, "a little after 11" for 23:03)."""
     found: list[tuple[set[int], int, int]] = []  # (hours, minute, its start in the claim)
     for m in _CLAIM_TIME.finditer(claim):
-        if written not in m.group():
-            continue
         hour = int(m.group(1) or m.group(4))
         minute = int(m.group(2) or m.group(5) or 0)
         half = (m.group(3) or "").lower()
         hours = {hour % 12 + (12 if half == "p" else 0)} if half else {hour, hour + 12}
-        found.append((hours, minute, m.start()))
+        # the number as written, or as the claim's reader put "2:30 pm" on the 24-hour clock
+        if written in m.group() or written in {str(h) for h in hours}:
+            found.append((hours, minute, m.start()))
     for m in _RANGE_START.finditer(claim):  # "from 7 to 8:30 pm": 19:00, or 07:00
         if written in m.group(1, 2):
             hour = int(m.group(1))
@@ -140,6 +150,12 @@ def in_other_units(after: str, value: float, text: str) -> bool:
         float(given) == wanted and unit.lower() in words
         for given, unit in _IN_TIME_UNITS.findall(text)
     )
+
+
+def unit_after(after: str) -> str:
+    """The unit of time written right after a number ("-minute ride", " seconds"), or ""."""
+    m = _UNIT_OF_TIME.match(after)
+    return m.group(1).lower() if m else ""
 
 
 def apart(value: float, unit_word: str, hedged: bool, seconds: list[int]) -> bool:

@@ -664,9 +664,17 @@ def comparisons(sentence: str) -> list[tuple[str, str, bool]]:
                 if bool(words & _HIGHER) == bool(words & _LOWER):
                     continue
                 value, other = m.group(3), m.group(2)
+            if _A_TIME.match(lowered, m.end(2)):
+                continue  # "opens up from 8 pm": a time of day, no value
             if not _is_year(value) and not _is_year(other):
                 found.append((value, other, bool(words & _HIGHER)))
     return found
+
+
+#: A time of day right after a number ("8 pm", "8:30").
+_A_TIME = re.compile(r"\s?(?:[ap]\.?m\b|:\d\d)")
+#: A number as written in a sentence, for `contradicts_itself`.
+_PLAIN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
 def _is_year(number: str) -> bool:
@@ -678,5 +686,11 @@ def contradicts_itself(sentence: str) -> tuple[str, str, bool] | None:
     for value, other, higher in comparisons(sentence):
         (a, scale), (b, other_scale) = _compared_value(value), _compared_value(other)
         if scale == other_scale and a != b and (a > b) != higher:
+            # "29.6, which is 4.6 above the 25 threshold": the value is how far, and the
+            # sentence writes where that lands (25 + 4.6)
+            lands = b + a if higher else b - a
+            written = {float(n) for n in _PLAIN_NUMBER.findall(sentence.replace(",", ""))}
+            if any(abs(lands - v) < 1e-9 for v in written):
+                continue
             return value, other, higher
     return None

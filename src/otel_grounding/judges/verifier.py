@@ -63,6 +63,7 @@ from otel_grounding.judges.clock import (
     in_other_units,
     on_the_clock,
     times_of_day,
+    unit_after,
 )
 from otel_grounding.judges.facts import (
     MONTHS,
@@ -105,7 +106,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v6"
+MODEL = "rules-v7"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -1943,7 +1944,12 @@ def _as_a_time(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
     return (
         on_the_clock(claim, number.text, index.times)
         or in_a_duration(claim, number.text, index.number_values)
-        or apart(number.value, number.unit, number.hedged, index.clock_seconds)
+        or apart(
+            number.value,
+            number.unit or (unit_after(claim[at + len(number.text):]) if at >= 0 else ""),
+            number.hedged,
+            index.clock_seconds,
+        )
         or (at >= 0 and in_other_units(claim[at + len(number.text):], number.value, index.text))
     )
 
