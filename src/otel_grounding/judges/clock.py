@@ -158,16 +158,22 @@ def unit_after(after: str) -> str:
     return m.group(1).lower() if m else ""
 
 
-def apart(value: float, unit_word: str, hedged: bool, seconds: list[int]) -> bool:
+def apart(value: float, unit_word: str, hedged: bool, seconds: list[int], claim: str) -> bool:
     """Whether a number of seconds, minutes or hours is the time between two of these clock
-    values ("43 seconds ahead" for 1:09:48 and 1:10:31, "about 17 minutes later" for 10:14
-    and 10:31), at the precision written (within half a unit when hedged)."""
+    values, one of them a time the claim writes ("43 seconds ahead" of 1:09:48 for 1:10:31,
+    "10:14 ... about 17 minutes later" for 10:31), at the precision written (within half a
+    unit when hedged)."""
     unit = _TIME_UNITS.get(unit_word)
     if unit is None or len(seconds) > CLOCK_MAX_VALUES:
         return False
+    anchors = set(clock_seconds(claim))
+    anchors.update(a + 12 * 3600 for a in list(anchors) if a < 12 * 3600)  # "10:14 pm"
     wanted = value * unit
     slack = unit / 2 if hedged else 0.5
-    return any(abs(abs(a - b) - wanted) <= slack for a, b in combinations(seconds, 2))
+    return any(
+        abs(abs(a - b) - wanted) <= slack
+        for a, b in combinations(seconds, 2) if a in anchors or b in anchors
+    )
 
 
 def in_a_duration(claim: str, written: str, values: Iterable[float]) -> bool:

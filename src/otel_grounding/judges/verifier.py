@@ -1949,6 +1949,7 @@ def _as_a_time(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
             number.unit or (unit_after(claim[at + len(number.text):]) if at >= 0 else ""),
             number.hedged,
             index.clock_seconds,
+            claim,
         )
         or (at >= 0 and in_other_units(claim[at + len(number.text):], number.value, index.text))
     )
