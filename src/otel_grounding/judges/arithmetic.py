@@ -15,16 +15,28 @@ from otel_grounding.judges.tables import Table, cell_number
 
 def column_totals(tables: Iterable[Table]) -> set[float]:
     """Each numeric column's total; a cell with no digit ("closed", "—") counts as none."""
-    totals: set[float] = set()
-    for table in tables:
-        for c in range(min(len(cells) for _, _, cells in table.rows)):
-            column = [(cells[c], cell_number(cells[c])) for _, _, cells in table.rows]
-            values = [v for _, v in column if v is not None]
-            if len(values) >= 2 and all(
-                v is not None or not any(map(str.isdigit, cell)) for cell, v in column
+    return {
+        total for table in tables
+        for total in column_sums([cells for _, _, cells in table.rows], blanks=True)
+    }
+
+
+def column_sums(rows: Sequence[tuple[str, ...]], *, blanks: bool) -> set[float]:
+    """The sum of each column of these rows whose cells are numbers (with `blanks`, a cell
+    with no digit counts as none, and two numbers at least make a sum)."""
+    sums: set[float] = set()
+    for c in range(min(len(cells) for cells in rows)):
+        column = [(cells[c], cell_number(cells[c])) for cells in rows]
+        values = [v for _, v in column if v is not None]
+        if blanks:
+            if len(values) < 2 or any(
+                v is None and any(map(str.isdigit, cell)) for cell, v in column
             ):
-                totals.add(sum(values))
-    return totals
+                continue
+        elif len(values) < len(column):
+            continue
+        sums.add(sum(values))
+    return sums
 
 
 def worked_out(records: Iterable[Sequence[float]]) -> set[float]:

@@ -156,7 +156,7 @@ def read_tables(text: str) -> list[Table]:
         if line.count("|") >= 2:
             now, cells = "pipe", tuple(line.strip().strip("|").split("|"))
         elif csv_line(line):
-            now, cells = "csv", tuple(next(csv.reader([line])))
+            now, cells = "csv", csv_cells(line)
         elif kind == "aligned" and len(line) > starts[1] and all(
             o >= len(line) or line[o - 1] == " " for o in starts[1:]
         ):
@@ -214,6 +214,11 @@ def csv_line(line: str) -> bool:
         return False
     bare = _QUOTED.sub("", line) if '"' in line else line
     return bare.count(",") >= CSV_MIN_COMMAS and ", " not in bare
+
+
+def csv_cells(line: str) -> tuple[str, ...]:
+    """A CSV line's fields, a quoted one whole ("\"balancer 100g, soaked hay\"")."""
+    return tuple(next(csv.reader([line])))
 
 
 def cell_number(cell: str) -> float | None:

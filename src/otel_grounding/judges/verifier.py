@@ -50,6 +50,7 @@ from otel_grounding.judge import (
     JudgeVerdict,
 )
 from otel_grounding.judges.arithmetic import (
+    column_sums,
     column_totals,
     multiples,
     three_way,
@@ -98,6 +99,7 @@ from otel_grounding.judges.tables import (
     WORDED_CELL,
     Table,
     cell_number,
+    csv_cells,
     csv_line,
     json_items,
     read_tables,
@@ -748,9 +750,7 @@ class EvidenceIndex:
         that writes few ("comes to £7,416" for 18 tonnes at £412 on another line)."""
         if _a_year(number):  # "passed away in 1955"
             return False
-        if self._derived is None:
-            self._derived = _derived_values(self)
-        held = self._derived[1] if number.unit in _TIMES else self._derived[0]
+        held = self.derived[1] if number.unit in _TIMES else self.derived[0]
         places = number.decimals
         rounded = _ROUND_ZEROS.search(number.text) if number.hedged else None
         if rounded and not number.decimals:  # "about $13,700 away" for 13,725
@@ -779,9 +779,7 @@ class EvidenceIndex:
         precision written, said so or not ("58.3 kg came out" of five batches)."""
         if not self.structured or (not number.decimals and number.value < 10) or _a_year(number):
             return False
-        if self._totals is None:
-            self._totals = column_totals(self.tables)
-        return any(round(v, number.decimals) == number.value for v in self._totals)
+        return any(round(v, number.decimals) == number.value for v in self.totals)
 
     def in_one_record(self, number: NumberFact) -> bool:
         """Whether a number with decimals or of `DERIVED_MIN` or more is exactly a sum,
@@ -795,9 +793,22 @@ class EvidenceIndex:
             number.value < DERIVED_MIN or _a_year(number) or number.value % 10 == 0
         ):
             return False
+        return any(abs(v - number.value) < 1e-9 * max(1.0, v) for v in self.derived[0])
+
+    @property
+    def derived(self) -> tuple[set[float], set[float]]:
+        """What one record's numbers work out to, and their multiples (`_derived_values`),
+        read on first use."""
         if self._derived is None:
             self._derived = _derived_values(self)
-        return any(abs(v - number.value) < 1e-9 * max(1.0, v) for v in self._derived[0])
+        return self._derived
+
+    @property
+    def totals(self) -> set[float]:
+        """Each numeric column's total, over every table, read on first use."""
+        if self._totals is None:
+            self._totals = column_totals(self.tables)
+        return self._totals
 
     def has_date(self, date: DateFact) -> bool:
         facts = self._read_facts()
@@ -1280,7 +1291,7 @@ class _EvidenceFacts:
                     found.values.add(number.scaled)
             for line in text.splitlines():  # a CSV row's fields ("3.1,410,FAIL")
                 if csv_line(line):
-                    for value in line.split(","):
+                    for value in csv_cells(line):
                         if _NUMBER_FIELD.fullmatch(value):
                             found.numbers.add(number_key(float(value)))
                             found.values.add(float(value))
@@ -1325,7 +1336,7 @@ def _derived_values(index: EvidenceIndex) -> tuple[set[float], set[float]]:
             for g in groups
         )
     records = [r for r in records if len(r) <= ADD_MAX_NUMBERS]
-    derived = worked_out(records) | three_way(records) | column_totals(index.tables)
+    derived = worked_out(records) | three_way(records) | index.totals
     derived.update(float(len(table.rows)) for table in index.tables)
     return derived, multiples(records)
 
@@ -2010,12 +2021,11 @@ def _named_rows_total(claim: str, number: NumberFact, index: EvidenceIndex) -> b
         for rows in (*groups.values(), list(named.values())):
             if len(rows) < 2 or len(rows) == len(table.rows):
                 continue  # one row is no total; all of them are `column_total`'s
-            for c in range(min(len(cells) for cells in rows)):
-                values = [cell_number(cells[c]) for cells in rows]
-                if all(v is not None for v in values) and round(
-                    sum(v for v in values if v is not None), number.decimals
-                ) == number.value:
-                    return True
+            if any(
+                round(v, number.decimals) == number.value
+                for v in column_sums(rows, blanks=False)
+            ):
+                return True
     return False
 
 
