@@ -55,11 +55,14 @@ def _provider(**limits: Any) -> tuple[TracerProvider, InMemorySpanExporter]:
 
 
 @check
-def span_limits_are_the_providers() -> None:
-    provider, _ = _provider(max_span_attribute_length=7)
+def value_limit_is_the_providers() -> None:
+    provider, exporter = _provider(max_span_attribute_length=7)
     with provider.get_tracer("checks").start_as_current_span("s") as span:
-        limits = sdkcompat.span_limits(span)
-    assert limits is not None and limits.max_span_attribute_length == 7, limits
+        assert sdkcompat.value_limit(span, 99) == 7
+    assert sdkcompat.value_limit(exporter.get_finished_spans()[-1], 99) == 7  # an ended span too
+    unlimited, exporter = _provider()
+    with unlimited.get_tracer("checks").start_as_current_span("s") as span:
+        assert sdkcompat.value_limit(span, 99) is None  # the provider's own: no limit
 
 
 @check

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from opentelemetry import trace
-from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace import SpanLimits, TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcessor, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
@@ -280,3 +280,22 @@ def test_runs_forwarded_from_the_scoring_worker_are_exported_with_instrumentatio
     assert [s.name for s in inner.get_finished_spans()].count("run") == 1
     assert any(thread != threading.current_thread().name for thread, _ in inner.calls), inner.calls
     assert [on for _, on in inner.calls] == [False] * len(inner.calls), inner.calls
+
+
+def test_truncation_is_read_against_the_providers_own_limit() -> None:
+    """The exporter never sees a live span: the limit comes from each ended span's attributes,
+    as the provider recorded them (not from the `OTEL_*` variables, which set none here)."""
+    inner = InMemorySpanExporter()
+    provider = TracerProvider(span_limits=SpanLimits(max_span_attribute_length=40))
+    provider.add_span_processor(SimpleSpanProcessor(GroundingSpanExporter(inner, scoring_mode="inline")))
+    tracer = provider.get_tracer("t")
+    with tracer.start_as_current_span("run") as run:
+        with tracer.start_as_current_span(
+            "tool", attributes={native.STEP_TYPE: "tool", native.STEP_OUTPUT: GOLDEN_SOURCES[0] * 3}
+        ):
+            pass
+        run.set_attribute(native.RUN_OUTPUT, "Paris.")
+    provider.shutdown()
+    (out,) = [s for s in inner.get_finished_spans() if s.name == "run"]
+    assert out.attributes[A.GRADE] == "partial"
+    assert A.REASON_EVIDENCE_TRUNCATED in out.attributes[A.COVERAGE_REASON]

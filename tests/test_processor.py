@@ -5,9 +5,14 @@ from __future__ import annotations
 import math
 
 import pytest
-from opentelemetry.sdk.trace import ReadableSpan, SpanLimits
+from opentelemetry import trace
+from opentelemetry.context import Context
+from opentelemetry.sdk.trace import ReadableSpan, Span, SpanLimits, TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import Link, SpanContext, SpanKind, Status, StatusCode, TraceFlags
 
+from otel_grounding import GroundingSpanProcessor
 from otel_grounding import attributes as A
 from otel_grounding import metrics as M
 from otel_grounding.conventions import native
@@ -112,16 +117,39 @@ def test_computed_attributes_do_not_evict_application_attributes() -> None:
     assert out[A.GRADE] == "full"
 
 
+def test_a_next_processor_that_acts_on_start_gets_every_start_with_its_parent_context() -> None:
+    started: list[tuple[str, object]] = []
+
+    class Acting(SimpleSpanProcessor):
+        def on_start(self, span: Span, parent_context: Context | None = None) -> None:
+            started.append((span.name, parent_context))
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(GroundingSpanProcessor(Acting(exporter), scoring_mode="inline"))
+    tracer = provider.get_tracer("t")
+    parent = trace.set_span_in_context(trace.NonRecordingSpan(SpanContext(7, 8, is_remote=True, trace_flags=TraceFlags(TraceFlags.SAMPLED))))
+    with tracer.start_as_current_span("run", context=parent) as run:
+        with tracer.start_as_current_span("http GET"):
+            pass
+        run.set_attribute(native.RUN_OUTPUT, GOLDEN_OUTPUT)
+    assert [name for name, _ in started] == ["run", "http GET"]
+    assert started[0][1] is parent
+    assert [s.name for s in exporter.get_finished_spans()] == ["http GET", "run"]
+    assert A.GRADE in attrs(exporter.get_finished_spans()[1])
+
+
 def test_non_run_spans_are_forwarded_as_the_same_object() -> None:
     p = Pipeline()
-    seen_in, seen_out = [], []
-    next_on_end, on_end = p.processor._next.on_end, p.processor.on_end
-    p.processor._next.on_end = lambda span: (seen_out.append(span), next_on_end(span))
+    seen_in = []
+    on_end = p.processor.on_end
     p.processor.on_end = lambda span: (seen_in.append(span), on_end(span))
     with p.tracer.start_as_current_span("http GET", attributes={"http.method": "GET"}):
         pass
     p.golden_run()
+    seen_out = p.spans()  # what the next processor handed its exporter
     assert seen_out[0] is seen_in[0]
+    assert seen_out[-1].name == seen_in[-1].name == "run"
     assert seen_out[-1] is not seen_in[-1]  # the run span is replaced by its enriched copy
 
 

@@ -95,7 +95,7 @@ def test_each_fallback_is_the_public_api_and_is_named_once(caplog: pytest.LogCap
     span: Any = PublicOnly()
     with caplog.at_level(logging.WARNING, logger="otel_grounding"):
         for _ in range(2):
-            assert sdkcompat.span_limits(span) is None
+            assert sdkcompat.value_limit(span, 5) == 5
             assert sdkcompat.attribute_dict(span) == {"a": 1}
             assert sdkcompat.span_context(span) == span.context
             assert sdkcompat.instrumentation_info(span) is None

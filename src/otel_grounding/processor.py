@@ -49,59 +49,66 @@ class GroundingSpanProcessor(ForwardsEnding, SpanProcessor):
         check_wrapped(next_processor, ("on_start", "on_end", "shutdown", "force_flush"),
                       "GroundingSpanProcessor(BatchSpanProcessor(exporter))")
         self._next = next_processor
+        self._next_end = next_processor.on_end
         self.pipeline = GroundingPipeline.configure(scorer_for=shell_scorer, **options)
         check_judge_mode(self.pipeline)
         self._runs = RunLifecycle(
             self.pipeline,
             scoring_worker(self.pipeline.settings),
-            self._forward,
+            self._next_end,  # the runs that leave from the worker or a judge thread
             configured_value_limit(),
         )
         skip = self.pipeline.skip_test  # the ordinary span's test, done here (see on_end)
         self._unmarked, self._holds, self._seen = skip.unmarked, skip.holds, skip.seen
         # The SDK's processors' `on_start` and `_on_ending` do nothing: not called per span.
-        self._next_start = acting_hook(next_processor, "on_start")
+        if acting_hook(next_processor, "on_start") is not None:
+            self.on_start = self._start_and_forward  # type: ignore[method-assign]
         self._forward_ending(next_processor)
 
     def on_start(self, span: Span, parent_context: Context | None = None) -> None:
         try:
-            try:  # the fields `sdkcompat.own_attributes` names, read inline (see on_end)
-                tracked = not self._unmarked(span._attributes._dict) or self._runs.limit_unread  # type: ignore[union-attr]
+            try:  # the field `sdkcompat.own_attributes` names, read inline (see on_end)
+                tracked = not self._unmarked(span._attributes._dict)  # type: ignore[union-attr]
             except AttributeError:  # not the SDK's own fields: `start` reads them its way
                 tracked = True
             if tracked:
                 self._runs.start(span)
         except Exception:  # the shell's boundary: never into the application
             internal_error("processor on_start", self._runs.count_error)
+
+    def _start_and_forward(self, span: Span, parent_context: Context | None = None) -> None:
+        """`on_start` when the next processor's own does something."""
+        try:
+            GroundingSpanProcessor.on_start(self, span, parent_context)
         finally:
-            if self._next_start is not None:
-                self._next_start(span, parent_context=parent_context)
+            self._next.on_start(span, parent_context=parent_context)
 
     def on_end(self, span: ReadableSpan) -> None:
+        # `pipeline.skips` as C calls on the fields `sdkcompat.own_attributes` and `own_context`
+        # name, read inline (a getter call costs several attribute reads): an ordinary span in
+        # a trace holding nothing goes on from this one frame.
+        try:
+            skipped = self._unmarked(span._attributes._dict) and not self._holds(  # type: ignore[union-attr]
+                span._context[TRACE_ID]  # type: ignore[index]
+            )
+        except (AttributeError, TypeError):  # not the SDK's own fields: `end` falls back
+            skipped = False
+        if skipped:
+            next(self._seen)
+            self._next_end(span)
+        else:
+            self._end(span)
+
+    def _end(self, span: ReadableSpan) -> None:
+        """A span the skip test keeps: its lifecycle, behind the shell's boundary."""
         out: ReadableSpan | None = span
         try:
-            # `pipeline.skips` as C calls on the fields `sdkcompat.own_attributes` and
-            # `own_context` name, read inline (a getter call costs several attribute reads):
-            # an ordinary span in a trace holding nothing goes on from this one frame.
-            try:
-                skipped = self._unmarked(span._attributes._dict) and not self._holds(  # type: ignore[union-attr]
-                    span._context[TRACE_ID]  # type: ignore[index]
-                )
-            except (AttributeError, TypeError):  # not the SDK's own fields: `end` falls back
-                skipped = False
-            if skipped:
-                next(self._seen)
-            else:
-                out = self._runs.end(span)
+            out = self._runs.end(span)
         except Exception:  # the shell's boundary: never into the application; the original goes on
             internal_error("processor on_end", self._runs.count_error)
         finally:
             if out is not None:
-                self._next.on_end(out)
-
-    def _forward(self, span: ReadableSpan) -> None:
-        """A run span leaving from the worker or a judge thread."""
-        self._next.on_end(span)
+                self._next_end(out)
 
     def shutdown(self) -> None:
         self._runs.shutdown(self._next.shutdown)

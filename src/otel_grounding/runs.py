@@ -33,7 +33,6 @@ from otel_grounding.sdkcompat import (
     own_attributes,
     own_context,
     span_context,
-    span_limits,
 )
 from otel_grounding.sdkspan import enriched_copy, start_view, to_view
 from otel_grounding.spanview import SpanView
@@ -66,7 +65,8 @@ class RunLifecycle:
     `worker` grades runs off the caller's thread (None: inline); `forward` receives the runs
     that leave later (graded on the worker, or refused there at shutdown); `forward_late` those
     the judge tier settles later still (default `forward`); `value_limit` is the attribute
-    value-length limit spans were recorded under (a provider's own, once `start` sees one).
+    value-length limit the `OTEL_*` variables configure, for a span that does not carry its
+    provider's own.
     """
 
     def __init__(
@@ -83,9 +83,6 @@ class RunLifecycle:
         self._forward = forward
         self._forward_late = forward_late or forward
         self._value_limit = value_limit
-        #: True until `start` has read the limit off a provider's span (a shell that tests
-        #: spans itself calls `start` until then).
-        self.limit_unread = True
         self._skips = pipeline.skips
         self._unmarked = pipeline.markers.isdisjoint  # a C call: no frame on the hot path
         self._open = 0  # runs begun and not yet left
@@ -105,22 +102,12 @@ class RunLifecycle:
         """A span started: tracked until it ends when its start attributes already say what it
         is (every instrumentation sets the span kind at start); an ordinary span costs a set
         test. Raises what fails: the shell's boundary catches."""
-        if self.limit_unread:
-            self._read_limit(span)
         try:
             attributes = own_attributes(span)
         except AttributeError:
             attributes = attribute_dict(span)
         if not self._unmarked(attributes):
             self.pipeline.started(start_view(span))
-
-    def _read_limit(self, span: Span) -> None:
-        """The limit the provider really records under (its `SpanLimits` may differ from the
-        environment's); without one, the environment's stays."""
-        self.limit_unread = False
-        limits = span_limits(span)
-        if limits is not None:
-            self._value_limit = limits.max_span_attribute_length
 
     # -- end ----------------------------------------------------------------------------------
     def end(self, span: ReadableSpan) -> ReadableSpan | None:

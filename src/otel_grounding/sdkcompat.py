@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from opentelemetry import context
 from opentelemetry.attributes import BoundedAttributes
-from opentelemetry.sdk.trace import ReadableSpan, SpanLimits
+from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.util import BoundedList
 from opentelemetry.trace import SpanContext
 
@@ -76,15 +76,19 @@ def degraded() -> frozenset[str]:
     return frozenset(_degraded)
 
 
-def span_limits(span: object) -> SpanLimits | None:
-    """The limits the span's provider records under (`Span._limits`: a provider's own
-    `SpanLimits` may differ from the environment's). Fallback: None, and the caller keeps the
-    limits from the environment."""
-    limits = getattr(span, "_limits", None)
-    if isinstance(limits, SpanLimits):
-        return limits
-    _fall_back(SPAN_LIMITS)
-    return None
+def value_limit(span: Any, configured: int | None) -> int | None:
+    """The attribute value-length limit the span was recorded under: its `BoundedAttributes`'
+    `max_value_len`, which the SDK sets from its provider's `SpanLimits` (they may differ from
+    the environment's) and an ended span keeps. A span built by hand with plain attributes gives
+    `configured` (the `OTEL_*` variables' limit). Fallback: `configured` too."""
+    try:
+        attributes = span._attributes
+    except AttributeError:
+        _fall_back(SPAN_LIMITS)
+        return configured
+    if isinstance(attributes, BoundedAttributes):
+        return attributes.max_value_len
+    return configured
 
 
 def attribute_dict(span: ReadableSpan) -> Mapping[str, object]:
@@ -248,5 +252,5 @@ __all__ = [
     "own_attributes",
     "own_context",
     "span_context",
-    "span_limits",
+    "value_limit",
 ]

@@ -11,7 +11,12 @@ from __future__ import annotations
 from opentelemetry.sdk.trace import Event, ReadableSpan, SpanLimits
 
 from otel_grounding.enrichment import Enrichment
-from otel_grounding.sdkcompat import bounded_attributes, bounded_list, instrumentation_info
+from otel_grounding.sdkcompat import (
+    bounded_attributes,
+    bounded_list,
+    instrumentation_info,
+    value_limit,
+)
 from otel_grounding.spanview import SpanView
 
 _EMPTY: dict[str, object] = {}
@@ -22,8 +27,9 @@ def configured_value_limit() -> int | None:
     return SpanLimits().max_span_attribute_length
 
 
-def to_view(span: ReadableSpan, value_limit: int | None = None) -> SpanView:
-    """The span view of an SDK span (no copies: attributes and events are read in place)."""
+def to_view(span: ReadableSpan, configured_limit: int | None = None) -> SpanView:
+    """The span view of an SDK span (no copies: attributes and events are read in place), with
+    the value-length limit it was recorded under (`configured_limit` when it does not say)."""
     context = span.context
     parent = span.parent
     return SpanView(
@@ -34,7 +40,7 @@ def to_view(span: ReadableSpan, value_limit: int | None = None) -> SpanView:
         attributes=span.attributes if span.attributes is not None else _EMPTY,
         events=span.events,
         resource=span.resource.attributes,
-        value_limit=value_limit,
+        value_limit=value_limit(span, configured_limit),
         local_root=parent is None or parent.is_remote,
     )
 
