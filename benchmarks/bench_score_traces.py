@@ -16,13 +16,15 @@ excluded) and reporting its own peak RSS:
 - the reader it replaced (`json_views=False`: `json_format` into protobuf), on the smaller
   inputs only (it reads a few MB/s), with the same runs asserted.
 
-The ratio is score-traces' CPU time over `json.loads`' in the same round. Memory should not grow
+The ratio is score-traces' CPU time over `json.loads`' in the same round. With `orjson`
+installed (the `fast-json` extra) score-traces parses with it; the first line says whether it is. Memory should not grow
 with the input: the traces are held within the budgets, whatever the file's size.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import json
 import os
 import statistics
@@ -125,6 +127,15 @@ def write_input(path: Path, megabytes: int) -> int:
     return traces
 
 
+def _fast_parser() -> str:
+    """Whether score-traces parses with `orjson` here (its children run this interpreter)."""
+    try:
+        version = importlib.metadata.version("orjson")
+    except importlib.metadata.PackageNotFoundError:
+        return "orjson not installed: json.loads parses"
+    return f"orjson {version} parses"
+
+
 def measure(mode: str, path: Path) -> dict:
     done = subprocess.run([sys.executable, "-c", CHILD, mode, str(path)],
                           capture_output=True, text=True, check=True)
@@ -138,7 +149,8 @@ def main() -> None:
     parser.add_argument("--old-max-mb", type=int, default=30,
                         help="measure the former reader on inputs up to this size")
     args = parser.parse_args()
-    print(f"load average {os.getloadavg()[0]:.1f} {os.getloadavg()[1]:.1f} at the start")
+    print(f"load average {os.getloadavg()[0]:.1f} {os.getloadavg()[1]:.1f} at the start; "
+          f"{_fast_parser()}")
     with tempfile.TemporaryDirectory() as tmp:
         for megabytes in args.sizes:
             path = Path(tmp) / f"traces-{megabytes}.jsonl"

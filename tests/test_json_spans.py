@@ -8,7 +8,10 @@ by its OTLP exporter, written as OTLP/JSON lines with traces split across lines 
 then the same lines with upper-case ids, with the forms OTLP/JSON allows besides the canonical
 one (enums by name, 64-bit integers as numbers, snake_case keys), gzip, bad lines, Jaeger's
 answers with base64 ids, and tight budgets. Then span by span, generated spans: both readers accept the same lines,
-read the same values, and a held run's protobuf form is the one `json_format` decodes.
+read the same values, and a held run's protobuf form is the one `json_format` decodes. With
+`orjson` installed (the `fast-json` extra) the new reader parses with it: every line above,
+and lines holding integers beyond 64 bits (which it reads as floats), read the same with it
+and without it.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
+from otel_grounding import jsonspans
 from otel_grounding.config import load_settings
 from otel_grounding.conventions import DEFAULT_CONVENTIONS
 from otel_grounding.jsonspans import JsonSpan, read_request
@@ -305,7 +309,7 @@ def _json_id(size: int) -> st.SearchStrategy[Any]:
     return st.one_of(
         st.binary(min_size=size, max_size=size).map(bytes.hex),
         st.binary(min_size=size, max_size=size).map(lambda b: b.hex().upper()),
-        st.sampled_from(["", "abc", "zz", "0x12", "ab cd", 12, None]),
+        st.sampled_from(["", "abc", "zz", "0x12", "ab cd", 12, 10**30, None]),
     )
 
 
@@ -315,11 +319,14 @@ _TEXT = st.one_of(
 _INTS = st.one_of(
     st.integers(min_value=-(2**63), max_value=2**63 - 1),
     st.integers(min_value=-(2**63), max_value=2**63 - 1).map(str),
-    st.sampled_from([2**63, "9223372036854775808", "1e3", "12.0", " 1", "+5", "0x1", 1.0, True]),
+    st.sampled_from([2**63, "9223372036854775808", "1e3", "12.0", " 1", "+5", "0x1", 1.0, True,
+                     2**64 + 1, -(2**63) - 1, 10**30 + 1]),
 )
 _DOUBLES = st.one_of(
     st.floats(allow_nan=False, allow_infinity=False), st.integers(-(2**60), 2**60),
     st.sampled_from(["NaN", "Infinity", "-Infinity", "1.5", "nan", "x", 10**400]),
+    # beyond 64 bits: exact for `json.loads`, a float for `orjson`
+    st.sampled_from([2**64, -(2**64) - 3, 10**25 + 1, 2**70 + 1]),
 )
 _BYTES = st.one_of(
     st.binary(max_size=8).map(lambda b: base64.b64encode(b).decode()),
@@ -358,14 +365,14 @@ _ANY = st.recursive(
 )
 _TIME = st.one_of(
     st.integers(0, 2**64 - 1).map(str), st.integers(0, 2**64 - 1),
-    st.sampled_from(["-1", "18446744073709551616", "1.5", "", "٣", 1.0]),
+    st.sampled_from(["-1", "18446744073709551616", "1.5", "", "٣", 1.0, 2**64 + 1]),
 )
 _ENUM = st.one_of(st.integers(-1, 7), st.sampled_from(
     ["SPAN_KIND_SERVER", "STATUS_CODE_ERROR", "BOGUS", "2", None, True]))
 _OPTIONAL_FIELDS = {
     "parentSpanId": _json_id(8),
     "traceState": _TEXT,
-    "flags": st.one_of(st.integers(0, 2**32), st.sampled_from([-1, "1", True])),
+    "flags": st.one_of(st.integers(0, 2**32), st.sampled_from([-1, "1", True, 2**64 + 1])),
     "name": st.one_of(_TEXT, st.just(3)),
     "kind": _ENUM,
     "startTimeUnixNano": _TIME,
@@ -382,7 +389,7 @@ _OPTIONAL_FIELDS = {
                         st.sampled_from([None, "ok", []])),
     "trace_state": _TEXT,
     "span_id": _json_id(8),
-    "unknownField": st.integers(),
+    "unknownField": st.one_of(st.integers(), st.just(10**30)),
     "[ext.field]": st.integers(),
 }
 _SPANS = st.fixed_dictionaries(
@@ -558,3 +565,120 @@ def test_spans_of_no_interest_become_the_same_parent_links(
         assert old is None and "is not a hex id" in str(exc)
         return
     assert old is not None and link == (old.trace_id, old.span_id, old.parent_id)
+
+
+# -- the fast parser (`orjson`, when installed) ---------------------------------------------------
+needs_fast_parser = pytest.mark.skipif(
+    jsonspans.fast_loads is None, reason="orjson not installed (the fast-json extra)"
+)
+
+#: Lines `orjson` reads otherwise than `json.loads`: integers beyond 64 bits (floats for it),
+#: where the canonical form wants an integer, a double, a hex id, or in fields not read; and
+#: what it refuses that `json.loads` reads (NaN, a lone surrogate).
+_MARKER = '{"key": "ferrumdeck.step.type", "value": {"stringValue": "tool"}}'
+_BIG = "18446744073709551617"  # 2**64 + 1: no float is it
+ODD_NUMBER_LINES = [
+    ('{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "0a", "spanId": "0b", '
+     '"attributes": [%s, {"key": "n", "value": {"intValue": %s}}]}]}]}]}' % (_MARKER, _BIG)),
+    ('{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "0a", "spanId": "0b", '
+     '"attributes": [%s, {"key": "d", "value": {"doubleValue": %s}}]}]}]}]}' % (_MARKER, _BIG)),
+    ('{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "0a", "spanId": "0b", '
+     '"attributes": [%s, {"key": "d", "value": {"doubleValue": -%s3}}]}]}]}]}' % (_MARKER, _BIG)),
+    ('{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "0a", "spanId": "0b", '
+     '"endTimeUnixNano": %s, "attributes": [%s]}]}]}]}' % (_BIG, _MARKER)),
+    ('{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "0a", "spanId": "0b", '
+     '"kind": %s, "attributes": [%s]}]}]}]}' % (_BIG, _MARKER)),
+    '{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "0a", "spanId": %s}]}]}]}' % _BIG,
+    ('{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "0a", "spanId": "0b", '
+     '"kind": %s}]}]}]}' % _BIG),
+    ('{"resourceSpans": [{"resource": {"attributes": [{"key": "n", "value": {"intValue": %s}}]}, '
+     '"scopeSpans": [{"spans": [{"traceId": "0a", "spanId": "0b", "attributes": [%s]}]}]}]}'
+     % (_BIG, _MARKER)),
+    ('{"resourceSpans": [{"scopeSpans": [{"scope": {"version": %s}, "spans": [{"traceId": "0a", '
+     '"spanId": "0b", "attributes": [%s], "status": {"code": NaN}}]}]}]}' % (_BIG, _MARKER)),
+    ('{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "0a", "spanId": "0b", '
+     '"name": "\\ud800", "attributes": [%s]}]}]}]}' % _MARKER),
+]
+
+
+def _read_outcome(line: bytes) -> Any:
+    """What `read_request` makes of a line, comparable across parsers: the refusal's message,
+    or each item (a marker span's view, size and end time; a link as it is)."""
+    try:
+        request = read_request(line, MARKERS)
+    except InvalidRequest as exc:
+        return str(exc)
+    return request.spans, [
+        (_view_values(item.view), item.byte_size(), item.end_time())
+        if isinstance(item, JsonSpan) else item
+        for item in request.items
+    ]
+
+
+def _view_values(view: Any) -> tuple[Any, ...]:
+    return (
+        view.trace_id, view.span_id, view.parent_id, view.name, _plain(view.attributes),
+        [(event.name, _plain(event.attributes)) for event in view.events], _plain(view.resource),
+    )
+
+
+def test_lines_read_the_same_with_the_fast_parser_and_without(
+    lines: list[bytes], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    every = [
+        *lines, *(walk_spans(line, other_forms) for line in lines), *BAD_LINES,
+        *(line.encode() for line in ODD_NUMBER_LINES),
+    ]
+    fast = [_read_outcome(line) for line in every]
+    monkeypatch.setattr(jsonspans, "fast_loads", None)
+    assert [_read_outcome(line) for line in every] == fast
+
+
+@needs_fast_parser
+def test_the_fast_parser_reads_canonical_lines_alone_and_hands_the_rest_to_json_loads(
+    lines: list[bytes], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    walks: list[bool] = []  # each walk of a parsed line: whether of the fast parser's tree
+    walk = jsonspans._walk
+
+    def spy(data: Any, markers: frozenset[str], *, canonical: bool) -> Any:
+        walks.append(canonical)
+        return walk(data, markers, canonical=canonical)
+
+    monkeypatch.setattr(jsonspans, "_walk", spy)
+    for line in lines:
+        _read_outcome(line)
+    assert walks == [True] * len(lines)  # the corpus, in the canonical form: the fast parser's
+    read = []
+    for text in ODD_NUMBER_LINES:
+        walks.clear()
+        _read_outcome(text.encode())
+        read.append(tuple(walks))
+    # Read again from `json.loads` (False after True): a big integer where an integer or an id
+    # is due; not the big doubles (their floats are `json_format`'s own), nor a big `kind` of
+    # a span of no interest (not read). NaN and the lone surrogate: refused by the fast
+    # parser itself (no walk of its tree).
+    assert read == [
+        (True, False), (True,), (True,), (True, False), (True, False), (True, False), (True,),
+        (True, False), (False,), (False,),
+    ]
+
+
+def test_an_integer_beyond_64_bits_reads_as_json_format_reads_it() -> None:
+    """The lines above, against the reader before `jsonspans` (`json_format`): refused alike
+    (with the integer's own digits in the message), or read to the same values."""
+    for text in ODD_NUMBER_LINES:
+        line = text.encode()
+        outcome = _read_outcome(line)
+        old = _old_read(line)
+        if isinstance(outcome, str):
+            assert old is None, text
+            if "spanId" in text and '"spanId": "0b"' not in text:
+                assert _BIG in outcome  # the id as written, not a float
+            continue
+        assert old is not None, text
+        (item,) = read_request(line, MARKERS).items
+        if isinstance(item, JsonSpan):
+            assert _plain(item.view.attributes) == _plain(old.attributes), text
+        else:
+            assert item == (old.trace_id, old.span_id, old.parent_id), text
