@@ -66,9 +66,10 @@ class GroundingSpanProcessor(ForwardsEnding, SpanProcessor):
         self._forward_ending(next_processor)
 
     def on_start(self, span: Span, parent_context: Context | None = None) -> None:
+        unmarked = self._unmarked  # a local call: see on_end
         try:
             try:  # the field `sdkcompat.own_attributes` names, read inline (see on_end)
-                tracked = not self._unmarked(span._attributes._dict)  # type: ignore[union-attr]
+                tracked = not unmarked(span._attributes._dict)  # type: ignore[union-attr]
             except AttributeError:  # not the SDK's own fields: `start` reads them its way
                 tracked = True
             if tracked:
@@ -86,16 +87,19 @@ class GroundingSpanProcessor(ForwardsEnding, SpanProcessor):
     def on_end(self, span: ReadableSpan) -> None:
         # `pipeline.skips` as C calls on the fields `sdkcompat.own_attributes` and `own_context`
         # name, read inline (a getter call costs several attribute reads): an ordinary span in
-        # a trace holding nothing goes on from this one frame.
+        # a trace holding nothing goes on from this one frame. The callables are read into
+        # locals first: CPython does not specialise a method-style call of an instance
+        # attribute (`self._holds(...)`), and that look-up costs more than the call.
+        unmarked, holds, next_end = self._unmarked, self._holds, self._next_end
         try:
-            skipped = self._unmarked(span._attributes._dict) and not self._holds(  # type: ignore[union-attr]
+            skipped = unmarked(span._attributes._dict) and not holds(  # type: ignore[union-attr]
                 span._context[TRACE_ID]  # type: ignore[index]
             )
         except (AttributeError, TypeError):  # not the SDK's own fields: `end` falls back
             skipped = False
         if skipped:
             next(self._seen)
-            self._next_end(span)
+            next_end(span)
         else:
             self._end(span)
 
