@@ -9,15 +9,22 @@
 2. Cost of scoring one typical run inline (5 KB output, 50 KB of tool outputs, 10 tool spans:
    `bench_scoring.typical_run`), against the plain formulation scoring the same texts.
 3. Peak memory of the per-trace buffer in a flood of 100,000 traces whose runs never end.
+4. With `--instructions` (instead of 1-3): the per-span cost of 1 counted in instructions by
+   valgrind's callgrind, with and without our processor on the Simple base. No other tenant
+   and no CPU model moves this count, so it is the figure to compare across machines and days.
 
-    .venv/bin/python benchmarks/bench_processor.py
+    .venv/bin/python benchmarks/bench_processor.py [--instructions]
 """
 
 from __future__ import annotations
 
 import gc
 import os
+import re
+import shutil
 import statistics
+import subprocess
+import sys
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -44,6 +51,8 @@ SPANS = 400
 ROUNDS = 301
 #: Best-of repeats for `bench_layer`.
 REPEATS = 15
+#: Spans counted by `bench_instructions` (less a run of none: start-up and warm-up cancel out).
+COUNTED_SPANS = 20_000
 #: Issue 24: at most this per ordinary span on the SimpleSpanProcessor base (the cheapest
 #: pipeline, where our share shows most; a BatchSpanProcessor's ratio is lower).
 TARGET_RATIO = 1.05
@@ -170,6 +179,42 @@ def bench_layer() -> None:
     print(f"  our layer alone (on_start + _on_ending + on_end of a finished span): +{share * 1e6:.2f} us/span CPU")
 
 
+def count_spans(with_grounding: bool, count: int) -> None:
+    """The child `bench_instructions` counts: warm, then `count` ordinary spans, no collector
+    pass in between (a collection lands wherever the allocation count says, not per span)."""
+    provider = _provider(with_grounding, _simple)
+    _ordinary_spans(provider, SPANS)
+    gc.collect()
+    gc.disable()
+    if count:
+        _ordinary_spans(provider, count)
+
+
+def _instructions(with_grounding: bool, count: int) -> int:
+    command = [
+        "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+        __file__, "--count-child", "with" if with_grounding else "without", str(count),
+    ]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}  # set look-ups probe the same slots every run
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=True)
+    return int(re.search(r"Collected : (\d+)", done.stderr).group(1))  # type: ignore[union-attr]
+
+
+def bench_instructions() -> None:
+    """Instructions per ordinary span on the Simple base, with and without our processor."""
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind (Debian package valgrind)")
+    per_span = {
+        with_grounding: (_instructions(with_grounding, COUNTED_SPANS) - _instructions(with_grounding, 0)) / COUNTED_SPANS
+        for with_grounding in (False, True)
+    }
+    print(
+        f"ordinary spans, instructions per span (callgrind, {COUNTED_SPANS} spans, SimpleSpanProcessor "
+        f"+ no-op exporter): without {per_span[False]:,.0f}, with {per_span[True]:,.0f} "
+        f"(+{per_span[True] - per_span[False]:,.0f}, {per_span[True] / per_span[False]:.4f}x)"
+    )
+
+
 def bench_typical_run() -> None:
     output, tool_outputs = typical_run()
 
@@ -228,6 +273,12 @@ def bench_flood() -> None:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--count-child"]:
+        count_spans(sys.argv[2] == "with", int(sys.argv[3]))
+        raise SystemExit(0)
+    if sys.argv[1:2] == ["--instructions"]:
+        bench_instructions()
+        raise SystemExit(0)
     on_target = bench_overhead()
     bench_layer()
     bench_typical_run()
