@@ -548,24 +548,37 @@ def span_message(span: dict[str, Any]) -> Span:
 def span_size(span: dict[str, Any]) -> int:
     """`span_message(span).ByteSize()` for a span `_view` accepted, counted field by field
     from the JSON (proto3: a scalar at its default is not written; a message set, even
-    empty, and an `AnyValue`'s one field, even at its default, are)."""
+    empty, and an `AnyValue`'s one field, even at its default, are). Asked once per held run:
+    the usual fields are counted inline, the rare ones (events, links) by the helpers below."""
     get = span.get
-    size = (
-        _id_field(get("traceId", ""))
-        + _id_field(get("spanId", ""))
-        + _string_field(get("traceState", ""))
-        + _id_field(get("parentSpanId", ""))
-        + _string_field(get("name", ""))
-        + _varint_field(_kind(get("kind", 0), _SPAN_KINDS))
-        + (9 if _fixed64(get("startTimeUnixNano", 0)) else 0)
-        + (9 if _fixed64(get("endTimeUnixNano", 0)) else 0)
-        + _key_values_size(get("attributes", []))
-        + _varint_field(get("droppedAttributesCount", 0))
-        + _varint_field(get("droppedEventsCount", 0))
-        + _varint_field(get("droppedLinksCount", 0))
-        + (6 if get("flags", 0) else 0)  # fixed32, field 16: a two-byte tag
-    )
-    for event in get("events", []):
+    size = 0
+    for key in _ID_KEYS:
+        value = get(key)
+        if value:  # hex, which `_view` checked: two digits a byte
+            size += _length_delimited(len(value) >> 1)
+    for key in _TEXT_KEYS:
+        value = get(key)
+        if value:
+            size += _length_delimited(len(value) if value.isascii() else _utf8_length(value))
+    kind = get("kind", 0)
+    if type(kind) is str:
+        kind = _SPAN_KINDS[kind]
+    if kind:  # 1 to 5 (checked by `_view`): a one-byte varint after its tag
+        size += 2
+    for key in _TIME_KEYS:  # fixed64, nothing at zero
+        value = get(key, 0)
+        if value and (type(value) is not str or int(value)):
+            size += 9
+    attributes = get("attributes")
+    if attributes:
+        size += _key_values_size(attributes)
+    for key in _DROPPED_KEYS:
+        value = get(key, 0)
+        if value:
+            size += 1 + _varint_size(value)
+    if get("flags", 0):
+        size += 6  # fixed32, field 16: a two-byte tag
+    for event in get("events", ()):
         event_get = event.get
         size += _message_field(
             (9 if _fixed64(event_get("timeUnixNano", 0)) else 0)
@@ -573,7 +586,7 @@ def span_size(span: dict[str, Any]) -> int:
             + _key_values_size(event_get("attributes", []))
             + _varint_field(event_get("droppedAttributesCount", 0))
         )
-    for link in get("links", []):
+    for link in get("links", ()):
         link_get = link.get
         size += _message_field(
             _id_field(link_get("traceId", ""))
@@ -583,13 +596,19 @@ def span_size(span: dict[str, Any]) -> int:
             + _varint_field(link_get("droppedAttributesCount", 0))
             + (5 if link_get("flags", 0) else 0)
         )
-    if "status" in span:
-        status = span["status"]
+    status = get("status")
+    if status is not None:
         size += _message_field(
             _string_field(status.get("message", ""))
             + _varint_field(_kind(status.get("code", 0), _STATUS_CODES))
         )
     return size
+
+
+_ID_KEYS = ("traceId", "spanId", "parentSpanId")
+_TEXT_KEYS = ("traceState", "name")
+_TIME_KEYS = ("startTimeUnixNano", "endTimeUnixNano")
+_DROPPED_KEYS = ("droppedAttributesCount", "droppedEventsCount", "droppedLinksCount")
 
 
 def _varint_size(value: int) -> int:
@@ -606,7 +625,7 @@ def _varint_field(value: int) -> int:
 
 def _length_delimited(length: int) -> int:
     """A length-delimited field (tag of one byte) whose payload is `length` bytes, written."""
-    return 1 + _varint_size(length) + length
+    return length + 2 if length < 128 else 1 + _varint_size(length) + length
 
 
 def _id_field(value: str) -> int:
@@ -630,10 +649,18 @@ def _key_values_size(items: list[dict[str, Any]]) -> int:
     """Repeated `KeyValue` messages (a value given, even `{}`, is a message set)."""
     size = 0
     for kv in items:
-        body = _string_field(kv.get("key", ""))
+        key = kv.get("key", "")
+        body = _length_delimited(len(key) if key.isascii() else _utf8_length(key)) if key else 0
         if "value" in kv:
-            body += _message_field(_any_size(kv["value"]))
-        size += _message_field(body)
+            value = kv["value"]
+            text = value.get("stringValue") if len(value) == 1 else None
+            if type(text) is str:  # the usual value, inline: `_any_size` of a string
+                body += _length_delimited(_length_delimited(
+                    len(text) if text.isascii() else _utf8_length(text)
+                ))
+            else:
+                body += _message_field(_any_size(value))
+        size += _length_delimited(body)
     return size
 
 
