@@ -45,7 +45,6 @@ import math
 import operator
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue
@@ -140,12 +139,12 @@ class JsonSpan(NamedTuple):
         return _fixed64(self.source.get("endTimeUnixNano", 0))
 
 
-@dataclass(frozen=True)
-class JsonRequest:
-    """One OTLP/JSON request line: its spans in file order, as links or marker spans."""
+class JsonRequest(NamedTuple):
+    """One OTLP/JSON request line: its spans in file order, as links or marker spans, and how
+    many it holds. A named tuple: built for every line read."""
 
-    items: list[Link | JsonSpan] = field(default_factory=list)
-    spans: int = 0
+    items: list[Link | JsonSpan]
+    spans: int
 
 
 # -- the request ----------------------------------------------------------------------------------
