@@ -44,6 +44,7 @@ import json
 import math
 import operator
 import re
+from binascii import unhexlify
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
@@ -199,8 +200,13 @@ def _walk(data: Any, markers: frozenset[str], *, canonical: bool) -> JsonRequest
                             type(kv) is dict and type(kv.get("key")) is str and kv["key"] in markers
                             for kv in keys
                         )
-                    if marked:
-                        append(_marker_span(span, resource, canonical))
+                    if marked:  # its view; not in the canonical form, `json_format`'s
+                        try:
+                            append(JsonSpan(_view(span, resource), span))
+                        except _Unusual:
+                            if canonical:
+                                raise
+                            append(_decoded_span(span, resource))
                         continue
                 # A span of no interest (most spans): its parent link, all the pipeline reads.
                 trace, own, parent = get("traceId"), get("spanId"), get("parentSpanId")
@@ -270,14 +276,8 @@ _LINK_KEYS = frozenset({
 _STATUS_KEYS = frozenset({"message", "code"})
 
 
-def _marker_span(span: dict[str, Any], resource: Mapping[str, Any], canonical: bool) -> JsonSpan:
-    """The span's view; not in the canonical form, decoded by `json_format` (unless
-    `canonical`: `_Unusual` then)."""
-    try:
-        return JsonSpan(_view(span, resource), span)
-    except _Unusual:
-        if canonical:
-            raise
+def _decoded_span(span: dict[str, Any], resource: Mapping[str, Any]) -> JsonSpan:
+    """A marker span not in the canonical form, decoded by `json_format`."""
     wrapped = {"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}
     decoded = decode_json(json.dumps(wrapped).encode()).resource_spans[0].scope_spans[0].spans[0]
     return JsonSpan(span_view(decoded, resource), span, decoded)
@@ -285,20 +285,31 @@ def _marker_span(span: dict[str, Any], resource: Mapping[str, Any], canonical: b
 
 def _view(span: dict[str, Any], resource: Mapping[str, Any]) -> SpanView:
     """The view of a span in the canonical form; `_Unusual` for anything else. Every field is
-    checked as `json_format` would check it, read or not (one pass over the fields given)."""
-    trace_id = span_id = parent = b""
+    checked as `json_format` would check it, read or not (one pass over the fields given; the
+    usual checks of `_id`, `_string` and `_enum` written inline, the ids decoded after it)."""
+    trace_id = span_id = parent = ""
     name = ""
     attributes: dict[str, Any] = {}
     events: list[JsonEvent] = []
     for key, value in span.items():
         if key == "traceId":
-            trace_id = _id(value)
+            if type(value) is not str:
+                raise _Unusual
+            trace_id = value
         elif key == "spanId":
-            span_id = _id(value)
+            if type(value) is not str:
+                raise _Unusual
+            span_id = value
         elif key == "parentSpanId":
-            parent = _id(value)
+            if type(value) is not str:
+                raise _Unusual
+            parent = value
         elif key == "name":
-            name = _string(value)
+            if type(value) is not str or not (
+                value.isascii() or not _UNPAIRED_SURROGATE.search(value)
+            ):
+                raise _Unusual
+            name = value
         elif key == "attributes":
             attributes = _attributes(value, 0)
         elif key == "startTimeUnixNano" or key == "endTimeUnixNano":
@@ -306,7 +317,9 @@ def _view(span: dict[str, Any], resource: Mapping[str, Any]) -> SpanView:
             if not (type(value) is str and len(value) < 20 and value.isdigit() and value.isascii()):
                 _fixed64(value)
         elif key == "kind":
-            if not (value in _SPAN_KINDS if type(value) is str else _enum(value, 5)):
+            if not (value in _SPAN_KINDS if type(value) is str else (
+                type(value) is int and 0 <= value <= 5
+            )):
                 raise _Unusual
         elif key == "status":
             if type(value) is not dict or value:  # `{}` is the usual one
@@ -322,15 +335,19 @@ def _view(span: dict[str, Any], resource: Mapping[str, Any]) -> SpanView:
             _count(value)
         else:
             raise _Unusual
-    return SpanView(  # trace id, span id, parent id, name, attributes, events, resource
-        int.from_bytes(trace_id, "big"),
-        int.from_bytes(span_id, "big"),
-        int.from_bytes(parent, "big") if parent else None,
-        name,
-        attributes,
-        events,
-        resource,
-    )
+    try:
+        parent_id = int.from_bytes(unhexlify(parent), "big") if parent else None
+        return SpanView(  # trace id, span id, parent id, name, attributes, events, resource
+            int.from_bytes(unhexlify(trace_id), "big"),
+            int.from_bytes(unhexlify(span_id), "big"),
+            parent_id,
+            name,
+            attributes,
+            events,
+            resource,
+        )
+    except (binascii.Error, ValueError):  # `_id`'s refusal: not hex
+        raise _Unusual from None
 
 
 _COUNTS = frozenset({
