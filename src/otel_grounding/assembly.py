@@ -199,19 +199,19 @@ class TraceAssembly:
             linked = self._link_output(span, trace, size)
             self._open.end(span.span_id)
             if linked:
-                record = Output(
+                record = Output(  # positional (one per step): the fields in their order
                     span.span_id,
                     span.parent_id,
                     text,
                     reading.truncated,
                     reading.run_id,
-                    call_id=reading.call_id,
-                    results=results,
-                    calls=reading.tool_calls,
-                    read=text is not None or bool(reading.tool_calls),
-                    declared=reading.tools_declared,
-                    size=size,
-                    evicted=evicted,
+                    reading.call_id,
+                    results,
+                    reading.tool_calls,  # calls
+                    text is not None or bool(reading.tool_calls),  # read
+                    reading.tools_declared,  # declared
+                    size,
+                    evicted,
                 )
                 if reading.role == TOOL:
                     trace.tools.append(record)

@@ -371,9 +371,10 @@ class StoredTraces:
             self._write_run(held, enrichment)
         if enrichment is None:  # an inner run of the same agent was graded: this one is not
             return
+        events = enrichment.events
         run = ScoredRun.read(
             view.name, view.trace_id, view.span_id, enrichment.attributes,
-            ((event.name, event.attributes) for event in enrichment.events),
+            [(event.name, event.attributes) for event in events] if events else (),
         )
         if run is None:
             return
