@@ -75,14 +75,14 @@ class RunOutcome:
         if result is None:
             return coverage_grade(GradeMeta())
         return coverage_grade(
-            GradeMeta(
-                claims_total=result.claims_total,
-                claims_checked=result.claims_checked,
-                truncated_by=self.truncated_by,
-                evidence_incomplete=result.evidence_incomplete,
-                coverage_target_declared=result.coverage_target_declared,
-                critical_uncovered=result.critical_uncovered,
-                judge=self.judge_settled,
+            GradeMeta(  # positional (one per run): the fields in their order
+                result.claims_total,
+                result.claims_checked,
+                self.truncated_by,
+                result.evidence_incomplete,
+                result.coverage_target_declared,
+                result.critical_uncovered,
+                self.judge_settled,  # judge
             )
         )
 

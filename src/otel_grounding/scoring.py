@@ -403,30 +403,31 @@ def score(
 
     rate = grounded / checked if checked else 1.0
     truncated_by = ",".join(cut) or None
+    # Both records positional (built for every pass): their fields in their order.
     grade = coverage_grade(
         GradeMeta(
-            claims_total=total,
-            claims_checked=checked,
-            truncated_by=truncated_by,
-            evidence_incomplete=evidence_incomplete,
-            coverage_target_declared=options.full_coverage_target,
-            critical_uncovered=len(uncovered),
+            total,  # claims_total
+            checked,  # claims_checked
+            truncated_by,
+            evidence_incomplete,
+            options.full_coverage_target,  # coverage_target_declared
+            len(uncovered),  # critical_uncovered
         )
     )
     return GroundingResult(
-        claims_total=total,
-        claims_grounded=grounded,
-        claims_checked=checked,
-        rate=rate,
-        below_threshold=threshold is not None and total > 0 and rate < threshold,
-        threshold=threshold,
-        grade=grade,
-        truncated_by=truncated_by,
-        evidence_incomplete=evidence_incomplete,
-        coverage_target_declared=options.full_coverage_target,
-        anchors_total=anchors_total,
-        uncovered_anchors=uncovered,
-        attribution=Attribution(output, tuple(source_list), tuple(pieces), tuple(ungrounded)),
+        total,  # claims_total
+        grounded,  # claims_grounded
+        checked,  # claims_checked
+        rate,
+        threshold is not None and total > 0 and rate < threshold,  # below_threshold
+        threshold,
+        grade,
+        truncated_by,
+        evidence_incomplete,
+        options.full_coverage_target,  # coverage_target_declared
+        anchors_total,
+        uncovered,  # uncovered_anchors
+        Attribution(output, tuple(source_list), tuple(pieces), tuple(ungrounded)),
     )
 
 
