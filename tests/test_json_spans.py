@@ -432,7 +432,7 @@ _VALID_SPANS = st.fixed_dictionaries(
         "traceState": _VALID_TEXT,
         "flags": st.integers(0, 2**32 - 1),
         "name": _VALID_TEXT,
-        "kind": st.one_of(st.integers(0, 5), st.sampled_from(["SPAN_KIND_CLIENT"])),
+        "kind": st.one_of(st.integers(0, 5), st.sampled_from(["SPAN_KIND_CLIENT", "SPAN_KIND_UNSPECIFIED"])),
         "startTimeUnixNano": _VALID_TIME,
         "endTimeUnixNano": _VALID_TIME,
         "droppedAttributesCount": st.integers(0, 2**32 - 1),

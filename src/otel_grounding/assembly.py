@@ -199,19 +199,19 @@ class TraceAssembly:
             linked = self._link_output(span, trace, size)
             self._open.end(span.span_id)
             if linked:
-                record = Output(
+                record = Output(  # positional (one per step): the fields in their order
                     span.span_id,
                     span.parent_id,
                     text,
                     reading.truncated,
                     reading.run_id,
-                    call_id=reading.call_id,
-                    results=results,
-                    calls=reading.tool_calls,
-                    read=text is not None or bool(reading.tool_calls),
-                    declared=reading.tools_declared,
-                    size=size,
-                    evicted=evicted,
+                    reading.call_id,
+                    results,
+                    reading.tool_calls,  # calls
+                    text is not None or bool(reading.tool_calls),  # read
+                    reading.tools_declared,  # declared
+                    size,
+                    evicted,
                 )
                 if reading.role == TOOL:
                     trace.tools.append(record)
@@ -402,23 +402,23 @@ class TraceAssembly:
                 truncated = True
             if tool.evicted:
                 lost = True
-        return Evidence(
-            sources=tally.sources,
-            source_span_ids=tally.source_span_ids,
-            tool_steps_found=len(tools),
-            tool_outputs_missing=missing,
-            open_tool_steps=open_tools,
-            truncated=truncated,
-            lost=lost,
-            last_llm_text=llms[-1].text if llms else None,
-            last_llm_truncated=llms[-1].truncated if llms else False,
-            graded_inner_run=graded_inner,
-            graded_outer_run=covered,
-            tool_calls=tally.calls,
-            tool_calls_unread=tally.unread,
-            llm_steps=len(steps),
-            llm_steps_read=sum(1 for t in steps if t.read),
-            tools_declared=declared,
+        return Evidence(  # positional (one per run): the fields in their order
+            tally.sources,
+            tally.source_span_ids,
+            len(tools),  # tool_steps_found
+            missing,  # tool_outputs_missing
+            open_tools,  # open_tool_steps
+            truncated,
+            lost,
+            llms[-1].text if llms else None,  # last_llm_text
+            llms[-1].truncated if llms else False,  # last_llm_truncated
+            graded_inner,  # graded_inner_run
+            covered,  # graded_outer_run
+            tally.calls,  # tool_calls
+            tally.unread,  # tool_calls_unread
+            len(steps),  # llm_steps
+            sum(1 for t in steps if t.read),  # llm_steps_read
+            declared,  # tools_declared
         )
 
     def _mark_graded(self, claim: Claim) -> None:

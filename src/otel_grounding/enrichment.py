@@ -75,14 +75,14 @@ class RunOutcome:
         if result is None:
             return coverage_grade(GradeMeta())
         return coverage_grade(
-            GradeMeta(
-                claims_total=result.claims_total,
-                claims_checked=result.claims_checked,
-                truncated_by=self.truncated_by,
-                evidence_incomplete=result.evidence_incomplete,
-                coverage_target_declared=result.coverage_target_declared,
-                critical_uncovered=result.critical_uncovered,
-                judge=self.judge_settled,
+            GradeMeta(  # positional (one per run): the fields in their order
+                result.claims_total,
+                result.claims_checked,
+                self.truncated_by,
+                result.evidence_incomplete,
+                result.coverage_target_declared,
+                result.critical_uncovered,
+                self.judge_settled,  # judge
             )
         )
 
@@ -109,9 +109,10 @@ def build_enrichment(outcome: RunOutcome, settings: GroundingSettings) -> Enrich
     """The attributes (README: "What it writes on the run span"), the audit event when
     flagged, and the ungrounded-claim events."""
     result = outcome.result
+    below_threshold = outcome.below_threshold
     values: dict[str, Any] = {
         attr.GRADE: outcome.grade,
-        attr.BELOW_THRESHOLD: outcome.below_threshold,
+        attr.BELOW_THRESHOLD: below_threshold,
         attr.CLAIMS_TOTAL: result.claims_total if result else 0,
         attr.CLAIMS_GROUNDED: result.claims_grounded if result else 0,
         attr.CLAIMS_CHECKED: result.claims_checked if result else 0,
@@ -120,8 +121,9 @@ def build_enrichment(outcome: RunOutcome, settings: GroundingSettings) -> Enrich
     }
     if result is not None:
         values[attr.RATE] = result.rate
-        if outcome.truncated_by:
-            values[attr.TRUNCATED_BY] = outcome.truncated_by
+        truncated_by = outcome.truncated_by
+        if truncated_by:
+            values[attr.TRUNCATED_BY] = truncated_by
         if settings.scoring.anchors.enabled:
             values[attr.CRITICAL_ANCHORS_TOTAL] = result.anchors_total
             values[attr.CRITICAL_ANCHORS_UNCOVERED] = result.critical_uncovered
@@ -137,7 +139,7 @@ def build_enrichment(outcome: RunOutcome, settings: GroundingSettings) -> Enrich
         judged = _judge_values(values, outcome.judgement, outcome.judge_below_threshold)
 
     events: list[EventSpec] = []
-    if result is not None and outcome.below_threshold:
+    if result is not None and below_threshold:
         flagged: dict[str, Any] = {
             attr.FLAGGED_EVENT_RATE: result.rate,
             attr.FLAGGED_EVENT_THRESHOLD: outcome.threshold,

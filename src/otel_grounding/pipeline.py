@@ -478,15 +478,15 @@ class GroundingPipeline:
         source_span_ids: tuple[int | None, ...] = (),
     ) -> RunOutcome:
         project = self._project(span, reading)
-        return RunOutcome(
-            result=result,
-            reasons=reasons,
-            threshold=self.settings.threshold_for(project),
-            project=project,
-            service=_str(span.resource.get(SERVICE_NAME)),
-            convention=reading.convention,
-            source_span_ids=source_span_ids,
-            content_keys=reading.content_keys,
+        return RunOutcome(  # positional (built for every run): the fields in their order
+            result,
+            reasons,
+            self.settings.threshold_for(project),  # threshold
+            project,
+            _str(span.resource.get(SERVICE_NAME)),  # service
+            reading.convention,
+            source_span_ids,
+            reading.content_keys,
         )
 
     def _project(self, span: SpanView, reading: SpanReading) -> str | None:

@@ -70,22 +70,22 @@ class TraceIdFilter:
     def __init__(self) -> None:
         self._bits = bytearray(self.BITS // 8)
 
-    def _positions(self, trace_id: int) -> tuple[int, int, int]:
-        folded = (trace_id ^ (trace_id >> 64)) & _MASK64
-        return (
-            ((folded * self._F1) & _MASK64) >> _SHIFT,
-            ((folded * self._F2) & _MASK64) >> _SHIFT,
-            ((folded * self._F3) & _MASK64) >> _SHIFT,
-        )
-
     def add(self, trace_id: int) -> None:
         bits = self._bits
-        for position in self._positions(trace_id):
-            bits[position >> 3] |= 1 << (position & 7)
+        folded = (trace_id ^ (trace_id >> 64)) & _MASK64  # `__contains__`'s positions
+        first = ((folded * self._F1) & _MASK64) >> _SHIFT
+        second = ((folded * self._F2) & _MASK64) >> _SHIFT
+        third = ((folded * self._F3) & _MASK64) >> _SHIFT
+        bits[first >> 3] |= 1 << (first & 7)
+        bits[second >> 3] |= 1 << (second & 7)
+        bits[third >> 3] |= 1 << (third & 7)
 
     def __contains__(self, trace_id: int) -> bool:
         bits = self._bits
-        first, second, third = self._positions(trace_id)
+        folded = (trace_id ^ (trace_id >> 64)) & _MASK64
+        first = ((folded * self._F1) & _MASK64) >> _SHIFT
+        second = ((folded * self._F2) & _MASK64) >> _SHIFT
+        third = ((folded * self._F3) & _MASK64) >> _SHIFT
         return bool(
             bits[first >> 3] & (1 << (first & 7))
             and bits[second >> 3] & (1 << (second & 7))
@@ -193,6 +193,9 @@ class StoredTraces:
         self._next = 0
         self.markers: frozenset[str] = frozenset().union(*(c.markers for c in pipeline.conventions))
         self._seen = TraceIdFilter()  # traces with a span in the pipeline
+        # The store's evicted-trace memory and its `holds`, fixed for its life: asked per trace.
+        self._evicted = store.evicted
+        self._holds = store.holds
 
     def feed(self, source: str, request: ExportTraceServiceRequest | JsonRequest) -> None:
         """Read one stored request: evidence into the pipeline now, run spans held."""
@@ -304,11 +307,10 @@ class StoredTraces:
 
     def _check_evicted(self, trace_id: int) -> bool:
         """Whether this trace's state was evicted (it went into the pipeline and is gone)."""
-        store = self._store
-        if trace_id in store.evicted:
+        if trace_id in self._evicted:
             return True
-        if not store.holds(trace_id) and trace_id in self._seen:
-            store.mark_lost((trace_id,))
+        if not self._holds(trace_id) and trace_id in self._seen:
+            self._store.mark_lost((trace_id,))
             return True
         return False
 
@@ -369,9 +371,10 @@ class StoredTraces:
             self._write_run(held, enrichment)
         if enrichment is None:  # an inner run of the same agent was graded: this one is not
             return
+        events = enrichment.events
         run = ScoredRun.read(
             view.name, view.trace_id, view.span_id, enrichment.attributes,
-            ((event.name, event.attributes) for event in enrichment.events),
+            [(event.name, event.attributes) for event in events] if events else (),
         )
         if run is None:
             return

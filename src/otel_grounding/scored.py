@@ -82,25 +82,29 @@ class ScoredRun:
                     missing_tokens=tuple(fields.get(attr.CLAIM_EVENT_UNCOVERED_TOKENS, ())),
                 )
             )
-        reasons = attributes.get(attr.COVERAGE_REASON)
-        rate = attributes.get(attr.RATE)
-        threshold = attributes.get(attr.THRESHOLD)
-        return cls(
-            name=name,
-            trace_id=format_trace_id(trace_id),
-            span_id=format_span_id(span_id),
-            rate=float(rate) if rate is not None else None,
-            grade=str(attributes[attr.GRADE]),
-            below_threshold=bool(attributes.get(attr.BELOW_THRESHOLD, False)),
-            threshold=float(threshold) if threshold is not None else None,
-            claims_total=int(attributes.get(attr.CLAIMS_TOTAL, 0)),
-            claims_grounded=int(attributes.get(attr.CLAIMS_GROUNDED, 0)),
-            claims_checked=int(attributes.get(attr.CLAIMS_CHECKED, 0)),
-            reasons=tuple(str(reasons).split(",")) if reasons else (),
-            truncated_by=_text(attributes.get(attr.TRUNCATED_BY)),
-            convention=_text(attributes.get(attr.CONVENTION)),
-            project=_text(attributes.get(attr.PROJECT)),
-            ungrounded=tuple(claims),
+        get = attributes.get
+        reasons = get(attr.COVERAGE_REASON)
+        rate = get(attr.RATE)
+        threshold = get(attr.THRESHOLD)
+        truncated_by, convention, project = (
+            get(attr.TRUNCATED_BY), get(attr.CONVENTION), get(attr.PROJECT)
+        )
+        return cls(  # positional (one per run read): the fields in their order
+            name,
+            format_trace_id(trace_id),
+            format_span_id(span_id),
+            float(rate) if rate is not None else None,  # rate
+            str(attributes[attr.GRADE]),  # grade
+            bool(get(attr.BELOW_THRESHOLD, False)),  # below_threshold
+            float(threshold) if threshold is not None else None,  # threshold
+            int(get(attr.CLAIMS_TOTAL, 0)),  # claims_total
+            int(get(attr.CLAIMS_GROUNDED, 0)),  # claims_grounded
+            int(get(attr.CLAIMS_CHECKED, 0)),  # claims_checked
+            tuple(str(reasons).split(",")) if reasons else (),  # reasons
+            str(truncated_by) if truncated_by else None,  # truncated_by (`_text`)
+            str(convention) if convention else None,  # convention
+            str(project) if project else None,  # project
+            tuple(claims),  # ungrounded
         )
 
     def why(self) -> str:

@@ -21,7 +21,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any, NamedTuple, TypedDict
 
 from otel_grounding.anchors import Anchor, AnchorMatcher
 from otel_grounding.grade import GradeMeta, coverage_grade
@@ -194,10 +194,10 @@ class ClaimVerdict:
         }
 
 
-@dataclass(frozen=True)
-class Attribution:
+class Attribution(NamedTuple):
     """What a scoring pass kept to explain its claims later: the texts it read, where its claims
-    are.
+    are. A named tuple: built for every scoring pass (a frozen dataclass costs three times as
+    much).
 
     `pieces[k]` is the candidate index of checked claim k; `ungrounded` lists the checked claims
     that are not grounded. Verdicts are computed from these on request, for the claims asked for.
@@ -403,30 +403,31 @@ def score(
 
     rate = grounded / checked if checked else 1.0
     truncated_by = ",".join(cut) or None
+    # Both records positional (built for every pass): their fields in their order.
     grade = coverage_grade(
         GradeMeta(
-            claims_total=total,
-            claims_checked=checked,
-            truncated_by=truncated_by,
-            evidence_incomplete=evidence_incomplete,
-            coverage_target_declared=options.full_coverage_target,
-            critical_uncovered=len(uncovered),
+            total,  # claims_total
+            checked,  # claims_checked
+            truncated_by,
+            evidence_incomplete,
+            options.full_coverage_target,  # coverage_target_declared
+            len(uncovered),  # critical_uncovered
         )
     )
     return GroundingResult(
-        claims_total=total,
-        claims_grounded=grounded,
-        claims_checked=checked,
-        rate=rate,
-        below_threshold=threshold is not None and total > 0 and rate < threshold,
-        threshold=threshold,
-        grade=grade,
-        truncated_by=truncated_by,
-        evidence_incomplete=evidence_incomplete,
-        coverage_target_declared=options.full_coverage_target,
-        anchors_total=anchors_total,
-        uncovered_anchors=uncovered,
-        attribution=Attribution(output, tuple(source_list), tuple(pieces), tuple(ungrounded)),
+        total,  # claims_total
+        grounded,  # claims_grounded
+        checked,  # claims_checked
+        rate,
+        threshold is not None and total > 0 and rate < threshold,  # below_threshold
+        threshold,
+        grade,
+        truncated_by,
+        evidence_incomplete,
+        options.full_coverage_target,  # coverage_target_declared
+        anchors_total,
+        uncovered,  # uncovered_anchors
+        Attribution(output, tuple(source_list), tuple(pieces), tuple(ungrounded)),
     )
 
 

@@ -18,6 +18,8 @@ STEP_TYPE = "ferrumdeck.step.type"
 STEP_OUTPUT = "ferrumdeck.step.output"
 STEP_TYPE_TOOL = "tool"
 STEP_TYPE_LLM = "llm"
+_STEP_CONTENT_KEYS = (STEP_OUTPUT,)
+_RUN_CONTENT_KEYS = (RUN_OUTPUT, RUN_TOOL_OUTPUTS)
 
 
 def _text(value: Any) -> str | None:
@@ -56,31 +58,46 @@ class NativeConvention:
             if step_type not in (STEP_TYPE_TOOL, STEP_TYPE_LLM):
                 return None
             output = attrs.get(STEP_OUTPUT)
+            run_id = attrs.get(RUN_ID)
+            # Positional (a reading is built for every step read; by keyword it costs half
+            # again): the fields in `SpanReading`'s order, up to `content_keys`.
             return SpanReading(
-                role=TOOL if step_type == STEP_TYPE_TOOL else LLM,
-                convention=self.name,
-                text=_text(output),
-                truncated=value_cut(span, output),
-                run_id=_str_or_none(attrs.get(RUN_ID)),
-                content_keys=(STEP_OUTPUT,),
+                TOOL if step_type == STEP_TYPE_TOOL else LLM,  # role
+                self.name,  # convention
+                output if type(output) is str else _text(output),  # text
+                False,  # redacted
+                span.value_limit is not None and value_cut(span, output),  # truncated
+                run_id if isinstance(run_id, str) and run_id else None,  # run_id
+                None,  # agent
+                None,  # project
+                None,  # declared_tool_steps
+                False,  # declared_tool_steps_unreadable
+                (),  # attached_sources
+                False,  # attached_truncated
+                _STEP_CONTENT_KEYS,  # content_keys
             )
         if RUN_OUTPUT not in attrs and RUN_ID not in attrs:
             return None
         output = attrs.get(RUN_OUTPUT)
         declared = attrs.get(RUN_TOOL_STEPS)
-        sources, cut = self._attached(span)
-        return SpanReading(
-            role=RUN,
-            convention=self.name,
-            text=_text(output),
-            truncated=value_cut(span, output),
-            run_id=_str_or_none(attrs.get(RUN_ID)),
-            project=_str_or_none(attrs.get(PROJECT_ID)),
-            declared_tool_steps=None if declared is None else _count(declared),
-            declared_tool_steps_unreadable=declared is not None and _count(declared) is None,
-            attached_sources=sources,
-            attached_truncated=cut,
-            content_keys=(RUN_OUTPUT, RUN_TOOL_OUTPUTS),
+        count = None if declared is None else _count(declared)
+        sources, cut = (
+            self._attached(span) if span.events or RUN_TOOL_OUTPUTS in attrs else ((), False)
+        )
+        return SpanReading(  # positional, as a step's reading above
+            RUN,  # role
+            self.name,  # convention
+            output if type(output) is str else _text(output),  # text
+            False,  # redacted
+            span.value_limit is not None and value_cut(span, output),  # truncated
+            _str_or_none(attrs.get(RUN_ID)),  # run_id
+            None,  # agent
+            _str_or_none(attrs.get(PROJECT_ID)),  # project
+            count,  # declared_tool_steps
+            declared is not None and count is None,  # declared_tool_steps_unreadable
+            sources,  # attached_sources
+            cut,  # attached_truncated
+            _RUN_CONTENT_KEYS,  # content_keys
         )
 
     @staticmethod

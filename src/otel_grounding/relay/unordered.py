@@ -22,7 +22,7 @@ from otel_grounding.config import GroundingSettings
 from otel_grounding.open_spans import OpenSpans
 from otel_grounding.store import AssembledStore
 from otel_grounding.trace_records import Claim, TraceState
-from otel_grounding.trace_table import TraceTable
+from otel_grounding.trace_table import RECORD_OVERHEAD, TraceTable
 
 #: Rough bytes a batch of links costs beyond its own size (object header, list slot).
 BATCH_OVERHEAD = 64
@@ -140,13 +140,20 @@ class UnorderedStore(AssembledStore):
         table = self.table
         with table.lock:
             trace = table.trace_for(trace_id)
-            cap = table.max_spans
+            assert isinstance(trace, _BatchedTrace)
+            room = table.max_spans - trace.pending_links  # `trace.linked < cap`, as parents grow
+            parents = trace.parents
+            added = 0  # links added since the last charge (`TraceTable.add_link`, in one sum)
             for span_id, parent_id in links:
-                if trace.linked < cap:
-                    table.add_link(trace, span_id, parent_id, 0)
+                if len(parents) < room:
+                    parents[span_id] = parent_id
+                    added += 1
                 elif not trace.overflowed:
+                    table.charge(trace, RECORD_OVERHEAD * added)
+                    added = 0
                     table.enforce_budgets()
                     table.overflow(trace)
+            table.charge(trace, RECORD_OVERHEAD * added)
             table.enforce_budgets()
 
     def mark_lost(self, trace_ids: Iterable[int]) -> None:
