@@ -91,8 +91,8 @@ class ScoredRun:
         )
         return cls(  # positional (one per run read): the fields in their order
             name,
-            format_trace_id(trace_id),
-            format_span_id(span_id),
+            format_trace_id(trace_id),  # trace_id
+            format_span_id(span_id),  # span_id
             float(rate) if rate is not None else None,  # rate
             str(attributes[attr.GRADE]),  # grade
             bool(get(attr.BELOW_THRESHOLD, False)),  # below_threshold

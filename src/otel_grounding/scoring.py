@@ -427,7 +427,7 @@ def score(
         options.full_coverage_target,  # coverage_target_declared
         anchors_total,
         uncovered,  # uncovered_anchors
-        Attribution(output, tuple(source_list), tuple(pieces), tuple(ungrounded)),
+        Attribution(output, tuple(source_list), tuple(pieces), tuple(ungrounded)),  # attribution
     )
 
 
