@@ -44,7 +44,6 @@ import json
 import math
 import operator
 import re
-from binascii import unhexlify
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
@@ -200,13 +199,8 @@ def _walk(data: Any, markers: frozenset[str], *, canonical: bool) -> JsonRequest
                             type(kv) is dict and type(kv.get("key")) is str and kv["key"] in markers
                             for kv in keys
                         )
-                    if marked:  # its view; not in the canonical form, `json_format`'s
-                        try:
-                            append(JsonSpan(_view(span, resource), span))
-                        except _Unusual:
-                            if canonical:
-                                raise
-                            append(_decoded_span(span, resource))
+                    if marked:
+                        append(_marker_span(span, resource, canonical))
                         continue
                 # A span of no interest (most spans): its parent link, all the pipeline reads.
                 trace, own, parent = get("traceId"), get("spanId"), get("parentSpanId")
@@ -276,8 +270,14 @@ _LINK_KEYS = frozenset({
 _STATUS_KEYS = frozenset({"message", "code"})
 
 
-def _decoded_span(span: dict[str, Any], resource: Mapping[str, Any]) -> JsonSpan:
-    """A marker span not in the canonical form, decoded by `json_format`."""
+def _marker_span(span: dict[str, Any], resource: Mapping[str, Any], canonical: bool) -> JsonSpan:
+    """The span's view; not in the canonical form, decoded by `json_format` (unless
+    `canonical`: `_Unusual` then)."""
+    try:
+        return JsonSpan(_view(span, resource), span)
+    except _Unusual:
+        if canonical:
+            raise
     wrapped = {"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}
     decoded = decode_json(json.dumps(wrapped).encode()).resource_spans[0].scope_spans[0].spans[0]
     return JsonSpan(span_view(decoded, resource), span, decoded)
@@ -285,31 +285,20 @@ def _decoded_span(span: dict[str, Any], resource: Mapping[str, Any]) -> JsonSpan
 
 def _view(span: dict[str, Any], resource: Mapping[str, Any]) -> SpanView:
     """The view of a span in the canonical form; `_Unusual` for anything else. Every field is
-    checked as `json_format` would check it, read or not (one pass over the fields given; the
-    usual checks of `_id`, `_string` and `_enum` written inline, the ids decoded after it)."""
-    trace_id = span_id = parent = ""
+    checked as `json_format` would check it, read or not (one pass over the fields given)."""
+    trace_id = span_id = parent = b""
     name = ""
     attributes: dict[str, Any] = {}
     events: list[JsonEvent] = []
     for key, value in span.items():
         if key == "traceId":
-            if type(value) is not str:
-                raise _Unusual
-            trace_id = value
+            trace_id = _id(value)
         elif key == "spanId":
-            if type(value) is not str:
-                raise _Unusual
-            span_id = value
+            span_id = _id(value)
         elif key == "parentSpanId":
-            if type(value) is not str:
-                raise _Unusual
-            parent = value
+            parent = _id(value)
         elif key == "name":
-            if type(value) is not str or not (
-                value.isascii() or not _UNPAIRED_SURROGATE.search(value)
-            ):
-                raise _Unusual
-            name = value
+            name = _string(value)
         elif key == "attributes":
             attributes = _attributes(value, 0)
         elif key == "startTimeUnixNano" or key == "endTimeUnixNano":
@@ -317,9 +306,7 @@ def _view(span: dict[str, Any], resource: Mapping[str, Any]) -> SpanView:
             if not (type(value) is str and len(value) < 20 and value.isdigit() and value.isascii()):
                 _fixed64(value)
         elif key == "kind":
-            if not (value in _SPAN_KINDS if type(value) is str else (
-                type(value) is int and 0 <= value <= 5
-            )):
+            if not (value in _SPAN_KINDS if type(value) is str else _enum(value, 5)):
                 raise _Unusual
         elif key == "status":
             if type(value) is not dict or value:  # `{}` is the usual one
@@ -335,19 +322,15 @@ def _view(span: dict[str, Any], resource: Mapping[str, Any]) -> SpanView:
             _count(value)
         else:
             raise _Unusual
-    try:
-        parent_id = int.from_bytes(unhexlify(parent), "big") if parent else None
-        return SpanView(  # trace id, span id, parent id, name, attributes, events, resource
-            int.from_bytes(unhexlify(trace_id), "big"),
-            int.from_bytes(unhexlify(span_id), "big"),
-            parent_id,
-            name,
-            attributes,
-            events,
-            resource,
-        )
-    except (binascii.Error, ValueError):  # `_id`'s refusal: not hex
-        raise _Unusual from None
+    return SpanView(  # trace id, span id, parent id, name, attributes, events, resource
+        int.from_bytes(trace_id, "big"),
+        int.from_bytes(span_id, "big"),
+        int.from_bytes(parent, "big") if parent else None,
+        name,
+        attributes,
+        events,
+        resource,
+    )
 
 
 _COUNTS = frozenset({
@@ -564,37 +547,24 @@ def span_message(span: dict[str, Any]) -> Span:
 def span_size(span: dict[str, Any]) -> int:
     """`span_message(span).ByteSize()` for a span `_view` accepted, counted field by field
     from the JSON (proto3: a scalar at its default is not written; a message set, even
-    empty, and an `AnyValue`'s one field, even at its default, are). Asked once per held run:
-    the usual fields are counted inline, the rare ones (events, links) by the helpers below."""
+    empty, and an `AnyValue`'s one field, even at its default, are)."""
     get = span.get
-    size = 0
-    for key in _ID_KEYS:
-        value = get(key)
-        if value:  # hex, which `_view` checked: two digits a byte
-            size += _length_delimited(len(value) >> 1)
-    for key in _TEXT_KEYS:
-        value = get(key)
-        if value:
-            size += _length_delimited(len(value) if value.isascii() else _utf8_length(value))
-    kind = get("kind", 0)
-    if type(kind) is str:
-        kind = _SPAN_KINDS[kind]
-    if kind:  # 1 to 5 (checked by `_view`): a one-byte varint after its tag
-        size += 2
-    for key in _TIME_KEYS:  # fixed64, nothing at zero
-        value = get(key, 0)
-        if value and (type(value) is not str or int(value)):
-            size += 9
-    attributes = get("attributes")
-    if attributes:
-        size += _key_values_size(attributes)
-    for key in _DROPPED_KEYS:
-        value = get(key, 0)
-        if value:
-            size += 1 + _varint_size(value)
-    if get("flags", 0):
-        size += 6  # fixed32, field 16: a two-byte tag
-    for event in get("events", ()):
+    size = (
+        _id_field(get("traceId", ""))
+        + _id_field(get("spanId", ""))
+        + _string_field(get("traceState", ""))
+        + _id_field(get("parentSpanId", ""))
+        + _string_field(get("name", ""))
+        + _varint_field(_kind(get("kind", 0), _SPAN_KINDS))
+        + (9 if _fixed64(get("startTimeUnixNano", 0)) else 0)
+        + (9 if _fixed64(get("endTimeUnixNano", 0)) else 0)
+        + _key_values_size(get("attributes", []))
+        + _varint_field(get("droppedAttributesCount", 0))
+        + _varint_field(get("droppedEventsCount", 0))
+        + _varint_field(get("droppedLinksCount", 0))
+        + (6 if get("flags", 0) else 0)  # fixed32, field 16: a two-byte tag
+    )
+    for event in get("events", []):
         event_get = event.get
         size += _message_field(
             (9 if _fixed64(event_get("timeUnixNano", 0)) else 0)
@@ -602,7 +572,7 @@ def span_size(span: dict[str, Any]) -> int:
             + _key_values_size(event_get("attributes", []))
             + _varint_field(event_get("droppedAttributesCount", 0))
         )
-    for link in get("links", ()):
+    for link in get("links", []):
         link_get = link.get
         size += _message_field(
             _id_field(link_get("traceId", ""))
@@ -612,19 +582,13 @@ def span_size(span: dict[str, Any]) -> int:
             + _varint_field(link_get("droppedAttributesCount", 0))
             + (5 if link_get("flags", 0) else 0)
         )
-    status = get("status")
-    if status is not None:
+    if "status" in span:
+        status = span["status"]
         size += _message_field(
             _string_field(status.get("message", ""))
             + _varint_field(_kind(status.get("code", 0), _STATUS_CODES))
         )
     return size
-
-
-_ID_KEYS = ("traceId", "spanId", "parentSpanId")
-_TEXT_KEYS = ("traceState", "name")
-_TIME_KEYS = ("startTimeUnixNano", "endTimeUnixNano")
-_DROPPED_KEYS = ("droppedAttributesCount", "droppedEventsCount", "droppedLinksCount")
 
 
 def _varint_size(value: int) -> int:
@@ -665,18 +629,10 @@ def _key_values_size(items: list[dict[str, Any]]) -> int:
     """Repeated `KeyValue` messages (a value given, even `{}`, is a message set)."""
     size = 0
     for kv in items:
-        key = kv.get("key", "")
-        body = _length_delimited(len(key) if key.isascii() else _utf8_length(key)) if key else 0
+        body = _string_field(kv.get("key", ""))
         if "value" in kv:
-            value = kv["value"]
-            text = value.get("stringValue") if len(value) == 1 else None
-            if type(text) is str:  # the usual value, inline: `_any_size` of a string
-                body += _length_delimited(_length_delimited(
-                    len(text) if text.isascii() else _utf8_length(text)
-                ))
-            else:
-                body += _message_field(_any_size(value))
-        size += _length_delimited(body)
+            body += _message_field(_any_size(kv["value"]))
+        size += _message_field(body)
     return size
 
 

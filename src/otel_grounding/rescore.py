@@ -70,22 +70,22 @@ class TraceIdFilter:
     def __init__(self) -> None:
         self._bits = bytearray(self.BITS // 8)
 
+    def _positions(self, trace_id: int) -> tuple[int, int, int]:
+        folded = (trace_id ^ (trace_id >> 64)) & _MASK64
+        return (
+            ((folded * self._F1) & _MASK64) >> _SHIFT,
+            ((folded * self._F2) & _MASK64) >> _SHIFT,
+            ((folded * self._F3) & _MASK64) >> _SHIFT,
+        )
+
     def add(self, trace_id: int) -> None:
         bits = self._bits
-        folded = (trace_id ^ (trace_id >> 64)) & _MASK64  # `__contains__`'s positions
-        first = ((folded * self._F1) & _MASK64) >> _SHIFT
-        second = ((folded * self._F2) & _MASK64) >> _SHIFT
-        third = ((folded * self._F3) & _MASK64) >> _SHIFT
-        bits[first >> 3] |= 1 << (first & 7)
-        bits[second >> 3] |= 1 << (second & 7)
-        bits[third >> 3] |= 1 << (third & 7)
+        for position in self._positions(trace_id):
+            bits[position >> 3] |= 1 << (position & 7)
 
     def __contains__(self, trace_id: int) -> bool:
         bits = self._bits
-        folded = (trace_id ^ (trace_id >> 64)) & _MASK64
-        first = ((folded * self._F1) & _MASK64) >> _SHIFT
-        second = ((folded * self._F2) & _MASK64) >> _SHIFT
-        third = ((folded * self._F3) & _MASK64) >> _SHIFT
+        first, second, third = self._positions(trace_id)
         return bool(
             bits[first >> 3] & (1 << (first & 7))
             and bits[second >> 3] & (1 << (second & 7))

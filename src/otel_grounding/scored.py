@@ -86,9 +86,6 @@ class ScoredRun:
         reasons = get(attr.COVERAGE_REASON)
         rate = get(attr.RATE)
         threshold = get(attr.THRESHOLD)
-        truncated_by, convention, project = (
-            get(attr.TRUNCATED_BY), get(attr.CONVENTION), get(attr.PROJECT)
-        )
         return cls(  # positional (one per run read): the fields in their order
             name,
             format_trace_id(trace_id),  # trace_id
@@ -101,9 +98,9 @@ class ScoredRun:
             int(get(attr.CLAIMS_GROUNDED, 0)),  # claims_grounded
             int(get(attr.CLAIMS_CHECKED, 0)),  # claims_checked
             tuple(str(reasons).split(",")) if reasons else (),  # reasons
-            str(truncated_by) if truncated_by else None,  # truncated_by (`_text`)
-            str(convention) if convention else None,  # convention
-            str(project) if project else None,  # project
+            _text(get(attr.TRUNCATED_BY)),  # truncated_by
+            _text(get(attr.CONVENTION)),  # convention
+            _text(get(attr.PROJECT)),  # project
             tuple(claims),  # ungrounded
         )
 

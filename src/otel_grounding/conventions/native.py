@@ -64,9 +64,9 @@ class NativeConvention:
             return SpanReading(
                 TOOL if step_type == STEP_TYPE_TOOL else LLM,  # role
                 self.name,  # convention
-                output if type(output) is str else _text(output),  # text
+                _text(output),  # text
                 False,  # redacted
-                span.value_limit is not None and value_cut(span, output),  # truncated
+                value_cut(span, output),  # truncated
                 run_id if isinstance(run_id, str) and run_id else None,  # run_id
                 None,  # agent
                 None,  # project
@@ -87,9 +87,9 @@ class NativeConvention:
         return SpanReading(  # positional, as a step's reading above
             RUN,  # role
             self.name,  # convention
-            output if type(output) is str else _text(output),  # text
+            _text(output),  # text
             False,  # redacted
-            span.value_limit is not None and value_cut(span, output),  # truncated
+            value_cut(span, output),  # truncated
             _str_or_none(attrs.get(RUN_ID)),  # run_id
             None,  # agent
             _str_or_none(attrs.get(PROJECT_ID)),  # project
