@@ -1118,3 +1118,89 @@ def test_a_difference_or_a_time_is_no_comparison_its_numbers_deny() -> None:
     assert verdict("Attendance was 3.9, up from 4.3 last week.", "Attendance: 3.9 (4.3)")[0] == (
         UNSUPPORTED
     )
+
+
+# -- the eighth rules (rules-v8) --------------------------------------------------------------
+
+
+def answer_verdicts(claims: tuple[str, ...], evidence: str) -> list[str]:
+    """The verifier's verdicts on the claims of one answer, judged together."""
+    request = JudgeRequest(claims, (EvidenceText(evidence),), 1.0)
+    return [found.verdict for found in VerifierJudge().judge(request)]
+
+
+def test_a_number_one_step_from_a_number_the_answer_writes() -> None:
+    jobs = (
+        "JOB    CUSTOMER       ITEM                 QUOTE    DEPOSIT  STATUS\n"
+        "C-430  A. Delacroix   Mantel clock         £150.00  £40.00   ready for collection\n"
+        "C-431  R. Okafor      Vienna regulator     £220.00  £60.00   awaiting parts"
+    )
+    owe = "A. Delacroix's mantel clock is ready, and with the £40 deposit paid they'll owe £{}."
+    assert verdict(owe.format(110), jobs)[0] == SUPPORTED
+    assert verdict(owe.format(120), jobs)[0] == UNSUPPORTED
+    pouches = '{"plan": {"recipe": "Turkey", "pouch_size_g": 350, "pouches_per_delivery": 24}}'
+    box = "Each box holds 24 pouches at 350 g each, so {} kg in all."
+    assert verdict(box.format(8.4), pouches)[0] == SUPPORTED
+    assert verdict(box.format(8.6), pouches)[0] == UNSUPPORTED
+    # a number of another claim of the answer: the hire, then the discount on it
+    hire = "Prices per week:\n- Class 2 mobility scooter: £45\n- Rollator with seat: £10\n"
+    hire += "Blue Badge holders receive 10% off hire charges."
+    assert answer_verdicts(
+        ("A Class 2 scooter costs £45 a week, so two weeks would be £90 in hire.",
+         "With a Blue Badge, the 10% discount brings the hire down to £81."),
+        hire,
+    ) == [SUPPORTED, SUPPORTED]
+    assert answer_verdicts(
+        ("A Class 2 scooter costs £45 a week, so two weeks would be £80 in hire.",
+         "With a Blue Badge, the 10% discount brings the hire down to £79."),
+        hire,
+    ) == [UNSUPPORTED, UNSUPPORTED]
+    # a small whole number: said to be worked out ("free"), from the line the claim names
+    screens = (
+        "ID   | Film         | Screen | Time             | Cap | Sold\n"
+        "8813 | Cold Harbour |      2 | 2024-12-20 18:45 | 140 | 140\n"
+        "8814 | Cold Harbour |      2 | 2024-12-20 21:30 | 140 | 96"
+    )
+    seats = "The 9:30 pm showing of Cold Harbour still has {} seats free."
+    assert verdict(seats.format(44), screens)[0] == SUPPORTED
+    assert verdict(seats.format(46), screens)[0] == UNSUPPORTED
+    # not said so: two of the claim's own numbers that happen to add up make no count
+    label = "Adults: 1 to 2 tablets every 4 to 6 hours. Do not exceed 6 tablets in 24 hours."
+    assert verdict("Take 1 to 2 tablets every 4 to 6 hours, no more than 8 tablets a day.", label)[
+        0
+    ] == UNSUPPORTED
+
+
+def test_an_orders_lines_at_their_quantity_times_their_price() -> None:
+    order = (
+        '{"order": "BW-5521", "lines": [\n'
+        ' {"item": "sirloin", "qty_kg": 4.0, "price_per_kg": 32.50},\n'
+        ' {"item": "pork shoulder", "qty_kg": 6.5, "price_per_kg": 9.80},\n'
+        ' {"item": "sausages", "qty_kg": 5.0, "price_per_kg": 11.20}\n],\n'
+        ' "trade_discount_pct": 5}'
+    )
+    lines = "At the listed prices the lines add up to £{}, or £{} after the 5% trade discount."
+    assert verdict(lines.format("249.70", "237.22"), order)[0] == SUPPORTED
+    assert verdict(lines.format("259.70", "237.22"), order)[0] == UNSUPPORTED
+    assert verdict(lines.format("249.70", "239.22"), order)[0] == UNSUPPORTED
+
+
+def test_pence_plurals_free_of_and_a_clause_after_so() -> None:
+    booking = '{"mileage": {"included_per_day": 150, "excess_rate_per_mile": 0.22}}'
+    assert verdict("Beyond that it's 22p a mile.", booking)[0] == SUPPORTED
+    assert verdict("Beyond that it's 25p a mile.", booking)[0] == UNSUPPORTED
+    buses = "Route X14 leaves at 08:12 and 08:42 from stand B."
+    assert verdict("The X14s leave at 8:12 and 8:42 from stand B.", buses)[0] == SUPPORTED
+    assert verdict("The X15s leave at 8:12 and 8:42 from stand B.", buses)[0] == UNSUPPORTED
+    fete = "• Static display and photo handling between shows — no charge for the public\n• Fee: £650"
+    assert verdict("Between shows the public can handle the birds for photos free of charge.", fete)[
+        0
+    ] == SUPPORTED
+    loan = (
+        "Loan conditions: Destructive sampling is NOT permitted on this loan; if you need DNA "
+        "samples please submit a separate request."
+    )
+    assert verdict("No destructive sampling is allowed, so DNA samples need a separate request.",
+                   loan)[0] == SUPPORTED
+    assert verdict("Destructive sampling is allowed on this loan, so DNA samples need no "
+                   "separate request.", loan)[0] == CONTRADICTED

@@ -7,10 +7,14 @@ Pure arithmetic over numbers and table cells: nothing here knows of claims or ev
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from bisect import bisect_left
+from collections.abc import Collection, Iterable, Sequence
 from itertools import combinations, permutations
 
 from otel_grounding.judges.tables import Table, cell_number
+
+#: The largest whole number `one_step` reads as a count of things another number is of.
+COUNT_MAX = 50
 
 
 def column_totals(tables: Iterable[Table]) -> set[float]:
@@ -37,6 +41,18 @@ def column_sums(rows: Sequence[tuple[str, ...]], *, blanks: bool) -> set[float]:
             continue
         sums.add(sum(values))
     return sums
+
+
+def line_sums(rows: Sequence[tuple[str, ...]]) -> set[float]:
+    """The sum over these rows of each two numeric columns' product, where every row has a
+    number in both (an order's lines at their quantity times their price)."""
+    width = min(len(cells) for cells in rows)
+    numeric: list[list[float]] = []
+    for c in range(width):
+        column = [v for cells in rows if (v := cell_number(cells[c])) is not None]
+        if len(column) == len(rows):
+            numeric.append(column)
+    return {sum(a * b for a, b in zip(x, y, strict=True)) for x, y in combinations(numeric, 2)}
 
 
 def worked_out(records: Iterable[Sequence[float]]) -> set[float]:
@@ -86,3 +102,51 @@ def works_out(
     return any(abs(v - value) < 1e-9 * max(1.0, v) for v in exact) or any(
         round(a / b, decimals) == value for a, b in permutations(others, 2) if b
     )
+
+
+def one_step(
+    anchors: Iterable[float], operands: Iterable[float], percents: Collection[float],
+    targets: Sequence[tuple[float, float]], *, percent: bool,
+) -> bool:
+    """Whether one step from an anchor to another operand lands in one of the `targets`
+    (closed intervals: a value as written, rounded): their sum or difference, the anchor as a
+    count (a whole number of 2 to `COUNT_MAX`) times the operand, half of the operand (the
+    anchor 2), or, for a `percent` value, the anchor as a share of the operand; or a
+    percentage of an operand, or the operand less or more it. Each step is solved for the
+    operand and looked up in the sorted operands, so a long answer's many anchors stay cheap."""
+    pool = sorted(set(operands))
+
+    def among(lo: float, hi: float, skip: Collection[float]) -> bool:
+        if lo > hi:
+            lo, hi = hi, lo
+        at = bisect_left(pool, lo)
+        while at < len(pool) and pool[at] <= hi:
+            if pool[at] not in skip:
+                return True
+            at += 1
+        return False
+
+    for lo, hi in targets:
+        for a in anchors:
+            self = (a,)
+            if among(lo - a, hi - a, self) or (
+                hi >= 0 and (among(a - hi, a - lo, self) or among(a + lo, a + hi, self))
+            ):
+                return True
+            if a == int(a) and 2 <= a <= COUNT_MAX and among(lo / a, hi / a, self):
+                return True
+            if a == 2 and among(2 * lo, 2 * hi, self):
+                return True
+            if percent and a > 0 and lo > 0 and among(100 * a / hi, 100 * a / lo, self):
+                return True
+        for p in percents:
+            if p <= 0:
+                continue
+            # of the operand, the operand more it, the operand less it
+            if among(100 * lo / p, 100 * hi / p, percents) or among(
+                100 * lo / (100 + p), 100 * hi / (100 + p), percents
+            ):
+                return True
+            if p < 100 and among(100 * lo / (100 - p), 100 * hi / (100 - p), percents):
+                return True
+    return False

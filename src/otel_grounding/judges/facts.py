@@ -517,7 +517,7 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
 #: need an account" holds one negation, in its second clause). A colon between digits is a
 #: clock time ("9:30"), no boundary.
 _CLAUSE = re.compile(
-    r";|(?<!\d):|:(?!\d)|,\s+(?:and|but|while|whereas|although|though)\s+|\s+but\s+"
+    r";|(?<!\d):|:(?!\d)|,\s+(?:and|but|while|whereas|although|though|so)\s+|\s+but\s+"
     r"|,\s+as\s+(?:can|does|do|did|is|are|was|were|has|have|had|will|would)\s+"
 )
 

@@ -52,7 +52,9 @@ from otel_grounding.judge import (
 from otel_grounding.judges.arithmetic import (
     column_sums,
     column_totals,
+    line_sums,
     multiples,
+    one_step,
     three_way,
     worked_out,
     works_out,
@@ -108,7 +110,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v7"
+MODEL = "rules-v8"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -278,9 +280,15 @@ _OPENING_PRONOUNS = frozenset(("He", "She", "They", "It"))
 _COMPUTED = frozenset(word_list(
     "total totals totalling totaling overall combined altogether across all left leaving "
     "remaining remain by rate each per together difference sum return ratio share comes come "
-    "away short done adds bringing brings full that's making gap ahead behind worth"
+    "away short done adds bringing brings full that's making gap ahead behind worth between"
 ))
 _TIMES = frozenset(("x", "times"))
+#: How many of the evidence sentences nearest a claim `_anchored` reads numbers from.
+NEAR_SENTENCES = 3
+#: Words just after a number that say it was worked out ("44 seats free", "16 days later").
+_WORKED_AFTER = frozenset(word_list("free off later earlier spare"))
+#: A number written as an ordinal ("the 21st") is a day, not an amount.
+_ORDINAL_ENDINGS = frozenset(("st", "nd", "rd", "th"))
 #: How many words before a number may say it was worked out.
 COMPUTED_WORDS = 5
 #: Words before a number that make it a total of others ("2 of the 16 checks").
@@ -318,15 +326,20 @@ _SETTING = re.compile(r"\W*[\w .-]{1,40}?\s*=\s*\S")
 _STAMP = re.compile(r"\d{4}-\d\d-\d\d|\d{1,2}:\d\d(?::\d\d)?")
 #: A field with no value ("accepted_quote": null, "refund": None).
 _EMPTY_VALUE = re.compile(r"[:=]\s*(?:null|none|nil)(?=\s*(?:[,.;|})\]\n]|$))", re.IGNORECASE)
-#: Two words meaning "not" ("used up rather than scrapped").
+#: Two words meaning "not" ("used up rather than scrapped", "free of charge").
 _INSTEAD = frozenset(
-    (("rather", "than"), ("instead", "of"), ("apart", "from"), ("except", "for"))
+    (("rather", "than"), ("instead", "of"), ("apart", "from"), ("except", "for"),
+     ("free", "of"))
 )
 #: A table cell that is a negation word by itself: a value, not a statement's "no".
 _NO_CELLS = frozenset(word_list("no none n/a"))
 #: The field's name, just before its value.
 _FIELD_NAME = re.compile(r"([A-Za-z][A-Za-z _-]{1,40})\"?\s*$")
 _FIELD_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+#: An amount in pence or cents ("22p", "69c").
+_HUNDREDTHS = re.compile(r"(\d{1,2}(?:\.\d+)?)[pc]")
+#: An identifier in the plural ("X14s", "No.3s"): letters, digits, then an "s".
+_PLURAL = re.compile(r"[a-z][\w.-]*\ds")
 #: A token that may name a thing by an identifier: letters with a joiner, a dot or a slash
 #: ("ledger-svc", "checkout-7d9f8b-x2k4p", "0044_drop_legacy_tables.sql").
 _ID_TOKEN = re.compile(r"[A-Za-z0-9][\w./#-]*[A-Za-z0-9]")
@@ -869,6 +882,11 @@ class EvidenceIndex:
         # A key without a space or a cut character is in the text when it is in one word.
         if key in (self.text if _CUT_OR_SPACE.search(key) else self._words_text):
             return True
+        hundredths = _HUNDREDTHS.fullmatch(key)
+        if hundredths:  # "22p a mile" for 0.22, "69c" for 0.69
+            return number_key(float(hundredths.group(1)) / 100) in self._read_facts().numbers
+        if _PLURAL.fullmatch(key):  # "the X14s" for X14
+            return self._has_identifier(key[:-1])
         # "under-18s" for "under 18": hyphenated words and plain numbers, each found.
         parts = key.split("-")
         if len(parts) < 2 or not all(_PLAIN_PART.fullmatch(p) for p in parts):
@@ -1375,9 +1393,27 @@ class ClaimCheck(NamedTuple):
     content: frozenset[str] = frozenset()
 
 
-def check_claim(claim: str, index: EvidenceIndex) -> ClaimCheck:
+class Answer:
+    """The claims of the answer a claim is part of; the amounts they write are read on first
+    use (only a number no other rule finds reaches them)."""
+
+    def __init__(self, claims: Sequence[str]) -> None:
+        self.claims = claims
+        self._amounts: set[float] | None = None
+
+    @property
+    def amounts(self) -> set[float]:
+        if self._amounts is None:
+            self._amounts = {
+                value for claim in self.claims
+                for value in _amounts(claim, read_facts(claim, claim=True))
+            }
+        return self._amounts
+
+
+def check_claim(claim: str, index: EvidenceIndex, answer: Answer | None = None) -> ClaimCheck:
     """The rules, in order: polarity, unsupported facts, joined facts, swapped names,
-    coverage."""
+    coverage; `answer`: the claims judged with it (a number may be worked out of theirs)."""
     facts = read_facts(claim, claim=True)
     ranked = index.nearest(facts.content_stems)
     nearest = ranked[0][1] if ranked else index.holding(facts)
@@ -1392,13 +1428,13 @@ def check_claim(claim: str, index: EvidenceIndex) -> ClaimCheck:
         )
         if flipped is not None:
             return ClaimCheck(CONTRADICTED, (), coverage, flipped, flipped)
-        missing = _missing_facts(claim, facts, index, names=False)
+        missing = _missing_facts(claim, facts, index, answer, names=False)
         verdict = UNSUPPORTED if missing else SUPPORTED
         return ClaimCheck(verdict, missing, coverage, None, nearest, facts.content_stems)
     flipped = _polarity_flip(parts, index)
     if flipped is not None:
         return ClaimCheck(CONTRADICTED, (), coverage, flipped, flipped)
-    missing = _missing_facts(claim, facts, index) or _unknown_siblings(facts, index)
+    missing = _missing_facts(claim, facts, index, answer) or _unknown_siblings(facts, index)
     if missing:
         return ClaimCheck(UNSUPPORTED, missing, coverage, None, nearest)
     unbound = (
@@ -2007,7 +2043,8 @@ def _named_rows_total(claim: str, number: NumberFact, index: EvidenceIndex) -> b
     """Whether a number of 10 or more, or with decimals, is a column's total over rows of a
     table whose words the claim writes: the rows of one such word ("507 Wigeon across both
     sites": the Wigeon rows), or all the rows it names ("spend across Meta, Google and
-    TikTok")."""
+    TikTok"); or the sum of two columns' product over those rows or every row (an order's
+    lines at their quantity times their price: "the lines add up to £347.60")."""
     if not index.structured or (not number.decimals and number.value < 10) or _a_year(number):
         return False
     lowered = claim.lower()
@@ -2018,14 +2055,15 @@ def _named_rows_total(claim: str, number: NumberFact, index: EvidenceIndex) -> b
                 if len(cells) > c and len(cells[c]) >= 3 and _holds_word(lowered, cells[c]):
                     groups[c, cells[c]].append(cells)
         named = {id(cells): cells for rows in groups.values() for cells in rows}
-        for rows in (*groups.values(), list(named.values())):
-            if len(rows) < 2 or len(rows) == len(table.rows):
-                continue  # one row is no total; all of them are `column_total`'s
-            if any(
-                round(v, number.decimals) == number.value
-                for v in column_sums(rows, blanks=False)
-            ):
-                return True
+        every = [cells for _, _, cells in table.rows]
+        # one row is no total; every row's column totals are `column_total`'s
+        totals = [line_sums(every)] if len(every) > 1 else []
+        totals.extend(
+            column_sums(rows, blanks=False) | line_sums(rows)
+            for rows in (*groups.values(), list(named.values())) if 1 < len(rows) < len(every)
+        )
+        if any(round(v, number.decimals) == number.value for sums in totals for v in sums):
+            return True
     return False
 
 
@@ -2039,6 +2077,88 @@ def _share_of(number: NumberFact, numbers: Sequence[NumberFact], index: Evidence
         round(share * value, number.decimals) == number.value
         for share in shares for value in index.number_values
     )
+
+
+def _anchored(
+    claim: str, number: NumberFact, facts: TextFacts, answer: Answer | None,
+    index: EvidenceIndex,
+) -> bool:
+    """Whether the number is worked out in one step from a number the answer writes and
+    another that the answer writes or the evidence states near the claim: their sum or
+    difference, a count (a whole number of at most `COUNT_MAX`) times one, half of one, a
+    percentage the claim writes of one, or one less or more that percentage ("they'll owe
+    £110" of £150 with £40 paid; "8.4 kg in all" for 24 pouches of 350 g; "the 10% discount
+    brings it down to £81" of £90). A small whole number the claim does not say it worked
+    out is read only as a count the claim writes in words times another of its numbers
+    ("two weeks would be £90" at £45 a week): many pairs of an output make one."""
+    if _a_year(number) or _ordinal(number.text):
+        return False
+    at = _place(claim, number.text)
+    if at >= 0 and unit_after(claim[at + len(number.text):]):
+        return False  # a time's: judges/clock reads those
+    lowered = claim.lower()
+    amounts = _amounts(claim, facts)
+    own = [n for n in facts.numbers if n is not number and n.value in amounts]
+    counts = [NUMBER_WORDS[w] for w in _COUNT_WORD.findall(lowered)]
+    if not number.decimals and not number.hedged:
+        slack = 1e-9 * max(1.0, abs(number.value))
+        targets = [(number.value - slack, number.value + slack)]
+    else:  # rounded half up at the precision written ("£237.22" for 237.215)
+        half = 0.5 * 10 ** -number.decimals + 1e-9
+        scales = (1.0, *_CONVERSIONS.get(number.unit, ())) if number.decimals else (1.0,)
+        targets = [((number.value - half) / f, (number.value + half) / f) for f in scales]
+    if not (number.decimals or number.value >= DERIVED_MIN or _computed(claim, number)
+            or _cued(claim, number)):
+        return any(
+            lo <= c * n.value <= hi for c in counts for n in own for lo, hi in targets
+        )
+    anchors = {n.value for n in own} | set(counts) | (answer.amounts if answer else set())
+    anchors.discard(number.value)
+    if "half" in lowered:
+        anchors.add(2.0)
+    operands = set(anchors)
+    for other in own:
+        for record in index.records_of(other) or ():
+            operands.update(_values_in(record))
+    for _, position in index.nearest(facts.content_stems, 2)[:NEAR_SENTENCES]:
+        operands.update(_values_in(index.sentences[position].text))
+    percents = {n.value for n in own if n.percent}
+    return one_step(anchors, operands, percents, targets, percent=number.percent)
+
+
+def _amounts(claim: str, facts: TextFacts) -> set[float]:
+    """The values of a claim's numbers that are amounts: not a year, a day or a time of day."""
+    return {
+        n.value for n in facts.numbers
+        if not _a_year(n) and not _ordinal(n.text) and not _in_a_time(claim, n.text)
+    }
+
+
+def _in_a_time(claim: str, text: str) -> bool:
+    """Whether a number is written as part of a time of day ("12:40")."""
+    at = _place(claim, text)
+    return at >= 0 and (claim[at + len(text):at + len(text) + 1] == ":" or claim[at - 1:at] == ":")
+
+
+def _ordinal(text: str) -> bool:
+    """Whether a number is written as an ordinal, a day of a month ("the 21st")."""
+    return text[-2:].lower() in _ORDINAL_ENDINGS
+
+
+def _cued(claim: str, number: NumberFact) -> bool:
+    """Whether a word just after the number says it was worked out ("44 seats free", "5
+    points off the top", "16 days later")."""
+    lowered = claim.lower()
+    at = _place(lowered, number.text.lower())
+    if at < 0:
+        return False
+    after = _WORD_IN_CLAIM.findall(lowered[at + len(number.text):at + len(number.text) + 32])
+    return bool(_WORKED_AFTER.intersection(after[:3]))
+
+
+def _values_in(text: str) -> list[float]:
+    """The numbers a text states, less its dates and times of day."""
+    return [float(n.replace(",", "")) for n in _NUMBER_IN_TEXT.findall(_STAMP.sub(" ", text))]
 
 
 def _a_year(number: NumberFact) -> bool:
@@ -2059,7 +2179,8 @@ def _spelled_out(claim: str, index: EvidenceIndex) -> set[str]:
 
 
 def _missing_facts(
-    claim: str, facts: TextFacts, index: EvidenceIndex, *, names: bool = True
+    claim: str, facts: TextFacts, index: EvidenceIndex, answer: Answer | None = None, *,
+    names: bool = True,
 ) -> tuple[str, ...]:
     missing: list[str] = []
     if names and facts.names:
@@ -2077,11 +2198,12 @@ def _missing_facts(
             missing.extend(
                 f"number '{n.text}'" for n in unheld
                 if not (_total(claim, n) and index.adds_up(n, held))
-                and not (_computed(claim, n) and index.derives(n))
+                and not ((_computed(claim, n) or _cued(claim, n)) and index.derives(n))
                 and not index.in_one_record(n) and not index.column_total(n)
                 and not _named_rows_total(claim, n, index)
                 and not _from_its_own(claim, n, facts.numbers)
                 and not _share_of(n, facts.numbers, index)
+                and not _anchored(claim, n, facts, answer, index)
             )
     if facts.dates:
         missing.extend(f"date '{d.text}'" for d in facts.dates if not index.has_date(d))
@@ -2233,7 +2355,8 @@ class VerifierJudge:
                 request.claims
             )
         index = EvidenceIndex(texts)
-        checks = [check_claim(claim, index) for claim in request.claims]
+        answer = Answer(request.claims)
+        checks = [check_claim(claim, index, answer) for claim in request.claims]
         verdicts = []
         for check in passage_checks(checks, index):
             source = index.sentences[check.nearest].source if check.nearest is not None else None
