@@ -1204,3 +1204,42 @@ def test_pence_plurals_free_of_and_a_clause_after_so() -> None:
                    loan)[0] == SUPPORTED
     assert verdict("Destructive sampling is allowed on this loan, so DNA samples need no "
                    "separate request.", loan)[0] == CONTRADICTED
+
+
+# -- the ninth rules (rules-v9) ---------------------------------------------------------------
+
+
+def test_a_difference_said_so_after_it_a_rate_the_evidence_states_and_lines_added_up() -> None:
+    photographers = (
+        "• Lumenfield Weddings — full day £1,650\n• Sorrel & Ash — full day £1,850\n"
+        "• Kestrel Studio — full day £2,100"
+    )
+    less = "Lumenfield is £1,650 for a full day, £{} less than Sorrel & Ash."
+    assert verdict(less.format(200), photographers)[0] == SUPPORTED
+    assert verdict(less.format(300), photographers)[0] == UNSUPPORTED
+    quote = "Labour: £145.00\nParts: £122.30\nAll work is plus VAT at 20%."
+    vat = "The work comes to £267.30 before VAT, which is £{} with it."
+    assert verdict(vat.format("320.76"), quote)[0] == SUPPORTED
+    assert verdict(vat.format("322.76"), quote)[0] == UNSUPPORTED
+    log = (
+        "2025-04-14T06:21:40Z farm=Hollinbrook tank=1 litres=6420 temp_c=3.6\n"
+        "2025-04-14T06:24:03Z farm=Hollinbrook tank=2 litres=3875 temp_c=3.9\n"
+        "2025-04-14T07:02:11Z farm=Ashby Lane tank=1 litres=5210 temp_c=3.8"
+    )
+    tanks = "The tanker collected {} litres from Hollinbrook across its two tanks."
+    assert verdict(tanks.format("10,295"), log)[0] == SUPPORTED
+    assert verdict(tanks.format("10,395"), log)[0] == UNSUPPORTED
+    fees = "Membership: Senior £85/year, plus a one-off £25 joining fee for seniors."
+    first = "A senior's first year costs £{} including the joining fee."
+    assert verdict(first.format(110), fees)[0] == SUPPORTED
+    assert verdict(first.format(120), fees)[0] == UNSUPPORTED
+
+
+def test_a_colon_after_an_amount_is_no_clock_time() -> None:
+    prices = "First three items: £27. Each extra item: £6. Council Tax Reduction: 50% off."
+    claims = (
+        "Five items would cost £39: £27 for the first three and £6 for each extra one.",
+        "With Council Tax Reduction you'd pay half that, £{}.",
+    )
+    assert answer_verdicts((claims[0], claims[1].format("19.50")), prices)[1] == SUPPORTED
+    assert answer_verdicts((claims[0], claims[1].format("18.50")), prices)[1] == UNSUPPORTED

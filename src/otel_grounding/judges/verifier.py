@@ -110,7 +110,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v8"
+MODEL = "rules-v9"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -280,13 +280,16 @@ _OPENING_PRONOUNS = frozenset(("He", "She", "They", "It"))
 _COMPUTED = frozenset(word_list(
     "total totals totalling totaling overall combined altogether across all left leaving "
     "remaining remain by rate each per together difference sum return ratio share comes come "
-    "away short done adds bringing brings full that's making gap ahead behind worth between"
+    "away short done adds bringing brings full that's making gap ahead behind worth between "
+    "including"
 ))
 _TIMES = frozenset(("x", "times"))
 #: How many of the evidence sentences nearest a claim `_anchored` reads numbers from.
 NEAR_SENTENCES = 3
 #: Words just after a number that say it was worked out ("44 seats free", "16 days later").
-_WORKED_AFTER = frozenset(word_list("free off later earlier spare"))
+_WORKED_AFTER = frozenset(word_list(
+    "free off later earlier spare more less fewer above below up down cheaper dearer"
+))
 #: A number written as an ordinal ("the 21st") is a day, not an amount.
 _ORDINAL_ENDINGS = frozenset(("st", "nd", "rd", "th"))
 #: How many words before a number may say it was worked out.
@@ -336,6 +339,8 @@ _NO_CELLS = frozenset(word_list("no none n/a"))
 #: The field's name, just before its value.
 _FIELD_NAME = re.compile(r"([A-Za-z][A-Za-z _-]{1,40})\"?\s*$")
 _FIELD_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+#: A percentage as a text states it ("20%", "12.5 %").
+_PERCENT_IN_TEXT = re.compile(r"(?<![\w.])(\d{1,2}(?:\.\d+)?)\s?%")
 #: An amount in pence or cents ("22p", "69c").
 _HUNDREDTHS = re.compile(r"(\d{1,2}(?:\.\d+)?)[pc]")
 #: An identifier in the plural ("X14s", "No.3s"): letters, digits, then an "s".
@@ -2117,13 +2122,27 @@ def _anchored(
     if "half" in lowered:
         anchors.add(2.0)
     operands = set(anchors)
-    for other in own:
-        for record in index.records_of(other) or ():
-            operands.update(_values_in(record))
-    for _, position in index.nearest(facts.content_stems, 2)[:NEAR_SENTENCES]:
-        operands.update(_values_in(index.sentences[position].text))
+    near = [record for other in own for record in index.records_of(other) or ()]
+    near.extend(
+        index.sentences[position].text
+        for _, position in index.nearest(facts.content_stems, 2)[:NEAR_SENTENCES]
+    )
     percents = {n.value for n in own if n.percent}
-    return one_step(anchors, operands, percents, targets, percent=number.percent)
+    for text in near:
+        operands.update(_values_in(text))
+        # a rate the evidence states ("All plus VAT at 20%", "20% commission")
+        percents.update(float(p) for p in _PERCENT_IN_TEXT.findall(text))
+    if one_step(anchors, operands, percents, targets, percent=number.percent):
+        return True
+    # the same place of the lines nearest the claim, added up ("10,295 litres across its two
+    # tanks" from two log lines of that farm)
+    lines = [_values_in(index.sentences[p].text)
+             for _, p in index.nearest(facts.content_stems, 2)[:NEAR_SENTENCES]]
+    return any(
+        lo <= sum(values[k] for values in group) <= hi
+        for size in (2, 3) for group in combinations(lines, size)
+        for k in range(min(map(len, group))) for lo, hi in targets
+    )
 
 
 def _amounts(claim: str, facts: TextFacts) -> set[float]:
@@ -2137,7 +2156,8 @@ def _amounts(claim: str, facts: TextFacts) -> set[float]:
 def _in_a_time(claim: str, text: str) -> bool:
     """Whether a number is written as part of a time of day ("12:40")."""
     at = _place(claim, text)
-    return at >= 0 and (claim[at + len(text):at + len(text) + 1] == ":" or claim[at - 1:at] == ":")
+    after = claim[at + len(text):at + len(text) + 2]
+    return at >= 0 and ((after[:1] == ":" and after[1:].isdigit()) or claim[at - 1:at] == ":")
 
 
 def _ordinal(text: str) -> bool:
