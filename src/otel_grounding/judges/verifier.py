@@ -2095,7 +2095,10 @@ def _anchored(
     £110" of £150 with £40 paid; "8.4 kg in all" for 24 pouches of 350 g; "the 10% discount
     brings it down to £81" of £90). A small whole number the claim does not say it worked
     out is read only as a count the claim writes in words times another of its numbers
-    ("two weeks would be £90" at £45 a week): many pairs of an output make one."""
+    ("two weeks would be £90" at £45 a week): many pairs of an output make one. The
+    percentages include those the evidence near the claim states ("plus VAT at 20%"); and a
+    sum of the numbers at one place of two or three of the lines nearest the claim counts
+    too ("10,295 litres across its two tanks")."""
     if _a_year(number) or _ordinal(number.text):
         return False
     at = _place(claim, number.text)
@@ -2122,13 +2125,13 @@ def _anchored(
     if "half" in lowered:
         anchors.add(2.0)
     operands = set(anchors)
-    near = [record for other in own for record in index.records_of(other) or ()]
-    near.extend(
+    nearest = [
         index.sentences[position].text
         for _, position in index.nearest(facts.content_stems, 2)[:NEAR_SENTENCES]
-    )
+    ]
+    records = [record for other in own for record in index.records_of(other) or ()]
     percents = {n.value for n in own if n.percent}
-    for text in near:
+    for text in chain(records, nearest):
         operands.update(_values_in(text))
         # a rate the evidence states ("All plus VAT at 20%", "20% commission")
         percents.update(float(p) for p in _PERCENT_IN_TEXT.findall(text))
@@ -2136,8 +2139,7 @@ def _anchored(
         return True
     # the same place of the lines nearest the claim, added up ("10,295 litres across its two
     # tanks" from two log lines of that farm)
-    lines = [_values_in(index.sentences[p].text)
-             for _, p in index.nearest(facts.content_stems, 2)[:NEAR_SENTENCES]]
+    lines = [_values_in(text) for text in nearest]
     return any(
         lo <= sum(values[k] for values in group) <= hi
         for size in (2, 3) for group in combinations(lines, size)
