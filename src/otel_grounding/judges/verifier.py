@@ -283,13 +283,13 @@ _COMPUTED = frozenset(word_list(
     "away short done adds bringing brings full that's making gap ahead behind worth between "
     "including"
 ))
+#: ... and just after it, those and these ("44 seats free", "16 days later").
+_COMPUTED_AFTER = _COMPUTED | frozenset(word_list(
+    "free off later earlier spare more less fewer above below up down cheaper dearer"
+))
 _TIMES = frozenset(("x", "times"))
 #: How many of the evidence sentences nearest a claim `_anchored` reads numbers from.
 NEAR_SENTENCES = 3
-#: Words just after a number that say it was worked out ("44 seats free", "16 days later").
-_WORKED_AFTER = frozenset(word_list(
-    "free off later earlier spare more less fewer above below up down cheaper dearer"
-))
 #: A number written as an ordinal ("the 21st") is a day, not an amount.
 _ORDINAL_ENDINGS = frozenset(("st", "nd", "rd", "th"))
 #: How many words before a number may say it was worked out.
@@ -1354,10 +1354,8 @@ def _derived_values(index: EvidenceIndex) -> tuple[set[float], set[float]]:
         )
     for text in index.texts:
         groups = _GROUP.findall(text) if text.lstrip()[:1] in ("{", "[") else text.split("\n")
-        records.extend(  # a record's dates and times are no amounts to add up
-            [float(n.replace(",", "")) for n in _NUMBER_IN_TEXT.findall(_STAMP.sub(" ", g))]
-            for g in groups
-        )
+        # a record's dates and times are no amounts to add up
+        records.extend(_values_in(g) for g in groups)
     records = [r for r in records if len(r) <= ADD_MAX_NUMBERS]
     derived = worked_out(records) | three_way(records) | index.totals
     derived.update(float(len(table.rows)) for table in index.tables)
@@ -2009,7 +2007,8 @@ def _as_a_time(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
 
 def _computed(claim: str, number: NumberFact) -> bool:
     """Whether the claim says this number was worked out ("840 yards total", "across the three
-    machines", "dropped by 425", "a win rate of 45%", "about a 6x return", "so $44")."""
+    machines", "dropped by 425", "a win rate of 45%", "about a 6x return", "so $44"; just after
+    it, "44 seats free", "16 days later")."""
     if number.unit in _TIMES:
         return True
     lowered = claim.lower()
@@ -2021,7 +2020,8 @@ def _computed(claim: str, number: NumberFact) -> bool:
     if number.percent and "of" in after[:2]:  # "about 153 % of its goal": a share
         return True
     return bool(
-        _COMPUTED.intersection(before) or _COMPUTED.intersection(after[:3]) or "so" in before[-2:]
+        _COMPUTED.intersection(before) or _COMPUTED_AFTER.intersection(after[:3])
+        or "so" in before[-2:]
     )
 
 
@@ -2115,8 +2115,7 @@ def _anchored(
         half = 0.5 * 10 ** -number.decimals + 1e-9
         scales = (1.0, *_CONVERSIONS.get(number.unit, ())) if number.decimals else (1.0,)
         targets = [((number.value - half) / f, (number.value + half) / f) for f in scales]
-    if not (number.decimals or number.value >= DERIVED_MIN or _computed(claim, number)
-            or _cued(claim, number)):
+    if not (number.decimals or number.value >= DERIVED_MIN or _computed(claim, number)):
         return any(
             lo <= c * n.value <= hi for c in counts for n in own for lo, hi in targets
         )
@@ -2167,17 +2166,6 @@ def _ordinal(text: str) -> bool:
     return text[-2:].lower() in _ORDINAL_ENDINGS
 
 
-def _cued(claim: str, number: NumberFact) -> bool:
-    """Whether a word just after the number says it was worked out ("44 seats free", "5
-    points off the top", "16 days later")."""
-    lowered = claim.lower()
-    at = _place(lowered, number.text.lower())
-    if at < 0:
-        return False
-    after = _WORD_IN_CLAIM.findall(lowered[at + len(number.text):at + len(number.text) + 32])
-    return bool(_WORKED_AFTER.intersection(after[:3]))
-
-
 def _values_in(text: str) -> list[float]:
     """The numbers a text states, less its dates and times of day."""
     return [float(n.replace(",", "")) for n in _NUMBER_IN_TEXT.findall(_STAMP.sub(" ", text))]
@@ -2220,7 +2208,7 @@ def _missing_facts(
             missing.extend(
                 f"number '{n.text}'" for n in unheld
                 if not (_total(claim, n) and index.adds_up(n, held))
-                and not ((_computed(claim, n) or _cued(claim, n)) and index.derives(n))
+                and not (_computed(claim, n) and index.derives(n))
                 and not index.in_one_record(n) and not index.column_total(n)
                 and not _named_rows_total(claim, n, index)
                 and not _from_its_own(claim, n, facts.numbers)
