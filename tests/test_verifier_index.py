@@ -13,8 +13,9 @@ import pytest
 
 from otel_grounding.config import JudgeSettings
 from otel_grounding.judges import facts
+from otel_grounding.judges.evidence import EvidenceIndex
 from otel_grounding.judges.facts import DateFact, evidence_sentences, may_negate, words_profile
-from otel_grounding.judges.verifier import EvidenceIndex, check_claim
+from otel_grounding.judges.verifier import check_claim
 from otel_grounding.judgetier import judge_input
 from otel_grounding.scoring import score_texts
 

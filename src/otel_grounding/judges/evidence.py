@@ -1,0 +1,1265 @@
+"""The evidence of a run, indexed for the verifier's rules (judges/verifier.py).
+
+Built once per judgement and read lazily: the sentences up front; the words, clause profiles,
+stem index, segments, records, tables, numbers, dates and derived values when a claim reaches
+a rule that needs them. What the evidence holds, never what a claim says: the rules judge.
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime
+import re
+import unicodedata
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from itertools import accumulate, chain, combinations, repeat
+from typing import NamedTuple
+
+from otel_grounding.judges.arithmetic import (
+    column_totals,
+    multiples,
+    three_way,
+    worked_out,
+)
+from otel_grounding.judges.clock import (
+    clock_seconds,
+    times_of_day,
+)
+from otel_grounding.judges.facts import (
+    MONTHS,
+    STOPWORDS,
+    UNIT_AFTER,
+    DateFact,
+    NumberFact,
+    TextFacts,
+    clause_names,
+    clauses,
+    continues,
+    evidence_sentences,
+    may_negate,
+    number_key,
+    number_keys,
+    one_clause,
+    read_facts,
+    sentence_profile,
+    stem,
+    word_parts,
+    words_of_in_order,
+    words_profile,
+)
+from otel_grounding.judges.tables import (
+    Table,
+    cell_number,
+    csv_cells,
+    csv_line,
+    json_items,
+    read_tables,
+    record_tokens,
+)
+from otel_grounding.sentences import word_list
+
+#: A name is also covered by an evidence word it differs from only in a short ending
+#: ("Korea" / "Korean"), at least this long.
+NAME_PREFIX_MIN = 4
+NAME_ENDING_MAX = 3
+#: A name this long one letter away from an evidence word is that word misspelt.
+SPELLING_MIN_CHARS = 6
+#: A hedged number ("about 5") is covered by an evidence number within this relative distance.
+HEDGE_TOLERANCE = 0.1
+#: The names and numbers of one claim must all occur within this many consecutive evidence
+#: sentences (0: one sentence).
+SCATTER_WINDOW = 0
+#: Numbers from this value on (years, amounts) count among a claim's facts that must be
+#: stated together; smaller ones (clock times, counts) recur everywhere.
+SCATTER_MIN_NUMBER = 100
+#: Evidence is read in segments about one subject: a sentence opening on a pronoun or a
+#: connective continues the segment, and so does any sentence while the segment is shorter
+#: than this many words (short lines of a structured tool output are one record).
+SEGMENT_MIN_WORDS = 25
+#: Evidence of at least this many segments is a document (an article, a long report): a claim
+#: is held to one passage of it, and the names, polarity and joined-facts rules step aside (a
+#: summary names what the document's byline and context name, and joins its passages).
+DOCUMENT_MIN_SEGMENTS = 4
+#: An evidence "sentence" of fewer words than this is the start of the next one, cut off at
+#: an abbreviation ("Robert Manoogian Jr.").
+FRAGMENT_MAX_WORDS = 3
+#: A tool output of this many lines or more is structured, not prose.
+STRUCTURED_LINES = 3
+#: A total is read only from a record of at most this many numbers (more: a sum by chance).
+ADD_MAX_NUMBERS = 8
+#: An output of at most this many distinct numbers is also read as one record by
+#: `_derived_values` (a quote's price per tonne on one line, the tonnes on another).
+DERIVED_MAX_NUMBERS = 40
+#: ... for a whole number of at least this much (smaller ones, many pairs make).
+DERIVED_MIN = 100
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+#: A part of a hyphenated identifier that may be checked on its own: a word, or digits with
+#: an ending ("18s", "3rd").
+_PLAIN_PART = re.compile(r"[^\W\d_]+|\d+(?:\.\d+)?[a-z]{0,2}")
+#: Units a number is joined to ("a 45-minute cleaning", "the 7.4-mile loop"): the evidence may
+#: write them otherwise ("duration_min": 45, "7.4 miles").
+_UNIT_WORDS = frozenset(word_list(
+    "second minute hour day week month year mile km metre meter foot feet inch kg gram pound "
+    "litre liter gallon percent point seat bed room page step"
+))
+#: Joins the evidence sentences into one string to search (no claim's fact holds it).
+_SEPARATOR = "\x00"
+#: How many sentences `EvidenceIndex.holding` searches first (then four times as many, ...).
+_HOLDING_WINDOW = 16
+#: Punctuation that a fact found as a word of the evidence is cut from (each character becomes a
+#: space: the evidence's words are runs of its text, a set look-up before a scan of the text).
+_WORD_CUTS = str.maketrans(dict.fromkeys(".,;:!?()[]{}\"'<>", " "))
+_CUT_OR_SPACE = re.compile(r"[\s.,;:!?()\[\]{}\"'<>]")
+#: A number as a record states it ("1,840,200", "1840200", "4.5"), for `records_of`.
+_NUMBER_IN_TEXT = re.compile(
+    r"(?<![\w.,])(?<![A-Za-z]-)\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])"
+    r"|(?<![\w.,])(?<![A-Za-z]-)\d+(?:\.\d+)?(?!\d)"
+)
+#: Greek letters a claim writes for the word an output spells ("ΔE" for delta_e).
+_SYMBOL_NAMES = {"\u0394": "delta", "\u03a3": "sigma", "\u03bc": "mu", "\u03b1": "alpha"}
+#: A common word written with one capital and a hyphen ("A-level", "T-shirt", "X-ray").
+_COMMON_CAPITAL = re.compile(r"[A-Z]-[a-z]{3,}")
+#: Languages by their two-letter codes ("EN>FR").
+_LANGUAGES = {
+    "english": "en", "french": "fr", "german": "de", "spanish": "es", "italian": "it",
+    "portuguese": "pt", "dutch": "nl", "polish": "pl", "swedish": "sv", "japanese": "ja",
+    "chinese": "zh", "arabic": "ar", "russian": "ru", "greek": "el", "turkish": "tr",
+}
+#: A unit a claim writes -> the factors from the smaller units a tool may give it in
+#: ("8.4 seconds" for 8421.337 ms, "1.8 GB" for 1,843 MB); read for a number with decimals.
+_SECONDS = (1e-3,)
+_MINUTES = (1 / 60, 1 / 60_000)
+_HOURS = (1 / 60, 1 / 3600)
+_GIGA = (1e-3, 1 / 1024, 1e-9, 2**-30)
+_MEGA = (1e-3, 1 / 1024, 1e-6, 2**-20)
+CONVERSIONS: dict[str, tuple[float, ...]] = {
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), _SECONDS),
+    **dict.fromkeys(("min", "mins", "minute", "minutes"), _MINUTES),
+    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), _HOURS),
+    **dict.fromkeys(("gb", "gib", "gigabytes"), _GIGA),
+    **dict.fromkeys(("mb", "mib", "megabytes"), _MEGA),
+    **dict.fromkeys(("tb", "tib", "terabytes"), _GIGA),
+    **dict.fromkeys(("km", "kg", "kw", "kwh", "mw", "mwh", "kilometres", "kilometers"), (1e-3,)),
+    **dict.fromkeys(("m", "metres", "meters"), (1e-3, 1e-2)),
+    "litres": (1e-3,),
+    "liters": (1e-3,),
+}
+#: A whole number's trailing zeros, when it has at least two: a rounded figure ("12,700"),
+#: above the years ("200" may be meant exactly, "1900" is a year) ...
+_ROUND_ZEROS = re.compile(r"(?<=[1-9])(?:,?0){2,}$")
+#: ... and close to the value it rounds: "12,700" for 12,655, not "3,000" for 2,610.
+ROUNDED_TOLERANCE = 0.01
+#: A month or a date written year first, in digits ("2026-06", "2026:09:19").
+_YEAR_FIRST = re.compile(r"(?<![\w:.-])((?:19|20)\d\d)(?:-(\d{2})(?![\w:-])|:(\d{2}):(\d{2})\b)")
+#: A date written day and month in digits, then the year ("03/11/2026").
+_SLASHED = re.compile(r"(?<![\w/.])(\d{1,2})/(\d{1,2})(?:/((?:19|20)\d\d)\b|(?![\w/.]))")
+#: A sentence opening with one of these goes on about the sentence before.
+_OPENING_PRONOUNS = frozenset(("He", "She", "They", "It"))
+TIMES = frozenset(("x", "times"))
+#: A number in the evidence with its sign: "-3.1", "+12%", and U+2212, the minus sign.
+_SIGNED = r"(?:(?<=[^\w.,])|^)([-+\u2212]?){}(?![\d.,]\d)"
+#: A yes/no field of a tool's output ("deprecated": false, Gluten-free: yes).
+FIELD_VALUE = re.compile(
+    r"[:=]\s*\"?(true|false|yes|no)\"?(?=\s*(?:[,.;|})\]\n]|\s[-\u2013\u2014]\s|$))",
+    re.IGNORECASE,
+)
+#: A unified diff's added and removed lines ("+Courier required: yes", "-hake 6.0").
+_DIFF_ADDED = re.compile(r"^\+[^\s+]", re.MULTILINE)
+DIFF_REMOVED = re.compile(r"-[^\s-]")
+#: A line that totals the others ("TOTAL   £51.97", "Subtotal 57.75").
+_SUMMARY_LINE = re.compile(r"\s*(?:sub|grand )?total\b", re.IGNORECASE)
+#: A log line: a date or a time of day first ("2024-07-19 13:55 SIGNED_OFF", "22:41:07 BOOK").
+_LOG_LINE = re.compile(r"\s*\[?(?:\d{4}-\d\d-\d\d|\d{1,2}:\d\d)")
+#: A range of months ("Mar-May 2025"): the first one, and the year after the range.
+_MONTH_RANGE = re.compile(
+    r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s?[-\u2013]\s?"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s((?:19|20)\d\d))?",
+    re.IGNORECASE,
+)
+#: A line of prose ends so, and holds at least this many words.
+_PROSE_ENDS = frozenset('.!?"\u201d')
+PARAGRAPH_MIN_WORDS = 12
+#: A setting's line ("; fill_density = 25%", "max_retries=3").
+_SETTING = re.compile(r"\W*[\w .-]{1,40}?\s*=\s*\S")
+#: A date or a time of day written in digits ("2025-03-21", "19:30:05", "T16:00Z").
+_STAMP = re.compile(r"\d{4}-\d\d-\d\d|\d{1,2}:\d\d(?::\d\d)?")
+#: A table cell that is a negation word by itself: a value, not a statement's "no".
+_NO_CELLS = frozenset(word_list("no none n/a"))
+#: The field's name, just before its value.
+_FIELD_NAME = re.compile(r"([A-Za-z][A-Za-z _-]{1,40})\"?\s*$")
+FIELD_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+#: An amount in pence or cents ("22p", "69c").
+_HUNDREDTHS = re.compile(r"(\d{1,2}(?:\.\d+)?)[pc]")
+#: An identifier in the plural ("X14s", "No.3s"): letters, digits, then an "s".
+_PLURAL = re.compile(r"[a-z][\w.-]*\ds")
+_ID_MARKS = frozenset("-_./#")
+#: A bracketed group holding one of these is a record, not a list of numbers.
+_WORD_IN_TEXT = re.compile(r"[^\W\d_]{2,}")
+#: An innermost bracketed group of a structured output: one record ("('EMEA', 1840200)").
+_GROUP = re.compile(r"[(\[{][^()\[\]{}]*[)\]}]")
+_FIELD_MARKS = re.compile(r"[,:]")
+#: Currency codes: "EUR" is no place's code ("Euronext").
+_CURRENCIES = frozenset(word_list("EUR USD GBP JPY CHF CNY AUD CAD SEK NOK DKK PLN INR"))
+#: A structured output's records: its lines, and their fields (";" or " | " apart); a JSON
+#: output's innermost objects.
+_RECORD_CUTS = re.compile(r";\s|\s\|\s")
+_NUMBER_FIELD = re.compile(r"-?\d+(?:\.\d+)?")
+_DECIMAL_UNIT = re.compile(r"(\d+\.\d+)" + UNIT_AFTER)
+_LABEL = re.compile(r"\s*((?:[^:\n]|(?<=\d):(?=\d)){1,40}?):\s")
+#: Numbers read as years, not as a record's value.
+YEARS = (1000, 2100)
+#: A word joined by hyphens or underscores ("payments-gw", "eu_west"): a name in a scheme.
+JOINED = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+")
+JOINERS = re.compile(r"[-_]")
+
+
+@lru_cache(maxsize=65536)
+def _identifier_key(identifier: str) -> str:
+    """An identifier as the lowercased evidence may hold it: no "#", no "v" before a version."""
+    key = identifier.lower().lstrip("#")
+    if key.startswith("v") and key[1:2].isdigit():
+        key = key[1:]
+    return key
+
+
+def _digits(part: str) -> str:
+    return part.rstrip("abcdefghijklmnopqrstuvwxyz")
+
+
+def _deleted(word: str) -> set[str]:
+    """The word with one letter deleted, every way."""
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
+#: Each weekday with its one-letter deletions: a weekday enters the evidence's words only when
+#: a claim's word could match it ("Friday" for 2026-12-04), so its dates are read only then.
+_WEEKDAY_DELETIONS = {day: {day} | _deleted(day) for day in _WEEKDAYS}
+
+
+@lru_cache(maxsize=65536)
+def _word_entry(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], bool]:
+    """What one evidence word adds to the index: its words (itself lowercased and its parts),
+    their stems, their prefixes a name may extend by a short ending, and whether it is a
+    capitalised word (cached: evidence repeats its words)."""
+    lower = word.lower()
+    parts = word_parts(word)
+    words = (lower, *parts)
+    stems = tuple({stem(w) for w in words})
+    prefixes = tuple(
+        part[: len(part) - cut]
+        for part in parts
+        for cut in range(1, NAME_ENDING_MAX + 1)
+        if len(part) - cut >= NAME_PREFIX_MIN
+    )
+    return words, stems, prefixes, word[0].isupper() and lower not in STOPWORDS
+
+
+class _Vocabulary:
+    """The evidence's words and word parts (lowercased), their stems, the prefixes a name may
+    extend by a short ending, and its capitalised words."""
+
+    def __init__(self, distinct: set[str]) -> None:
+        ordered = list(distinct)
+        entries = [_word_entry(word) for word in ordered]
+        self.words: set[str] = set(chain.from_iterable(e[0] for e in entries))
+        self.stems: set[str] = set(chain.from_iterable(e[1] for e in entries))
+        self.prefixes: set[str] = set(chain.from_iterable(e[2] for e in entries))
+        self.proper: set[str] = {w for w, e in zip(ordered, entries, strict=True) if e[3]}
+
+
+class _EvidenceSentence(NamedTuple):
+    """One evidence clause, with the sentence it is part of (a tuple: built by the hundred
+    per judgement)."""
+
+    text: str
+    source: int
+    #: The clause itself (its names are read when a rule asks for them).
+    clause: str
+
+
+class _Profile(NamedTuple):
+    """One evidence clause's content stems, those in a negation's scope, and its segment."""
+
+    stems: frozenset[str]
+    negated: frozenset[str]
+    ordinal: int
+
+
+class EvidenceIndex:
+    """Everything the rules look up in a run's evidence, built once per judgement. Only the
+    sentences are cut up front; what only some claims ask for (each clause's content words and
+    the stem index, segments, numbers and dates, which sentence holds which number, a clause's
+    names, the deletion index) is read on first use: a run pays for the rules its claims reach."""
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        self._texts = tuple(texts)
+        self.text = "\n".join(texts).lower()
+        self._deletions: set[str] | None = None
+        self._facts: _EvidenceFacts | None = None
+        #: The evidence's words cut at spaces and `_WORD_CUTS` (and joined by spaces), and the
+        #: identifiers looked up so far.
+        self._words: set[str] | None = None
+        self._words_text = ""
+        self._identifiers: dict[str, bool] = {}
+        self._joined: str | None = None
+        self._starts: list[int] = []
+        self._names: dict[int, frozenset[str]] = {}
+        self._records: dict[str, list[str]] | None = None
+        self._joined_parts: set[tuple[str, str]] | None = None
+        self._codes: set[str] | None = None
+        self._fields: list[tuple[frozenset[str], bool, int]] | None = None
+        self._by_number: defaultdict[str, list[str]] | None = None
+        self._structured: bool | None = None
+        self._record_tokens: defaultdict[str, set[int]] | None = None
+        self._data_rows: set[int] = set()
+        self._keys: set[str] = set()
+        self._lowercase: set[str] = set()
+        self._events: set[int] = set()
+        self._tables: list[Table] | None = None
+        self._no_rows: frozenset[str] | None = None
+        self._clock: list[int] | None = None
+        self._totals: set[float] | None = None
+        self._times: set[tuple[int, int]] | None = None
+        self._derived: tuple[set[float], set[float]] | None = None
+        self._derived_across: set[float] | None = None
+        self._number_at: dict[str, list[int]] | None = None
+        self._profiles: list[_Profile] | None = None
+        self._negates: bool | None = None
+        self._distinct: set[str] = set()
+        self._vocabulary: _Vocabulary | None = None
+        self._by_stem: defaultdict[str, list[int]] = defaultdict(list)
+        #: Each tool output's sentences, and its clauses (with their sentence).
+        self._by_source = [evidence_sentences(text) for text in texts]
+        self.sentences: list[_EvidenceSentence] = []
+        #: Per tool output, the clauses of each of its sentences (None: one clause each).
+        self._clauses: list[list[list[str]] | None] = []
+        for source, sentences in enumerate(self._by_source):
+            if one_clause(texts[source]):  # no sentence of it holds two clauses
+                # tuple.__new__ builds the named tuples without a Python call each
+                self.sentences.extend(map(
+                    tuple.__new__,
+                    repeat(_EvidenceSentence),
+                    zip(sentences, [source] * len(sentences), sentences, strict=True),
+                ))
+                self._clauses.append(None)
+                continue
+            # polarity is read per clause
+            split = [[s] if one_clause(s) else clauses(s) for s in sentences]
+            self._clauses.append(split)
+            for sentence, parts in zip(sentences, split, strict=True):
+                self.sentences.extend(_EvidenceSentence(sentence, source, c) for c in parts)
+        #: Each evidence sentence with its segment's ordinal (for `number_at`), and how many
+        #: segments the evidence holds (each tool output's, added up): read on first use.
+        self._ordinals: list[tuple[str, int]] = []
+        self._segment_count: int | None = None
+        #: Known: more segments than this (counted only that far).
+        self._segments_above = -1
+
+    def _read_segments(self, stop_above: int | None = None) -> int:
+        """Cut the evidence into segments about one subject (`SEGMENT_MIN_WORDS`); with
+        `stop_above`, only count them until there are more than that many."""
+        ordinals: list[tuple[str, int]] = []
+        ordinal = 0
+        segments = 0
+        for sentences in self._by_source:
+            before = ordinal
+            segment_words = SEGMENT_MIN_WORDS
+            for sentence in sentences:
+                # A tool output's first sentence opens a segment whatever its first word.
+                opens = ordinal == before or not continues(sentence)
+                if segment_words >= SEGMENT_MIN_WORDS and opens:
+                    ordinal += 1
+                    segment_words = 0
+                    if stop_above is not None and segments + ordinal - before > stop_above:
+                        return segments + ordinal - before
+                segment_words += len(sentence.split())
+                ordinals.append((sentence, ordinal))
+            segments += ordinal - before
+            ordinal += SCATTER_WINDOW + 1  # no window spans two tool outputs
+        self._ordinals = ordinals
+        self._segment_count = segments
+        return segments
+
+    @property
+    def segments(self) -> int:
+        """How many segments the evidence holds (each tool output's, added up)."""
+        if self._segment_count is None:
+            self._read_segments()
+        assert self._segment_count is not None
+        return self._segment_count
+
+    def more_segments_than(self, limit: int) -> bool:
+        """`segments > limit`, counting only as far as needed."""
+        if self._segment_count is not None:
+            return self._segment_count > limit
+        if limit <= self._segments_above:
+            return True
+        if self._read_segments(stop_above=limit) > limit:
+            self._segments_above = max(self._segments_above, limit)
+            return True
+        return False
+
+    @property
+    def profiles(self) -> list[_Profile]:
+        """Each clause's content stems, negated stems and segment ordinal (read on first use,
+        with the stem index and the evidence's distinct words)."""
+        if self._profiles is None:
+            self._profiles = self._read_profiles()
+        return self._profiles
+
+    def _read_profiles(self) -> list[_Profile]:
+        self.segments  # noqa: B018 -- the ordinals
+        ordinal_of = iter(self._ordinals)
+        distinct = self._distinct
+        profiles: list[_Profile] = []
+        by_stem = self._by_stem
+        at = 0
+        for sentences, split in zip(self._by_source, self._clauses, strict=True):
+            for i, sentence in enumerate(sentences):
+                _, ordinal = next(ordinal_of)
+                # A sentence's words are the text's (sentences are cut at white space and
+                # punctuation): one read gives the vocabulary and a one-clause profile.
+                words = words_of_in_order(sentence)
+                distinct.update(words)
+                if split is None or one_clause(sentence):
+                    profiled = [words_profile(words)]
+                else:
+                    profiled = [sentence_profile(c) for c in split[i]]
+                for stems, negated in profiled:
+                    profiles.append(_Profile(stems, negated, ordinal))
+                    for s in stems:
+                        by_stem[s].append(at)
+                    at += 1
+        return profiles
+
+    @property
+    def negates(self) -> bool:
+        """Whether any evidence clause has a word in a negation's scope."""
+        if self._negates is None:
+            self._negates = may_negate(self.text) and any(p.negated for p in self.profiles)
+        return self._negates
+
+    @property
+    def vocabulary(self) -> _Vocabulary:
+        """The evidence's words, stems and prefixes, built on first use."""
+        if self._vocabulary is None:
+            self.profiles  # noqa: B018 -- the distinct words
+            self._vocabulary = _Vocabulary(self._distinct)
+        return self._vocabulary
+
+    @property
+    def stems(self) -> set[str]:
+        """The stems of every evidence word and word part."""
+        return self.vocabulary.stems
+
+    @property
+    def proper(self) -> set[str]:
+        """Capitalised words of the evidence: a claim's first word that is one is a name."""
+        return self.vocabulary.proper
+
+    @property
+    def number_at(self) -> dict[str, list[int]]:
+        """Number key -> ordinals of the evidence sentences holding it."""
+        if self._number_at is None:
+            self._number_at = {}
+            self.segments  # noqa: B018 -- the ordinals
+            for sentence, ordinal in self._ordinals:
+                for key in number_keys(sentence):
+                    self._number_at.setdefault(key, []).append(ordinal)
+        return self._number_at
+
+    def names_of(self, position: int) -> frozenset[str]:
+        """The names one evidence clause mentions (its capitalised words past its first)."""
+        found = self._names.get(position)
+        if found is None:
+            clause = self.sentences[position].clause
+            found = clause_names(clause)
+            first = words_of_in_order(clause)[:1]
+            # Its first word too when the evidence names it elsewhere ("Omar to update...").
+            if first and first[0][0].isupper():
+                lower = first[0].lower()
+                if lower not in STOPWORDS and self.text.count(lower) > 1:
+                    found = found | {lower}
+            self._names[position] = found
+        return found
+
+    def _read_facts(self) -> _EvidenceFacts:
+        """The evidence's numbers, dates and the weekdays of its dates, read on first use."""
+        if self._facts is None:
+            self._facts = _EvidenceFacts.read(self._texts)
+        return self._facts
+
+    def has_name(self, name: str) -> bool:
+        whole = name.lower()
+        words = self.vocabulary.words
+        if whole in words or (whole[-1:] == "s" and whole[:-1] in words):
+            return True  # "MySQL" for mysql, "GPUs" for gpu
+        if not name.isascii() and (plain := _unaccented(name)) != name:
+            return self.has_name(plain)  # "Fauré" for Faure
+        parts = [p for p in word_parts(name) if len(p) >= 2]
+        if all(self._has_word(p) for p in parts):
+            return True
+        if _COMMON_CAPITAL.fullmatch(name):  # "A-level", "T-shirt", "X-ray": no names
+            return True
+        if name[:1] in _SYMBOL_NAMES:  # "ΔE" for delta_e
+            spelled = rf"\b{_SYMBOL_NAMES[name[0]]}[_ -]?{re.escape(name[1:])}\b"
+            return re.search(spelled, self.text, re.IGNORECASE) is not None
+        return len(parts) == 1 and self._coded(parts[0])
+
+    def _coded(self, word: str) -> bool:
+        """Written in the evidence as its code: the capitals a name starts with ("FRA" for
+        Frankfurt, "LIS" for Lisbon)."""
+        if self._codes is None:
+            self.profiles  # noqa: B018 -- the distinct words
+            self._codes = {
+                w.lower() for w in self._distinct
+                if w.isupper() and 3 <= len(w) <= 4 and w not in _CURRENCIES
+            }
+        return any(word.startswith(code) for code in self._codes)
+
+    def _has_word(self, word: str) -> bool:
+        vocabulary = self.vocabulary
+        words = vocabulary.words
+        if word in words or stem(word) in vocabulary.stems or word in vocabulary.prefixes:
+            return True
+        if _LANGUAGES.get(word) in words:  # "German-to-English" for DE>EN
+            return True
+        if len(word) >= SPELLING_MIN_CHARS and self._misspelt(word):
+            return True
+        if any(
+            word[: len(word) - cut] in words
+            for cut in range(1, NAME_ENDING_MAX + 1)
+            if len(word) - cut >= NAME_PREFIX_MIN
+        ):
+            return True
+        day = word[:-1] if word.endswith("days") else word  # "Tuesdays"
+        if day in _WEEKDAYS and (day[:3] in words or day in words):  # "Tue" for Tuesday
+            return True
+        # The weekdays of the evidence's dates are words of it too: read them only for a
+        # word one of them could cover.
+        return _weekday_covers(word, _WEEKDAYS) and _weekday_covers(
+            word, self._read_facts().weekdays
+        )
+
+    def _misspelt(self, word: str) -> bool:
+        """One letter away from an evidence word ("Gennadiy" / "Gennady", "Dulmore" /
+        "Dulorme"): a spelling, not another name. The deletion index is built on first use."""
+        if self._deletions is None:
+            self._deletions = set()
+            for known in self.vocabulary.words:
+                if len(known) >= SPELLING_MIN_CHARS - 1:
+                    self._deletions.add(known)
+                    self._deletions.update(_deleted(known))
+        return word in self._deletions or any(d in self._deletions for d in _deleted(word))
+
+    def has_number(self, number: NumberFact) -> bool:
+        facts = self._read_facts()
+        keys = [number_key(number.value)]
+        if number.scaled is not None:
+            keys.append(number_key(number.scaled))
+        if number.percent:  # "70%" for 0.7
+            keys.append(number_key(number.value / 100))
+        if any(k in facts.numbers for k in keys):
+            return True
+        if number.unit and not number.decimals and number.scaled is None and any(
+            round(value) == number.value and unit == number.unit for value, unit in facts.units
+        ):  # "91 Mbps" for 91.33 Mbps
+            return True
+        if not number.decimals and number.scaled is None and number.value >= DERIVED_MIN and any(
+            round(value) == number.value for value in facts.values if value != int(value)
+        ):  # "€4,820 of spend" for 4820.15
+            return True
+        if number.decimals or number.hedged:  # "4.9" or "about 5" for 4.87
+            wanted = number.scaled if number.scaled is not None else number.value
+            # "€1.96M" for 1,960,300: rounded at the precision written, in its unit
+            unit = number.scaled / number.value if number.scaled and number.decimals else None
+            # "14.4 m" is read as millions too: as metres, it may be 14382.6 mm
+            measure = number.text[-1:].lower() if number.scaled is not None else number.unit
+            conversions = CONVERSIONS.get(measure, ()) if number.decimals else ()
+            for value in facts.values:
+                if round(value, number.decimals) == number.value:
+                    return True
+                if any(round(value * f, number.decimals) == number.value for f in conversions):
+                    return True  # "8.4 seconds" for 8421.337 ms
+                if unit is not None and round(value / unit, number.decimals) == number.value:
+                    return True
+                if number.hedged and abs(value - wanted) <= HEDGE_TOLERANCE * abs(value):
+                    return True
+        rounded = _ROUND_ZEROS.search(number.text)
+        if rounded and number.value > YEARS[1] and not number.decimals and number.scaled is None:
+            # "12,700" for 12,655
+            places = -len(rounded.group().replace(",", ""))
+            if any(
+                round(value, places) == number.value
+                and abs(value - number.value) <= ROUNDED_TOLERANCE * number.value
+                for value in facts.values
+            ):
+                return True
+        return False
+
+    @property
+    def number_values(self) -> set[float]:
+        """Every number the evidence writes."""
+        return self._read_facts().values
+
+    def derives(self, number: NumberFact) -> bool:
+        """Whether a sum, difference, product or share of two numbers of one record, or a
+        column's total, is this number at the precision written ("$705 in all" for 3 bottles at
+        $235, "a win rate of about 45%" for 97 of 214, "27 bottles" for a column's total); for
+        a number with decimals or of `DERIVED_MIN` or more, of any two numbers of an output
+        that writes few ("comes to £7,416" for 18 tonnes at £412 on another line)."""
+        if a_year(number):  # "passed away in 1955"
+            return False
+        held = self.derived[1] if number.unit in TIMES else self.derived[0]
+        places = number.decimals
+        rounded = _ROUND_ZEROS.search(number.text) if number.hedged else None
+        if rounded and not number.decimals:  # "about $13,700 away" for 13,725
+            places = -len(rounded.group().replace(",", ""))
+
+        def written(value: float) -> bool:
+            return round(value, places) == number.value and (
+                not rounded or abs(value - number.value) <= ROUNDED_TOLERANCE * number.value
+            )
+
+        if any(map(written, held)):
+            return True
+        if not number.decimals and (
+            number.value < DERIVED_MIN or YEARS[0] <= number.value <= YEARS[1]
+        ):
+            return False  # "4", "59%", "2028": too many pairs of the output make one
+        if self._derived_across is None:
+            values = sorted(self.number_values)
+            self._derived_across = (
+                worked_out([values]) if len(values) <= DERIVED_MAX_NUMBERS else set()
+            )
+        return any(map(written, self._derived_across))
+
+    def column_total(self, number: NumberFact) -> bool:
+        """Whether a number of 10 or more, or with decimals, is a column's total at the
+        precision written, said so or not ("58.3 kg came out" of five batches)."""
+        if not self.structured or (not number.decimals and number.value < 10) or a_year(number):
+            return False
+        return any(round(v, number.decimals) == number.value for v in self.totals)
+
+    def in_one_record(self, number: NumberFact) -> bool:
+        """Whether a number with decimals or of `DERIVED_MIN` or more is exactly a sum,
+        difference or product of two numbers of one record, said so or not ("€9.60 a bunch"
+        for 20 stems at 0.48; "137 free spaces" for 640 total, 503 occupied). Not a round
+        whole number ("Ektar 100"): many pairs make one. Structured output only: a line of prose
+        is no record."""
+        if not self.structured:
+            return False
+        if not number.decimals and (
+            number.value < DERIVED_MIN or a_year(number) or number.value % 10 == 0
+        ):
+            return False
+        return any(abs(v - number.value) < 1e-9 * max(1.0, v) for v in self.derived[0])
+
+    @property
+    def derived(self) -> tuple[set[float], set[float]]:
+        """What one record's numbers work out to, and their multiples (`_derived_values`),
+        read on first use."""
+        if self._derived is None:
+            self._derived = _derived_values(self)
+        return self._derived
+
+    @property
+    def totals(self) -> set[float]:
+        """Each numeric column's total, over every table, read on first use."""
+        if self._totals is None:
+            self._totals = column_totals(self.tables)
+        return self._totals
+
+    def has_date(self, date: DateFact) -> bool:
+        facts = self._read_facts()
+        for known in facts.dates:
+            if all(
+                want is None or want == have
+                for want, have in (
+                    (date.year, known.year), (date.month, known.month), (date.day, known.day)
+                )
+            ):
+                return True
+        if date.month is None and date.day is None and date.year is not None:
+            return number_key(date.year) in facts.numbers
+        if date.month is not None and date.day is not None:  # "16-18 Jul", "3 and 14 November"
+            wanted = {number_key(date.day)} | (
+                {number_key(date.year)} if date.year is not None else set()
+            )
+            if any(
+                wanted <= number_keys(sentence.text) and any(
+                    MONTHS.get(w.lower()) == date.month for w in words_of_in_order(sentence.text)
+                )
+                for sentence in self.sentences
+            ):
+                return True
+            # "Wednesday 16th" in a message about December: the day as an ordinal, the month
+            # named or dated elsewhere in it
+            return date.year is None and re.search(
+                rf"\b{date.day}(?:st|nd|rd|th)\b", self.text
+            ) is not None and any(known.month == date.month for known in facts.dates)
+        return False
+
+    def has_identifier(self, identifier: str) -> bool:
+        return not self.missing_identifiers((identifier,))
+
+    def missing_identifiers(self, identifiers: Sequence[str]) -> list[str]:
+        """Those of a claim's identifiers that the evidence does not hold, in order (most are
+        found among the evidence's words: one set look-up each)."""
+        if not identifiers:
+            return []
+        if self._words is None:
+            self._words = set(self.text.translate(_WORD_CUTS).split())
+            self._words_text = " ".join(self._words)
+        keys = list(map(_identifier_key, identifiers))
+        if self._words.issuperset(keys):
+            return []
+        missing = []
+        for identifier, key in zip(identifiers, keys, strict=True):
+            if key in self._words:
+                continue
+            found = self._identifiers.get(key)
+            if found is None:
+                found = self._identifiers[key] = self._has_identifier(key)
+            if not found:
+                missing.append(identifier)
+        return missing
+
+    def _has_identifier(self, key: str) -> bool:
+        # A key without a space or a cut character is in the text when it is in one word.
+        if key in (self.text if _CUT_OR_SPACE.search(key) else self._words_text):
+            return True
+        hundredths = _HUNDREDTHS.fullmatch(key)
+        if hundredths:  # "22p a mile" for 0.22, "69c" for 0.69
+            return number_key(float(hundredths.group(1)) / 100) in self._read_facts().numbers
+        if _PLURAL.fullmatch(key):  # "the X14s" for X14
+            return self._has_identifier(key[:-1])
+        # "under-18s" for "under 18": hyphenated words and plain numbers, each found.
+        parts = key.split("-")
+        if len(parts) < 2 or not all(_PLAIN_PART.fullmatch(p) for p in parts):
+            return False
+        numbered = any(not p.isalpha() for p in parts)
+        return all(
+            (numbered and p in _UNIT_WORDS) or self._has_word(p)
+            if p.isalpha()
+            else number_key(float(_digits(p))) in self._read_facts().numbers
+            for p in parts
+        )
+
+    def sentence_stems(self, position: int) -> set[str]:
+        """The stems of every word of the evidence sentence holding this clause, and of the
+        sentences before it that it goes on from ("He narrated..." is about the subject of the
+        sentence before), and of the sentence after it when that one opens with a pronoun ("...
+        misnamed the festival director. She is Oluwaseun Adebayo")."""
+        found: set[str] = set()
+        sentences = self.sentences
+        after = position + 1
+        while after < len(sentences) and sentences[after].text == sentences[position].text:
+            after += 1
+        if (after < len(sentences) and sentences[after].source == sentences[position].source
+                and _OPENING_PRONOUNS.intersection(words_of_in_order(sentences[after].text)[:1])):
+            found.update(
+                stem(p) for w in words_of_in_order(sentences[after].text)
+                for p in word_parts(w) if len(p) >= 2
+            )
+        while True:
+            text, source = sentences[position].text, sentences[position].source
+            while position > 0 and sentences[position - 1].text == text:
+                position -= 1  # the sentence's first clause
+            found.update(
+                stem(p) for w in words_of_in_order(text) for p in word_parts(w) if len(p) >= 2
+            )
+            if position == 0 or sentences[position - 1].source != source:
+                return found
+            before = sentences[position - 1].text
+            # A fragment cut off by an abbreviation ("Robert Manoogian Jr.") is its start.
+            if not continues(text) and before.count(" ") >= FRAGMENT_MAX_WORDS:
+                return found
+            position -= 1
+
+    @property
+    def times(self) -> set[tuple[int, int]]:
+        """The times of day the evidence writes ("19:15", "2026-12-03T16:00:00Z"), as (hour,
+        minute)."""
+        if self._times is None:
+            self._times = times_of_day(self.text)
+        return self._times
+
+    @property
+    def clock_seconds(self) -> list[int]:
+        """Every clock or stopwatch value the evidence writes, in seconds, read both as hours
+        and minutes and as minutes and seconds where it has two parts ("41:07")."""
+        if self._clock is None:
+            self._clock = clock_seconds(self.text)
+        return self._clock
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        """The tool outputs, as written."""
+        return self._texts
+
+    @property
+    def structured(self) -> bool:
+        """Whether a tool output is laid out in lines or as JSON, not written as prose."""
+        if self._structured is None:
+            self._structured = any(
+                text.lstrip()[:1] in ("{", "[") or text.strip().count("\n") >= STRUCTURED_LINES - 1
+                for text in self._texts
+            )
+        return self._structured
+
+    @property
+    def is_document(self) -> bool:
+        """Long enough that a claim is held to one passage of it (`DOCUMENT_MIN_SEGMENTS`)."""
+        return self.more_segments_than(DOCUMENT_MIN_SEGMENTS - 1)
+
+    def passage(self, stems: frozenset[str]) -> tuple[float, int | None]:
+        """The share of these content words the best single segment holds, and the nearest
+        clause of that segment (None: no word found)."""
+        profiles = self.profiles
+        held: dict[int, set[str]] = {}
+        for s in stems:
+            for position in self.positions(s):
+                held.setdefault(profiles[position].ordinal, set()).add(s)
+        if not held:
+            return 0.0, None
+        ordinal = max(held, key=lambda o: (len(held[o]), -o))
+        at = next((p for _, p in self.nearest(stems) if profiles[p].ordinal == ordinal), None)
+        return len(held[ordinal]) / len(stems), at
+
+    def records_of(self, number: NumberFact) -> list[str] | None:
+        """The evidence records stating this number, lowercased (None: it is not there as
+        written): its bracketed group when the group holds a word, else its sentence."""
+        return self.records.get(number_key(number.value))
+
+    @property
+    def records(self) -> dict[str, list[str]]:
+        """Number key -> the records stating it (`records_of`), read on first use."""
+        if self._records is None:
+            self._records = {}
+            for sentences in self._by_source:
+                for sentence in sentences:
+                    # In structured output a group is a record when it holds fields:
+                    # "(212 mentions)" annotates its line.
+                    groups = [
+                        (m.start(), m.end()) for m in _GROUP.finditer(sentence)
+                        if not self.structured or _FIELD_MARKS.search(m.group())
+                    ]
+                    for m in _NUMBER_IN_TEXT.finditer(sentence):
+                        record = next(
+                            (sentence[a:b] for a, b in groups
+                             if a <= m.start() < b and _WORD_IN_TEXT.search(sentence[a:b])),
+                            sentence,
+                        )
+                        key = number_key(float(m.group().replace(",", "")))
+                        self._records.setdefault(key, []).append(record.lower())
+            for text in self._texts:  # a JSON record's nested objects are its own
+                if text.lstrip()[:1] in ("{", "["):
+                    for item in json_items(text):
+                        for m in _NUMBER_IN_TEXT.finditer(item):
+                            key = number_key(float(m.group().replace(",", "")))
+                            self._records.setdefault(key, []).append(item.lower())
+        return self._records
+
+    def signs_of(self, number: NumberFact) -> set[str]:
+        """The signs the evidence writes this number with ("-", "+", "" unsigned)."""
+        pattern = re.compile(_SIGNED.format(re.escape(number.text.replace(",", ""))))
+        return {
+            "-" if m.group(1) == "\u2212" else m.group(1)
+            for m in pattern.finditer(self.text.replace(",", ""))
+        }
+
+    @property
+    def fields(self) -> list[tuple[frozenset[str], bool, int]]:
+        """The evidence's yes/no fields: the stems of the field's name, its value, and the
+        sentence stating it."""
+        if self._fields is None:
+            self._fields = []
+            if FIELD_VALUE.search(self.text) is None:
+                return self._fields
+            diff = self.is_diff
+            for position, sentence in enumerate(self.sentences):
+                if diff and DIFF_REMOVED.match(sentence.text):
+                    continue  # a diff's removed line: what the value was
+                if sentence.text is not self.sentences[position - 1].text or position == 0:
+                    for m in FIELD_VALUE.finditer(sentence.text):
+                        name = _FIELD_NAME.search(sentence.text, max(0, m.start() - 42), m.start())
+                        if name is None:
+                            continue
+                        words = FIELD_WORDS.findall(name.group(1))
+                        # every word of the name, "out" of "Out of service" included
+                        stems = frozenset(stem(w) for w in words)
+                        if stems:
+                            value = m.group(1).lower() in ("true", "yes")
+                            self._fields.append((stems, value, position))
+            values: dict[frozenset[str], set[bool]] = {}
+            for stems, value, _ in self._fields:
+                values.setdefault(stems, set()).add(value)
+            # "enabled: true" and "enabled: false" under two flags: whose is not read here
+            self._fields = [f for f in self._fields if len(values[f[0]]) == 1]
+        return self._fields
+
+    @property
+    def record_tokens(self) -> dict[str, set[int]]:
+        """For a structured output: each token -> the records holding it."""
+        if self._record_tokens is None:
+            self._record_tokens = defaultdict(set)
+            at = 0
+            for text in self._texts:
+                json_like = text.lstrip()[:1] in ("{", "[")
+                records = [m.group() for m in _GROUP.finditer(text)] if json_like else [
+                    field
+                    for line in text.split("\n")
+                    # a markdown table's row is one line, not its cells
+                    for field in ([line] if line.lstrip()[:1] == "|" else _RECORD_CUTS.split(line))
+                ]
+                for n, record in enumerate(records):
+                    if _LOG_LINE.match(record):
+                        self._events.add(at)
+                    # "Fixed rate: 3.45%" names an attribute of the one thing described
+                    label = _LABEL.match(record)
+                    for k, (token, written) in enumerate(record_tokens(record, cased=True)):
+                        self._record_tokens[token].add(at)
+                        if written.islower():
+                            self._lowercase.add(token)
+                        if not label and not token[0].isdigit() and (
+                            id_shape(token) is not None or (
+                                token[0].isalpha() and len(token) >= 3
+                                and (k == 0 or written[0].isupper())
+                            )
+                        ):
+                            self._keys.add(token)
+                    # "Total finishers: 842", "TOTAL  £51.97", "; infill = 25%": the whole
+                    # output's, no row's; nor is a sentence of prose
+                    if n and not (
+                        label or _SUMMARY_LINE.match(record) or _SETTING.match(record)
+                        or _prose(record)
+                    ) and _NUMBER_FIELD.search(record):
+                        self._data_rows.add(at)
+                    at += 1
+        return self._record_tokens
+
+    @property
+    def events(self) -> set[int]:
+        """The records of a structured output that are a log's lines (a timestamp first)."""
+        self.record_tokens  # noqa: B018 -- the records
+        return self._events
+
+    @property
+    def lowercase(self) -> set[str]:
+        """The tokens of a structured output it writes in lower case somewhere."""
+        self.record_tokens  # noqa: B018 -- the records
+        return self._lowercase
+
+    @property
+    def keys(self) -> set[str]:
+        """The tokens of a structured output that may name its line: a line's first, one
+        written capitalised, or an identifier ("pandas", "ICU", "Lindqvist", "/data")."""
+        self.record_tokens  # noqa: B018 -- the records
+        return self._keys
+
+    @property
+    def data_rows(self) -> set[int]:
+        """The records of a structured output that are rows: holding a number, but neither each
+        output's first, a label's or a setting's line, a totals line nor a sentence of prose."""
+        self.record_tokens  # noqa: B018 -- the records
+        return self._data_rows
+
+    @property
+    def is_diff(self) -> bool:
+        """Whether the evidence is a diff: lines it added ("+...") are what is true now."""
+        return _DIFF_ADDED.search(self.text) is not None
+
+    @property
+    def rows_with_a_no(self) -> frozenset[str]:
+        """The table rows (lowercased) with a cell that is a negation word by itself ("| W3 |
+        no |"): the polarity rule leaves them to the field rules."""
+        if self._no_rows is None:
+            self._no_rows = frozenset(
+                text.strip() for table in self.tables for text, _, cells in table.rows
+                if _NO_CELLS.intersection(cells)
+            )
+        return self._no_rows
+
+    @property
+    def tables(self) -> list[Table]:
+        """The tables of a structured output (markdown or psql rows, CSV lines, columns aligned
+        under a header), read on first use."""
+        if self._tables is None:
+            self._tables = [t for text in self._texts for t in read_tables(text)]
+        return self._tables
+
+    def keyed(self, name: str) -> bool:
+        """Whether the evidence states a value of this name: a record of a number of at least
+        `SCATTER_MIN_NUMBER` holds it ("Airport" in a header line states no value)."""
+        return any(
+            holds_word(record, name)
+            for key, records in self.records.items()
+            if float(key) >= SCATTER_MIN_NUMBER and not YEARS[0] <= float(key) <= YEARS[1]
+            for record in records
+        )
+
+    def clauses_stating(self, number: NumberFact) -> list[str]:
+        """The evidence clauses writing this number, lowercased."""
+        if self._by_number is None:
+            self._by_number = defaultdict(list)
+            for sentence in self.sentences:
+                lowered = sentence.clause.lower()
+                for key in number_keys(lowered):
+                    self._by_number[key].append(lowered)
+        return self._by_number.get(number_key(number.value), [])
+
+    def adds_up(self, number: NumberFact, held: Sequence[NumberFact]) -> bool:
+        """A total of two numbers of one record that states another of the claim's numbers
+        ("2 of the 16 checks" where the evidence says "2 failing, 14 passing")."""
+        if number.value != int(number.value) or number.decimals or number.scaled is not None:
+            return False
+        for other in held:
+            for record in self.records_of(other) or ():
+                values = [
+                    float(m.group().replace(",", "")) for m in _NUMBER_IN_TEXT.finditer(record)
+                ]
+                if len(values) <= ADD_MAX_NUMBERS and any(
+                    a + b == number.value for a, b in combinations(values, 2)
+                ):
+                    return True
+        return False
+
+    def siblings(self, word: str) -> bool:
+        """Whether the evidence writes names in this one's scheme (another joined word with the
+        same first or last part: "auth-gw" beside "payments-gw")."""
+        if self._joined_parts is None:
+            self._joined_parts = set()
+            for token in JOINED.findall(self.text):
+                parts = JOINERS.split(token)
+                self._joined_parts.update({("first", parts[0]), ("last", parts[-1])})
+        parts = JOINERS.split(word)
+        known = self._joined_parts
+        return ("first", parts[0]) in known or ("last", parts[-1]) in known
+
+    def knows_part(self, part: str) -> bool:
+        """A part of a joined word the evidence holds, or holds the start of ("westerly" for
+        "south-west"), or one of its words starts with; numbers count as known."""
+        if part.isdigit() or self._has_word(part):
+            return True
+        return any(
+            (len(w) >= NAME_PREFIX_MIN and part.startswith(w)) or w.startswith(part)
+            for w in self.vocabulary.words
+        )
+
+    def holding(self, facts: TextFacts) -> int | None:
+        """The first evidence sentence holding one of a claim's identifiers or numbers (the
+        nearest sentence when no content word is shared: "DL405 costs 589 euros")."""
+        wanted = list(map(str.lower, facts.identifiers))
+        if facts.numbers:
+            wanted.extend(n.text for n in facts.numbers)
+        if not wanted or not self.sentences:
+            return None
+        if self._joined is None:  # the sentences, lowercased, one string: one scan per fact
+            texts = [sentence.text for sentence in self.sentences]
+            joined = _SEPARATOR.join(texts)
+            # Lowercased at once: the separator is no letter, so no casing reaches across it.
+            self._joined = joined.lower()
+            if len(self._joined) != len(joined):  # a letter lowercased into two ("İ")
+                texts = [text.lower() for text in texts]
+            self._starts = list(
+                accumulate(map(len(_SEPARATOR).__add__, map(len, texts[:-1])), initial=0)
+            )
+        if _SEPARATOR in "".join(wanted):
+            return next(
+                (p for p, sentence in enumerate(self.sentences)
+                 if any(w in sentence.text.lower() for w in wanted)),
+                None,
+            )
+        # The sentences in growing windows from the start: the first window holding one of them
+        # holds the nearest (each window is searched for every fact).
+        find, starts = self._joined.find, self._starts
+        first: int | None = None
+        start, window = 0, _HOLDING_WINDOW
+        while first is None and start < len(self._joined):
+            end = starts[window] if window < len(starts) else len(self._joined)
+            for w in wanted:  # only a sentence before the first found so far can be nearer
+                at = find(w, start, end)
+                if at >= 0:
+                    first = bisect.bisect_right(starts, at) - 1
+                    if first == 0:
+                        break
+                    end = starts[first]
+            start, window = end, window * 4
+        return first
+
+    def positions(self, stem: str) -> Sequence[int]:
+        """The clauses holding one content stem, in order."""
+        self.profiles  # noqa: B018 -- the stem index
+        return self._by_stem.get(stem, ())
+
+    def nearest(self, stems: frozenset[str], least: float = 1) -> list[tuple[int, int]]:
+        """(shared content words, sentence position), most shared first; only the sentences
+        sharing at least `least` of them."""
+        if not stems:
+            return []
+        self.profiles  # noqa: B018 -- the stem index
+        # Counted in C: a common word is in hundreds of sentences.
+        counts = Counter(chain.from_iterable(map(self._by_stem.get, stems, repeat(()))))
+        if least <= 1:
+            return sorted(zip(counts.values(), counts.keys(), strict=True), reverse=True)
+        return sorted(((n, p) for p, n in counts.items() if n >= least), reverse=True)
+
+
+def _unaccented(text: str) -> str:
+    """A text without its accents ("Fauré Élégie": "Faure Elegie")."""
+    return "".join(
+        c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
+    )
+
+
+def _weekday_covers(word: str, weekdays: Iterable[str]) -> bool:
+    """Whether one of these weekdays, as an evidence word, covers a claim's word (the rules of
+    `EvidenceIndex._has_word` over words: the word, a misspelling of it, a short ending)."""
+    deleted: set[str] | None = None
+    for day in weekdays:
+        if any(
+            word[: len(word) - cut] == day
+            for cut in range(NAME_ENDING_MAX + 1)
+            if cut == 0 or len(word) - cut >= NAME_PREFIX_MIN
+        ):
+            return True
+        if len(word) >= SPELLING_MIN_CHARS:
+            if deleted is None:
+                deleted = _deleted(word) | {word}
+            if not deleted.isdisjoint(_WEEKDAY_DELETIONS[day]):
+                return True
+    return False
+
+
+class _EvidenceFacts:
+    """The evidence's numbers (keys and values), its dates, and the weekdays they fall on."""
+
+    def __init__(self) -> None:
+        self.numbers: set[str] = set()
+        self.values: set[float] = set()
+        self.dates: list[DateFact] = []
+        self.weekdays: set[str] = set()
+        #: Its decimals with the unit written after them ((91.33, "mbps")).
+        self.units: set[tuple[float, str]] = set()
+
+    @classmethod
+    def read(cls, texts: Sequence[str]) -> _EvidenceFacts:
+        found = cls()
+        for text in texts:
+            facts = read_facts(text, claim=False)
+            for number in facts.numbers:
+                found.numbers.add(number_key(number.value))
+                found.values.add(number.value)
+                if number.scaled is not None:
+                    found.numbers.add(number_key(number.scaled))
+                    found.values.add(number.scaled)
+            for line in text.splitlines():  # a CSV row's fields ("3.1,410,FAIL")
+                if csv_line(line):
+                    for value in csv_cells(line):
+                        if _NUMBER_FIELD.fullmatch(value):
+                            found.numbers.add(number_key(float(value)))
+                            found.values.add(float(value))
+            for m in _DECIMAL_UNIT.finditer(text):
+                found.units.add((float(m.group(1)), m.group(2).lower()))
+            found.dates.extend(facts.dates)
+            found.dates.extend(numeric_dates(text))
+        # "on Friday, December 4" for 2026-12-04; "Tuesday 2 April" for a "2 April" of a
+        # letter whose other dates say 2024
+        years = {d.year for d in found.dates if d.year}
+        for date in found.dates:
+            if not (date.month and date.day):
+                continue
+            for year in {date.year} if date.year else years:
+                try:
+                    weekday = datetime.date(year, date.month, date.day).weekday()
+                except ValueError:
+                    continue
+                found.weekdays.add(_WEEKDAYS[weekday])
+        return found
+
+
+def _prose(line: str) -> bool:
+    """Whether a line is a sentence of prose (a search result's snippet, an email's line)."""
+    return line.rstrip()[-1:] in _PROSE_ENDS and line.count(" ") >= PARAGRAPH_MIN_WORDS - 1
+
+
+def _derived_values(index: EvidenceIndex) -> tuple[set[float], set[float]]:
+    """What can be worked out from one record of the evidence: each pair of its numbers added,
+    subtracted, multiplied, and one as a percentage of the other; and each numeric column's
+    total and each table's count of rows. A record is a line, a JSON object or a table's row;
+    one of more than `ADD_MAX_NUMBERS` numbers is a list, not a record."""
+    records: list[list[float]] = []
+    for table in index.tables:
+        records.extend(
+            [v for c in cells if (v := cell_number(c)) is not None] for _, _, cells in table.rows
+        )
+    for text in index.texts:
+        groups = _GROUP.findall(text) if text.lstrip()[:1] in ("{", "[") else text.split("\n")
+        # a record's dates and times are no amounts to add up
+        records.extend(values_in(g) for g in groups)
+    records = [r for r in records if len(r) <= ADD_MAX_NUMBERS]
+    derived = worked_out(records) | three_way(records) | index.totals
+    derived.update(float(len(table.rows)) for table in index.tables)
+    return derived, multiples(records)
+
+
+def numeric_dates(text: str) -> list[DateFact]:
+    """Dates written in digits the general reader leaves alone: a month ("2026-06"), EXIF's
+    "2026:09:19", and "03/11/2026" or "17/03", read both ways (month first and day first)."""
+    found: list[DateFact] = []
+    for m in _YEAR_FIRST.finditer(text):
+        year = int(m.group(1))
+        month, day = (int(m.group(2)), None) if m.group(2) else (int(m.group(3)), int(m.group(4)))
+        if 1 <= month <= 12 and (day is None or 1 <= day <= 31):
+            found.append(DateFact(m.group(), year, month, day))
+    for m in _MONTH_RANGE.finditer(text):  # "bank statements Mar-May 2025": March too
+        written = int(m.group(2)) if m.group(2) else None
+        found.append(DateFact(m.group(), written, MONTHS[m.group(1).lower()[:3]], None))
+    for m in _SLASHED.finditer(text):
+        written = int(m.group(3)) if m.group(3) else None
+        a, b = int(m.group(1)), int(m.group(2))
+        for month, day in {(a, b), (b, a)}:
+            if 1 <= month <= 12 and 1 <= day <= 31:
+                found.append(DateFact(m.group(), written, month, day))
+    return found
+
+
+def holds_word(text: str, word: str) -> bool:
+    """Whether a text holds a word as a whole ("episodes" does not hold "episode")."""
+    at = text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if (at == 0 or not text[at - 1].isalnum()) and (
+            end == len(text) or not text[end].isalnum()
+        ):
+            return True
+        at = text.find(word, at + 1)
+    return False
+
+
+def id_shape(token: str) -> tuple[bool, frozenset[str]] | None:
+    """An identifier's kind (holds digits; its joiners), None for a token that is no
+    identifier."""
+    marks = _ID_MARKS.intersection(token)
+    if not marks or not any(c.isalpha() for c in token):
+        return None
+    parts = [p for p in re.split(r"[-_./#]", token) if p]
+    mixed = any(not p.isalpha() and not p.isdigit() for p in parts)
+    if not mixed and any(p.isdigit() for p in parts):  # "73-year-old", "COVID-19", "v2.8"
+        return None
+    return mixed, frozenset(marks)
+
+
+def values_in(text: str) -> list[float]:
+    """The numbers a text states, less its dates and times of day."""
+    return [float(n.replace(",", "")) for n in _NUMBER_IN_TEXT.findall(_STAMP.sub(" ", text))]
+
+
+def a_year(number: NumberFact) -> bool:
+    """Whether a number is written as a year ("2026", not "1,610")."""
+    return number.text.isdigit() and YEARS[0] <= number.value <= YEARS[1]
