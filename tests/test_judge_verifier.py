@@ -1243,3 +1243,77 @@ def test_a_colon_after_an_amount_is_no_clock_time() -> None:
     )
     assert answer_verdicts((claims[0], claims[1].format("19.50")), prices)[1] == SUPPORTED
     assert answer_verdicts((claims[0], claims[1].format("18.50")), prices)[1] == UNSUPPORTED
+
+
+# -- the tenth rules (rules-v10): times of day, empty and status fields, four-figure hedges ----
+
+
+def test_a_time_of_day_the_output_does_not_give() -> None:
+    sms = "New departure: 16:50 (was 13:20). New arrival: 18:35 local. Gate B16, meal voucher EUR 15."
+    delayed = "The flight is delayed from 13:20 to {}, now landing at 18:35."
+    assert verdict(delayed.format("16:50"), sms)[0] == SUPPORTED
+    assert verdict(delayed.format("16:15"), sms) == (
+        UNSUPPORTED, "not in the evidence: time '16:15'; nearest evidence: \"New departure: "
+        "16:50 (was 13:20).\"",
+    )
+    visit = "We can come back Thursday between 8 and 10 am to fit it."
+    assert verdict("They're coming back on Thursday between 8 and 10 am.", visit)[0] == SUPPORTED
+    report = "The argument escalated, and at 4.15am he reached for the fork."
+    assert verdict("It escalated at 4am.", report)[0] == SUPPORTED  # on the hour, as written
+    assert verdict("It escalated at 5am.", report)[0] == UNSUPPORTED
+    results = "Green,1,Olu Adeyemi,38:20\nGreen,2,Ruth Kilbride,41:09"
+    # a time between two of the output's clocks is no time of day
+    assert verdict("Olu Adeyemi won Green in 38:20, 2:49 clear of Ruth Kilbride.", results)[
+        0
+    ] == SUPPORTED
+
+
+def test_an_empty_or_disabled_field_says_no() -> None:
+    order = '{"payee": "Keswick Lettings Ltd", "frequency": "monthly", "end_date": null}'
+    assert verdict("The standing order is monthly and has no end date set.", order)[0] == SUPPORTED
+    assert verdict("The standing order is monthly and has an end date set.", order)[
+        0
+    ] == CONTRADICTED
+    status = "API: Operational\nWebhooks: Operational\nScheduled maintenance: none"
+    assert verdict("The API is operational and no maintenance is scheduled.", status)[
+        0
+    ] == SUPPORTED
+    assert verdict("The API is operational and maintenance is scheduled.", status)[
+        0
+    ] == CONTRADICTED
+    fleet = (
+        "NAME         TYPE       STATE    DELETION PROTECTION\n"
+        "api-prod-01  m7.large   running  enabled\n"
+        "bastion      t4.small   running  disabled"
+    )
+    assert verdict("The bastion is running on a t4.small without deletion protection.", fleet)[
+        0
+    ] == SUPPORTED
+    assert verdict("The bastion is running on a t4.small with deletion protection.", fleet)[
+        0
+    ] != SUPPORTED
+    # "alert=none" on one line of many is that line's: another line's alert stands
+    gauges = (
+        "09:00Z gauge=ALDER_BRIDGE level_m=1.58 trend=rising alert=none\n"
+        "09:00Z gauge=MILLHOLME_WEIR level_m=1.19 trend=rising alert=flood_alert"
+    )
+    assert verdict("Millholme Weir is rising at 1.19 m, with a flood alert in place.", gauges)[
+        0
+    ] == SUPPORTED
+
+
+def test_a_status_the_claim_denies() -> None:
+    customs = "Shipment: CN-STX-30418\nCustoms status: cleared\nHold: none"
+    assert verdict("Shipment CN-STX-30418 has cleared customs.", customs)[0] == SUPPORTED
+    assert verdict("Shipment CN-STX-30418 hasn't cleared customs.", customs)[0] == CONTRADICTED
+    refill = "Status: Ready for pickup\nInsurance: accepted, copay USD 4.00"
+    assert verdict("Insurance was accepted, so the copay is $4.", refill)[0] == SUPPORTED
+    assert verdict("Insurance wasn't accepted, so the copay is $4.", refill)[0] == CONTRADICTED
+
+
+def test_a_hedged_number_written_to_four_figures_is_held_to_them() -> None:
+    package = '{"name": "tessellate-utils", "downloads_last_week": 93412}'
+    weekly = "tessellate-utils gets about {} downloads a week."
+    assert verdict(weekly.format("93,400"), package)[0] == SUPPORTED
+    assert verdict(weekly.format("93,000"), package)[0] == SUPPORTED
+    assert verdict(weekly.format("93,142"), package)[0] == UNSUPPORTED

@@ -71,6 +71,21 @@ _DURATION = re.compile(
 )
 #: A time of day written with a dot on the 12-hour clock ("2.30pm", "10.15 am").
 _DOTTED_TIME = re.compile(r"(?<![\d.])(\d{1,2})\.(\d\d)\s?([ap])\.?m\b", re.IGNORECASE)
+#: A time of day a claim writes: on the 12-hour clock ("4 pm", "3.30pm") or as hours and
+#: minutes ("16:15"), never part of a longer clock value ("2:09:51", "12.45").
+_TIME_OF_DAY = re.compile(
+    r"(?<![\d.:])(\d{1,2})(?:[:.](\d\d))?\s?([ap])\.?m\b|(?<![\d.:])(\d{1,2}):(\d\d)(?![\d:])",
+    re.IGNORECASE,
+)
+#: What a time of day on the 12-hour clock writes after its digits.
+_HALVES = ("am", "pm", "a.m", "p.m")
+#: A time of day on the 12-hour clock, after the start of a range it ends ("11am", "7:30 pm",
+#: "between 8 and 10 am").
+_TWELVE_HOUR = re.compile(
+    r"(?:\b(\d{1,2})(?::(\d\d))?\s?(?:to|and|until|till|-|\u2013)\s?)?"
+    r"\b(\d{1,2})(?::(\d\d))?\s?([ap])\.?m\b",
+    re.IGNORECASE,
+)
 #: A time of day in the evidence, on the 24-hour clock ("19:15", "T16:00:00Z").
 _EVIDENCE_TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d\d)(?!\d)")
 
@@ -83,6 +98,16 @@ def times_of_day(text: str) -> set[tuple[int, int]]:
         (int(h) % 12 + (12 if half.lower() == "p" else 0), int(m))
         for h, m, half in _DOTTED_TIME.findall(text)
     )
+    # the 12-hour clock ("4 pm", "11am", "7:30pm"), and a range's start in its end's half
+    # ("between 8 and 10 am", "from 4 to 5pm")
+    for m in _TWELVE_HOUR.finditer(text):
+        half = 12 if m.group(5).lower() == "p" else 0
+        found.add((int(m.group(3)) % 12 + half, int(m.group(4) or 0)))
+        if m.group(1):
+            found.add((int(m.group(1)) % 12 + half, int(m.group(2) or 0)))
+    for m in _AT_HOUR.finditer(text):  # "drop off by 11", "open until 7"
+        hour = int(m.group(1))
+        found.update(((hour, int(m.group(2) or 0)), (hour + 12, int(m.group(2) or 0))))
     return found
 
 
@@ -126,13 +151,44 @@ def on_the_clock(claim: str, written: str, times: Collection[tuple[int, int]]) -
             if written in m.group(1, 2):
                 hour = int(m.group(1))
                 found.append(({hour, hour + 12}, int(m.group(2) or 0), m.start(1)))
-    for hours, minute, start in found:
-        if any((h, minute) in times for h in hours):
+    return any(at_a_time(claim, hours, minute, start, times) for hours, minute, start in found)
+
+
+def claim_times(claim: str) -> list[tuple[str, set[int], int | None, int]]:
+    """The times of day a claim writes on a clock ("16:15", "4 pm", "3.30pm", "7:30 p.m."; not
+    a stopwatch's "2:09:51"): the text, the hours it may be on the 24-hour clock, the minute
+    (None: on the hour, "4 pm"), and where it starts."""
+    lowered = claim.lower()
+    if ":" not in claim and not any(half in lowered for half in _HALVES):
+        return []  # the common case, read without the pattern
+    out = []
+    for m in _TIME_OF_DAY.finditer(claim):
+        hour = int(m.group(1) or m.group(4))
+        half = (m.group(3) or "").lower()
+        if hour > (12 if half else 23):
+            continue
+        hours = {hour % 12 + (12 if half == "p" else 0)} if half else {hour, hour + 12}
+        minute = m.group(2) or m.group(5)
+        out.append((m.group().rstrip("."), hours, int(minute) if minute else None, m.start()))
+    return out
+
+
+def at_a_time(
+    claim: str, hours: set[int], minute: int | None, start: int,
+    times: Collection[tuple[int, int]],
+) -> bool:
+    """Whether these times of day give a claim's time: exactly, at the precision written ("at
+    4am" for 4.15am), or within `CLOCK_HEDGE_MINUTES` where the words before it hedge it
+    ("just before 10:50 pm")."""
+    if minute is None:
+        if any(h in hours for h, _ in times):
             return True
-        if _CLOCK_HEDGE.search(claim[max(0, start - 24):start]):
-            wanted = {60 * h + minute for h in hours}
-            if any(abs(60 * h + m - w) <= CLOCK_HEDGE_MINUTES for h, m in times for w in wanted):
-                return True
+        minute = 0
+    if any((h, minute) in times for h in hours):
+        return True
+    if _CLOCK_HEDGE.search(claim[max(0, start - 24):start]):
+        wanted = {60 * h + minute for h in hours}
+        return any(abs(60 * h + m - w) <= CLOCK_HEDGE_MINUTES for h, m in times for w in wanted)
     return False
 
 

@@ -68,6 +68,9 @@ NAME_ENDING_MAX = 3
 SPELLING_MIN_CHARS = 6
 #: A hedged number ("about 5") is covered by an evidence number within this relative distance.
 HEDGE_TOLERANCE = 0.1
+#: ... unless it is written to this many significant figures or more ("about 93,142" is no
+#: rounding of 93,412).
+HEDGE_MAX_FIGURES = 4
 #: The names and numbers of one claim must all occur within this many consecutive evidence
 #: sentences (0: one sentence).
 SCATTER_WINDOW = 0
@@ -162,11 +165,25 @@ _OPENING_PRONOUNS = frozenset(("He", "She", "They", "It"))
 TIMES = frozenset(("x", "times"))
 #: A number in the evidence with its sign: "-3.1", "+12%", and U+2212, the minus sign.
 _SIGNED = r"(?:(?<=[^\w.,])|^)([-+\u2212]?){}(?![\d.,]\d)"
-#: A yes/no field of a tool's output ("deprecated": false, Gluten-free: yes).
+#: A yes/no field of a tool's output ("deprecated": false, Gluten-free: yes, "end_date": null,
+#: Insurance: accepted).
 FIELD_VALUE = re.compile(
-    r"[:=]\s*\"?(true|false|yes|no)\"?(?=\s*(?:[,.;|})\]\n]|\s[-\u2013\u2014]\s|$))",
+    r"[:=]\s*\"?(true|false|yes|no|null|none|nil|enabled|disabled"
+    r"|accepted|cleared|protected|approved|confirmed|verified|included|paid|completed|passed)\"?"
+    r"(?=\s*(?:[,.;|})\]\n]|\s[-\u2013\u2014]\s|$))",
     re.IGNORECASE,
 )
+#: A status that says the named thing holds ("Insurance: accepted"): the field is its name's
+#: words and the status's, true.
+_STATUSES = frozenset(word_list(
+    "accepted cleared protected approved confirmed verified included paid completed passed"
+))
+_TRUE_VALUES = frozenset(("true", "yes", "enabled")) | _STATUSES
+#: Values read as a yes/no field only where the field is written once: "end_date": null says
+#: there is none, "alert=none" on one line of a log says it of that line only.
+_ONE_RECORD_VALUES = frozenset(("null", "none", "nil", "enabled", "disabled")) | _STATUSES
+#: Words that only label a field ("Customs status"), left out of its name.
+_LABEL_WORDS = frozenset(word_list("status state"))
 #: A unified diff's added and removed lines ("+Courier required: yes", "-hake 6.0").
 _DIFF_ADDED = re.compile(r"^\+[^\s+]", re.MULTILINE)
 DIFF_REMOVED = re.compile(r"-[^\s-]")
@@ -587,7 +604,8 @@ class EvidenceIndex:
                     return True  # "8.4 seconds" for 8421.337 ms
                 if unit is not None and round(value / unit, number.decimals) == number.value:
                     return True
-                if number.hedged and abs(value - wanted) <= HEDGE_TOLERANCE * abs(value):
+                if (number.hedged and abs(value - wanted) <= HEDGE_TOLERANCE * abs(value)
+                        and _figures(number.text) < HEDGE_MAX_FIGURES):
                     return True
         rounded = _ROUND_ZEROS.search(number.text)
         if rounded and number.value > YEARS[1] and not number.decimals and number.scaled is None:
@@ -893,8 +911,17 @@ class EvidenceIndex:
                         words = FIELD_WORDS.findall(name.group(1))
                         # every word of the name, "out" of "Out of service" included
                         stems = frozenset(stem(w) for w in words)
+                        written = m.group(1).lower()
+                        if written in _STATUSES:
+                            stems = frozenset(
+                                stem(w) for w in words if w.lower() not in _LABEL_WORDS
+                            ) | {stem(written)}
+                        if written in _ONE_RECORD_VALUES and self.text.lower().count(
+                            name.group(1).lower()
+                        ) > 1:
+                            continue  # "alert=none" on one line of many: another record's
                         if stems:
-                            value = m.group(1).lower() in ("true", "yes")
+                            value = written in _TRUE_VALUES
                             self._fields.append((stems, value, position))
             values: dict[frozenset[str], set[bool]] = {}
             for stems, value, _ in self._fields:
@@ -1108,6 +1135,12 @@ class EvidenceIndex:
         if least <= 1:
             return sorted(zip(counts.values(), counts.keys(), strict=True), reverse=True)
         return sorted(((n, p) for p, n in counts.items() if n >= least), reverse=True)
+
+
+def _figures(text: str) -> int:
+    """The significant figures a number is written to ("93,142": 5; "93,000": 2; "4.50": 3)."""
+    digits = "".join(c for c in text if c.isdigit()).lstrip("0")
+    return len(digits if "." in text else digits.rstrip("0"))
 
 
 def _unaccented(text: str) -> str:

@@ -10,7 +10,8 @@ milliseconds for 32 KB: benchmarks/bench_verifier.py). A claim is
   same thing ("is not licensed under MIT" against "is licensed under MIT");
 - `unsupported` when it names something no evidence holds: a name (or a place written as its
   code: "FRA"), a number (rounding allowed when the claim says "about"), a date (any spelling:
-  "2026-11-20" is "November 20, 2026"), an identifier (version, licence, id, URL, or a joined
+  "2026-11-20" is "November 20, 2026"), a time of day the output's times do not give, an
+  identifier (version, licence, id, URL, or a joined
   word in the evidence's naming scheme: "auth-gw" beside "payments-gw"); when it binds a
   number to a name the evidence states it of another ("the Americas with 1,840,200" against
   ("EMEA", 1840200)), or says of one name what the evidence says of another; or when too few
@@ -54,6 +55,8 @@ from otel_grounding.judges.arithmetic import (
 )
 from otel_grounding.judges.clock import (
     apart,
+    at_a_time,
+    claim_times,
     in_a_duration,
     in_other_units,
     on_the_clock,
@@ -106,7 +109,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v9"
+MODEL = "rules-v10"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -167,10 +170,10 @@ _FALLS = frozenset(
 _CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s[A-Z][a-z]+){2,4}\b")
 #: Words before "up" that make it no rise ("payments coming up").
 _COMING = frozenset(word_list("coming come comes came"))
-_YES = frozenset(("true", "yes"))
+_YES = frozenset(("true", "yes", "enabled"))
 #: A clause opening with one of these goes on about the subject before ("and is on hold").
 _GOES_ON = frozenset(word_list("is are was were has have had does did can will"))
-_YES_NO = _YES | {"false", "no"}
+_YES_NO = _YES | {"false", "no", "disabled"}
 #: Words saying a yes/no field is off ("Eco mode is off", "MFA disabled").
 _OFF = frozenset(word_list("off disabl inactiv"))
 #: Words saying a number was worked out from others, read around it (`_computed`).
@@ -792,7 +795,8 @@ def _total(claim: str, number: NumberFact) -> bool:
 
 def _as_a_time(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
     """Whether the number is part of a time the claim writes as the evidence's (judges/clock):
-    a time of day, a duration, the time between two of the output's, hours as minutes."""
+    a time of day, a duration, the time between two of the output's (in words, or on a clock:
+    "2:49 clear"), hours as minutes."""
     at = _place(claim, number.text)
     return (
         on_the_clock(claim, number.text, index.times)
@@ -805,6 +809,21 @@ def _as_a_time(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
             claim,
         )
         or (at >= 0 and in_other_units(claim[at + len(number.text):], number.value, index.text))
+        or any(
+            number.text in text.split(":") and len(hours) == 2
+            and _between_clocks(claim, min(hours), minute, index)
+            for text, hours, minute, _ in claim_times(claim)
+        )
+    )
+
+
+def _between_clocks(claim: str, first: int, second: int | None, index: EvidenceIndex) -> bool:
+    """Whether a clock value the claim writes without am or pm is the time between two of the
+    output's, as minutes and seconds or hours and minutes ("won in 38:20, 2:49 clear of" for
+    41:09)."""
+    return any(
+        apart(first * 60 + (second or 0), unit, False, index.clock_seconds, claim)
+        for unit in ("seconds", "minutes")
     )
 
 
@@ -1008,6 +1027,13 @@ def _missing_facts(
                 and not _share_of(n, facts.numbers, index)
                 and not _anchored(claim, n, facts, answer, index)
             )
+    written = claim_times(claim)
+    if written and index.times:  # a time of day, where the output writes times of day
+        missing.extend(
+            f"time '{text}'" for text, hours, minute, start in written
+            if not at_a_time(claim, hours, minute, start, index.times)
+            and not (len(hours) == 2 and _between_clocks(claim, min(hours), minute, index))
+        )
     if facts.dates:
         missing.extend(f"date '{d.text}'" for d in facts.dates if not index.has_date(d))
     if facts.identifiers:
@@ -1128,7 +1154,7 @@ def explain(check: ClaimCheck, index: EvidenceIndex) -> str:
             f"document, in an answer drawn loosely from it throughout{near}"
         )[:MAX_EXPLANATION_CHARS]
     if check.verdict == UNSUPPORTED and check.missing and check.missing[0].startswith(
-        ("name ", "number ", "date ", "identifier ")
+        ("name ", "number ", "date ", "identifier ", "time ")
     ):
         return f"not in the evidence: {', '.join(check.missing)}{near}"[:MAX_EXPLANATION_CHARS]
     if check.verdict == UNSUPPORTED:
