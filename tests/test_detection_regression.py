@@ -89,6 +89,8 @@ AGENT_EXPECTED = {
     "blind-28": (40, 25, 4),  # development for the tenth
     "blind-29": (40, 26, 3),  # the same brief, sealed until the tenth rules were final
     "blind-30": (40, 24, 2),  # the same
+    "blind-31": (40, 25, 5),  # the same brief, written after the tenth rules, measured once
+    "blind-32": (40, 28, 3),  # the same
 }
 
 
