@@ -11,10 +11,6 @@ import re
 from collections.abc import Collection, Iterable
 from itertools import combinations
 
-#: A time of day in a claim: "4 pm", "7:30 p.m.", "7:15".
-_CLAIM_TIME = re.compile(
-    r"\b(\d{1,2})(?::(\d\d))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d\d)\b", re.IGNORECASE
-)
 #: The first time of a range on the 12-hour clock, written without its half ("from 7 to
 #: 8:30 pm").
 _RANGE_START = re.compile(
@@ -128,15 +124,12 @@ def on_the_clock(claim: str, written: str, times: Collection[tuple[int, int]]) -
     times of day give on the 24-hour clock ("4 pm" for 16:00, "arrive by 7:15" for 19:15,
     "until 9 pm" for T21:00, "from 7 to 9" for 19:00-21:00); a hedged time within
     `CLOCK_HEDGE_MINUTES` ("just before 10:50 pm" for 22:48, "a little after 11" for 23:03)."""
-    found: list[tuple[set[int], int, int]] = []  # (hours, minute, its start in the claim)
-    for m in _CLAIM_TIME.finditer(claim):
-        hour = int(m.group(1) or m.group(4))
-        minute = int(m.group(2) or m.group(5) or 0)
-        half = (m.group(3) or "").lower()
-        hours = {hour % 12 + (12 if half == "p" else 0)} if half else {hour, hour + 12}
+    # (hours, minute, its start in the claim)
+    found: list[tuple[set[int], int | None, int]] = [
+        (hours, minute, start) for text, hours, minute, start in claim_times(claim)
         # the number as written, or as the claim's reader put "2:30 pm" on the 24-hour clock
-        if written in m.group() or written in {str(h) for h in hours}:
-            found.append((hours, minute, m.start()))
+        if written in text or written in {str(h) for h in hours}
+    ]
     for m in _RANGE_START.finditer(claim):  # "from 7 to 8:30 pm": 19:00, or 07:00
         if written in m.group(1, 2):
             hour = int(m.group(1))

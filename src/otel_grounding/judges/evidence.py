@@ -178,7 +178,10 @@ FIELD_VALUE = re.compile(
 _STATUSES = frozenset(word_list(
     "accepted cleared protected approved confirmed verified included paid completed passed"
 ))
-_TRUE_VALUES = frozenset(("true", "yes", "enabled")) | _STATUSES
+#: A yes/no value as a field or a table's cell writes it.
+YES = frozenset(("true", "yes", "enabled"))
+NO = frozenset(("false", "no", "disabled"))
+_TRUE_VALUES = YES | _STATUSES
 #: Values read as a yes/no field only where the field is written once: "end_date": null says
 #: there is none, "alert=none" on one line of a log says it of that line only.
 _ONE_RECORD_VALUES = frozenset(("null", "none", "nil", "enabled", "disabled")) | _STATUSES
@@ -900,6 +903,7 @@ class EvidenceIndex:
             if FIELD_VALUE.search(self.text) is None:
                 return self._fields
             diff = self.is_diff
+            lowered = self.text.lower()
             for position, sentence in enumerate(self.sentences):
                 if diff and DIFF_REMOVED.match(sentence.text):
                     continue  # a diff's removed line: what the value was
@@ -916,7 +920,7 @@ class EvidenceIndex:
                             stems = frozenset(
                                 stem(w) for w in words if w.lower() not in _LABEL_WORDS
                             ) | {stem(written)}
-                        if written in _ONE_RECORD_VALUES and self.text.lower().count(
+                        if written in _ONE_RECORD_VALUES and lowered.count(
                             name.group(1).lower()
                         ) > 1:
                             continue  # "alert=none" on one line of many: another record's

@@ -70,10 +70,12 @@ from otel_grounding.judges.evidence import (
     FIELD_WORDS,
     JOINED,
     JOINERS,
+    NO,
     SCATTER_MIN_NUMBER,
     SCATTER_WINDOW,
     TIMES,
     YEARS,
+    YES,
     EvidenceIndex,
     a_year,
     holds_word,
@@ -170,10 +172,9 @@ _FALLS = frozenset(
 _CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s[A-Z][a-z]+){2,4}\b")
 #: Words before "up" that make it no rise ("payments coming up").
 _COMING = frozenset(word_list("coming come comes came"))
-_YES = frozenset(("true", "yes", "enabled"))
 #: A clause opening with one of these goes on about the subject before ("and is on hold").
 _GOES_ON = frozenset(word_list("is are was were has have had does did can will"))
-_YES_NO = _YES | {"false", "no", "disabled"}
+_YES_NO = YES | NO
 #: Words saying a yes/no field is off ("Eco mode is off", "MFA disabled").
 _OFF = frozenset(word_list("off disabl inactiv"))
 #: Words saying a number was worked out from others, read around it (`_computed`).
@@ -637,7 +638,7 @@ def _row_field(clause: str, named: frozenset[str], table: Table) -> tuple[str, .
         if len(rows) > 1:  # "X waters at 06:15, the Rose Border zone is enabled"
             rows = [] if negated else _named_last(clause, field, naming, table)
         value = rows[0][2][c] if len(rows) == 1 and len(rows[0][2]) > c else ""
-        if value in _YES_NO and bool(field & negated) == (value in _YES):
+        if value in _YES_NO and bool(field & negated) == (value in YES):
             return (f"'{head}: {value}'", _ROW_FIELD)
     return ()
 
