@@ -18,7 +18,7 @@ RECOMMENDED = ROOT / "examples" / "offline-detection.json"
 
 #: task -> (items, lexical TP, lexical FP, recommended TP, recommended FP)
 EXPECTED = {
-    "qa": (150, 20, 0, 102, 0),
+    "qa": (150, 20, 0, 101, 0),
     "summarization": (50, 5, 2, 20, 12),
 }
 
@@ -60,37 +60,45 @@ AGENT_EXPECTED = {
     "rules-v2-development": (42, 36, 0),
     "rules-v3-development": (24, 19, 3),
     "blind-1": (30, 23, 0),
-    "blind-2": (30, 20, 1),
-    "blind-3": (40, 26, 0),
+    "blind-2": (30, 21, 1),
+    "blind-3": (40, 28, 0),
     "blind-4": (40, 30, 1),
-    "blind-5": (40, 32, 3),
+    "blind-5": (40, 34, 3),
     "blind-6": (40, 32, 5),  # held out: never tuned on
-    "blind-7": (40, 11, 1),
+    "blind-7": (40, 12, 1),
     "blind-8": (40, 21, 12),  # held out
-    "blind-9": (40, 18, 4),
-    "blind-10": (40, 22, 6),  # held out
-    "blind-11": (40, 17, 5),
-    "blind-12": (40, 21, 2),
+    "blind-9": (40, 18, 3),
+    "blind-10": (40, 23, 5),  # held out
+    "blind-11": (40, 18, 5),
+    "blind-12": (40, 22, 2),
     "blind-13": (40, 21, 5),
     "blind-14": (40, 24, 3),
     "blind-15": (40, 25, 6),
-    "blind-16": (40, 25, 8),
-    "blind-17": (40, 21, 12),  # written for the sixth rules, measured once when they were final
+    "blind-16": (40, 26, 8),
+    "blind-17": (40, 20, 11),  # written for the sixth rules, measured once when they were final
     "blind-18": (40, 19, 6),  # the same; development for the seventh rules
     "blind-19": (40, 11, 5),  # written for the seventh rules, measured once when they were final
     "blind-20": (40, 17, 3),  # the same; development for the eighth rules
-    "blind-21": (40, 24, 20),  # written for the eighth rules, measured once when they were final
+    "blind-21": (40, 25, 19),  # written for the eighth rules, measured once when they were final
     "blind-22": (40, 24, 17),  # the same; development for the ninth rules
     "blind-23": (40, 20, 14),  # written for the ninth rules, measured once when they were final
     "blind-24": (40, 27, 20),  # the same
-    "blind-25": (40, 29, 26),  # written after the ninth rules, measured once with them
-    "blind-26": (40, 23, 13),  # the same
-    "blind-27": (40, 24, 0),  # the issue's own brief, measured once with the ninth rules, then
-    "blind-28": (40, 25, 4),  # development for the tenth
-    "blind-29": (40, 26, 3),  # the same brief, sealed until the tenth rules were final
-    "blind-30": (40, 24, 2),  # the same
-    "blind-31": (40, 25, 5),  # the same brief, written after the tenth rules, measured once
-    "blind-32": (40, 28, 3),  # the same
+    "blind-25": (40, 29, 25),  # written after the ninth rules, measured once with them
+    "blind-26": (40, 24, 13),  # the same
+    "blind-27": (40, 28, 0),  # the issue's own brief, measured once with the ninth rules, then
+    "blind-28": (40, 25, 1),  # development for the tenth
+    "blind-29": (40, 28, 2),  # the same brief, sealed until the tenth rules were final
+    "blind-30": (40, 25, 1),  # the same
+    "blind-31": (40, 23, 2),  # the same brief, written after the tenth rules, measured once
+    "blind-32": (40, 31, 1),  # the same; with blind-27 to -31, development for the eleventh
+    "blind-33": (40, 28, 2),  # the same brief, measured once with a draft of the eleventh
+    "blind-34": (40, 23, 2),  # rules, then development for the rest of them
+    "blind-35": (40, 26, 0),  # the same
+    "blind-36": (40, 28, 1),  # the same
+    "blind-37": (40, 31, 4),  # the same brief, sealed until the eleventh rules were final
+    "blind-38": (40, 27, 4),  # the same
+    "blind-39": (40, 27, 5),  # the same
+    "blind-40": (40, 27, 2),  # the same
 }
 
 

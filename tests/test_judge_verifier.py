@@ -1317,3 +1317,177 @@ def test_a_hedged_number_written_to_four_figures_is_held_to_them() -> None:
     assert verdict(weekly.format("93,400"), package)[0] == SUPPORTED
     assert verdict(weekly.format("93,000"), package)[0] == SUPPORTED
     assert verdict(weekly.format("93,142"), package)[0] == UNSUPPORTED
+
+
+# -- the eleventh rules (rules-v11): states and their opposites, short clauses, "need" --------
+
+
+def test_a_state_the_output_gives_the_other_way() -> None:
+    ci = (
+        "Pipeline #7310  branch: main\n"
+        "  \u2714 lint            38s\n"
+        "  \u2716 e2e-tests       9m 12s  (2 failed)\n"
+        "[09:14:02] step \"migrate\" finished status=success\n"
+        "[09:14:05] checksum verification passed"
+    )
+    assert verdict("The migrate step succeeded.", ci)[0] == SUPPORTED
+    assert verdict("The migrate step failed.", ci) == (
+        UNSUPPORTED, "state 'failed' is the other state: the evidence says 'success'; nearest "
+        "evidence: \"[09:14:02] step \"migrate\" finished status=success\"",
+    )
+    assert verdict("Lint passed, and the e2e tests failed.", ci)[0] == SUPPORTED
+    assert verdict("Lint failed.", ci)[0] == UNSUPPORTED  # its line's check mark
+    assert verdict("The checksum verification failed.", ci)[0] == UNSUPPORTED
+    assert verdict("The checksum verification didn't fail.", ci)[0] == SUPPORTED
+    upload = "02:14:52 INFO upload complete dest=s3://vault/orders encrypted=true"
+    assert verdict("The upload to the vault is complete and encrypted.", upload)[0] == SUPPORTED
+    assert verdict("The upload to the vault is complete and unencrypted.", upload)[
+        0
+    ] == UNSUPPORTED
+    # a negated line says either state: "not permitted" is the claim's "prohibited"
+    rules = "Clause 7.3  Smoking: not permitted inside the Property."
+    assert verdict("Smoking inside the property is prohibited.", rules)[0] == SUPPORTED
+    lodge = "Pool: seasonal, closed until 2026-05-15\nSauna: open daily"
+    assert verdict("The seasonal pool is closed until May 15.", lodge)[0] == SUPPORTED
+    assert verdict("The seasonal pool is open until May 15.", lodge)[0] == UNSUPPORTED
+
+
+def test_a_quality_the_output_gives_the_other_way_only_where_it_never_writes_the_claims() -> None:
+    listing = '{"address": "4 Orchard Row", "tenure": "freehold", "epc_rating": "B"}'
+    assert verdict("4 Orchard Row is freehold with an EPC rating of B.", listing)[0] == SUPPORTED
+    assert verdict("4 Orchard Row is leasehold with an EPC rating of B.", listing)[
+        0
+    ] == UNSUPPORTED
+    # the output writes both: which one the claim's line means is not read here
+    service = "Front brake pads: replaced\nRear brake pads: 4 mm remaining"
+    assert verdict("The front brake pads were replaced.", service)[0] == SUPPORTED
+    # a name's word is no quality
+    assert verdict("Trains to West Croydon are running.", "Trains to East Croydon: running")[
+        0
+    ] != CONTRADICTED
+
+
+def test_a_short_clause_held_to_a_clause_of_exactly_its_words() -> None:
+    offer = "Travel costs are covered up to 400 EUR; accommodation is not included."
+    assert verdict("Travel is covered up to \u20ac400, accommodation isn't included.", offer)[
+        0
+    ] == SUPPORTED
+    assert verdict("Travel is covered up to \u20ac400, accommodation is included.", offer)[
+        0
+    ] == CONTRADICTED
+    # a field's name or a question is no clause of prose
+    assert verdict("There are no spare shafts.", "Spare flights: 12 sets; spare shafts: 0")[
+        0
+    ] == SUPPORTED
+    assert verdict("Your data won't be wiped.", "Will my data be wiped? It is kept.")[0] == SUPPORTED
+
+
+def test_need_reads_as_required_and_can_as_allowed() -> None:
+    entry = '{"destination": "Estoria", "visa_required": false, "max_stay_days": 90}'
+    assert verdict("You don't need a visa for Estoria.", entry)[0] == SUPPORTED
+    assert verdict("You need a visa for Estoria.", entry)[0] == CONTRADICTED
+    letter = "No interview is needed. Expected processing time: 15 working days."
+    assert verdict("An interview is required.", letter)[0] == CONTRADICTED
+    leave = "Annual leave entitlement: 25 days\nCarry-over allowed: No"
+    assert verdict("Unused leave can't be carried over.", leave)[0] == SUPPORTED
+    assert verdict("Unused leave can be carried over.", leave)[0] == CONTRADICTED
+
+
+def test_a_field_whose_value_denies_it() -> None:
+    fares = "Fare rules: Economy Light\nChecked bag: not included\nCabin bag: 1 x 8 kg"
+    assert verdict("Checked bags aren't included, but one 8 kg cabin bag is.", fares)[
+        0
+    ] == SUPPORTED
+    assert verdict("Checked bags are included.", fares)[0] == CONTRADICTED
+    # the line's polarity is its value's, not its name's
+    warning = "Impacts: ferry cancellations likely\nOrange warning: not issued"
+    assert verdict("No orange warning has been issued.", warning)[0] == SUPPORTED
+    warranty = "Accidental damage cover: not purchased\nOpen repair cases: none"
+    assert verdict("You didn't buy accidental damage cover.", warranty)[0] == SUPPORTED
+
+
+def test_states_read_beside_the_word_and_lines_that_name_it_otherwise() -> None:
+    quote = "Quote Q-88120 - Sendrow Freight\nMode: Road, full truckload\nTransit: 3 business days"
+    assert verdict("Sendrow Freight quotes a full truckload by road, taking 3 business days.", quote)[
+        0
+    ] == SUPPORTED
+    assert verdict("Sendrow Freight quotes a full truckload by rail, taking 3 business days.", quote)[
+        0
+    ] == UNSUPPORTED
+    # "rather than emptied" denies the state: the line abstains
+    bins = "1,288 bins were found contaminated and were tagged rather than emptied."
+    assert verdict("1,288 bins were tagged and left unemptied.", bins)[0] == SUPPORTED
+    # a table's rows tie: whose colour it is is not read here
+    belts = "Leo  9th kyu red  8th kyu yel  PASS\nAma  8th kyu yel  7th kyu ora  PASS"
+    assert verdict("Ama moved up to 7th kyu orange.", belts)[0] == SUPPORTED
+    # "typo tolerance enabled, vector ranking disabled" says one of each
+    flags = "[search]\nenable_typo_tolerance = true\nenable_vector_ranking = false"
+    assert verdict("Search has typo tolerance enabled, vector ranking disabled.", flags)[
+        0
+    ] == SUPPORTED
+    assert verdict("Search has typo tolerance enabled, vector ranking enabled.", flags)[
+        0
+    ] == CONTRADICTED
+
+
+def test_names_written_short_or_inside_an_address() -> None:
+    planner = "08:49  Ferrybridge Hospital  diverted via Station Rd\nWellbrook Sdgs  sand 94.5 t"
+    assert verdict("The 8:49 is diverted via Station Road.", planner)[0] == SUPPORTED
+    assert verdict("The sand goes to Wellbrook Sidings.", planner)[0] == SUPPORTED
+    assert verdict("The 8:49 is diverted via Station Lane.", planner)[0] == UNSUPPORTED
+    film = "The film stars Ben Affleck as Matt Murdock."
+    assert verdict("The film stars Benjamin Affleck.", film)[0] == UNSUPPORTED  # "Ben": a name
+    results = (
+        '"Seasoning a Skillet" \u2014 hearthandhob.example/blog \u2014 Re-season with flaxseed oil.\n'
+        '"Rust Rescue" \u2014 oldforge.example/rust \u2014 Scrub rust with steel wool, then oil it.'
+    )
+    assert verdict("For rust, Old Forge recommends steel wool, then oiling.", results)[
+        0
+    ] == SUPPORTED
+    assert verdict("For rust, Iron Works recommends steel wool, then oiling.", results)[
+        0
+    ] == UNSUPPORTED
+    school = "From: office@stcuthbertsprimary.sch.example\nYear 4 will visit Glenmere Farm."
+    assert verdict("St Cuthbert's Year 4 will visit Glenmere Farm.", school)[0] == SUPPORTED
+    # a sentence's first word beside a comma or a day's name is no name
+    statement = "2026-03-03,VN71 KDX,Brentmoor Truckstop,AdBlue,10.0"
+    assert verdict("Earlier, VN71 KDX bought 10 litres of AdBlue at Brentmoor Truckstop.",
+                   statement)[0] == SUPPORTED
+
+
+def test_identifiers_and_amounts_written_as_apis_write_them() -> None:
+    air = '{"station": "Millbrook North", "pm2_5": 38.4, "aqi": 102}'
+    assert verdict("Millbrook North reported PM2.5 at 38.4.", air)[0] == SUPPORTED
+    load = "thresholds: p(95)<400ms \u2713  http_req_failed<1% \u2713"
+    assert verdict("The p95 latency stayed within its threshold.", load)[0] == SUPPORTED
+    assert verdict("The p99 latency stayed within its threshold.", load)[0] == UNSUPPORTED
+    refund = '{"id": "re_8KQ2", "amount": 4850, "currency": "gbp", "status": "pending"}'
+    assert verdict("The \u00a348.50 refund is still pending.", refund)[0] == SUPPORTED
+    assert verdict("The \u00a348.05 refund is still pending.", refund)[0] == UNSUPPORTED
+    mortgage = '{"product": "5-Year Fixed", "rate_pct": 4.29, "apr_pct": 5.1}'
+    assert verdict("The 5-year fixed rate is 4.29% (5.1% APR).", mortgage)[0] == SUPPORTED
+    spray = "max_wind_kmh: 15\nrain_free_hours_after: 6\nreentry_hours: 24"
+    assert verdict("Nobody should re-enter for 24 hours.", spray)[0] == SUPPORTED
+
+
+def test_a_range_of_hours_on_the_afternoon_clock() -> None:
+    parcel = '{"status": "out_for_delivery", "delivery_window": "13:00-15:00"}'
+    assert verdict("It's due between 1 and 3 pm.", parcel)[0] == SUPPORTED
+    assert verdict("It's due between 2 and 3 pm.", parcel)[0] == UNSUPPORTED
+
+
+def test_a_negation_quoted_in_a_title_is_the_titles() -> None:
+    agenda = '13:30-14:15  "Feature flags that don\'t rot"   \u2014 Oskar Lindqvist (Brightbeam)'
+    assert verdict("Oskar Lindqvist from Brightbeam talks on feature flags at 1:30 pm.", agenda)[
+        0
+    ] == SUPPORTED
+
+
+def test_a_table_cell_for_a_thing_the_claim_says_it_is_free_of() -> None:
+    allergens = (
+        "Dish                   Gluten  Nuts  Dairy\n"
+        "Charred leek risotto   no      no    yes\n"
+        "Miso aubergine         yes     no    no"
+    )
+    assert verdict("The charred leek risotto is gluten-free.", allergens)[0] == SUPPORTED
+    assert verdict("The miso aubergine is gluten-free.", allergens)[0] != SUPPORTED

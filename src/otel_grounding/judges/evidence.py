@@ -31,6 +31,7 @@ from otel_grounding.judges.facts import (
     MONTHS,
     STOPWORDS,
     UNIT_AFTER,
+    WEEKDAYS,
     DateFact,
     NumberFact,
     TextFacts,
@@ -97,7 +98,6 @@ ADD_MAX_NUMBERS = 8
 DERIVED_MAX_NUMBERS = 40
 #: ... for a whole number of at least this much (smaller ones, many pairs make).
 DERIVED_MIN = 100
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
 #: A part of a hyphenated identifier that may be checked on its own: a word, or digits with
@@ -173,6 +173,9 @@ FIELD_VALUE = re.compile(
     r"(?=\s*(?:[,.;|})\]\n]|\s[-\u2013\u2014]\s|$))",
     re.IGNORECASE,
 )
+#: A field's value that denies one word ("Checked bag: not included", "Visa: not required
+#: for stays up to 90 days").
+_DENIED_VALUE = re.compile(r"[:=]\s*\"?not\s+([a-z]{4,})\b", re.IGNORECASE)
 #: A status that says the named thing holds ("Insurance: accepted"): the field is its name's
 #: words and the status's, true.
 _STATUSES = frozenset(word_list(
@@ -237,6 +240,14 @@ JOINED = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+")
 JOINERS = re.compile(r"[-_]")
 
 
+#: A number glued to its unit's letters ("350gsm"), read as the number and the unit's word.
+_GLUED_UNIT = re.compile(r"(\d+(?:\.\d+)?)([a-z]{2,4})")
+#: A percentile as a claim writes it ("p95"; an output may write p(95)).
+_PERCENTILE = re.compile(r"p\d{1,2}(?:\.\d)?")
+#: A name with a decimal in it, as a field name may write it with "_" ("pm2.5": pm2_5).
+_DOTTED_NAME = re.compile(r"[a-z]+\d+\.\d+")
+
+
 @lru_cache(maxsize=65536)
 def _identifier_key(identifier: str) -> str:
     """An identifier as the lowercased evidence may hold it: no "#", no "v" before a version."""
@@ -257,7 +268,7 @@ def _deleted(word: str) -> set[str]:
 
 #: Each weekday with its one-letter deletions: a weekday enters the evidence's words only when
 #: a claim's word could match it ("Friday" for 2026-12-04), so its dates are read only then.
-_WEEKDAY_DELETIONS = {day: {day} | _deleted(day) for day in _WEEKDAYS}
+_WEEKDAY_DELETIONS = {day: {day} | _deleted(day) for day in WEEKDAYS}
 
 
 @lru_cache(maxsize=65536)
@@ -291,7 +302,7 @@ class _Vocabulary:
         self.proper: set[str] = {w for w, e in zip(ordered, entries, strict=True) if e[3]}
 
 
-class _EvidenceSentence(NamedTuple):
+class EvidenceSentence(NamedTuple):
     """One evidence clause, with the sentence it is part of (a tuple: built by the hundred
     per judgement)."""
 
@@ -354,7 +365,7 @@ class EvidenceIndex:
         self._by_stem: defaultdict[str, list[int]] = defaultdict(list)
         #: Each tool output's sentences, and its clauses (with their sentence).
         self._by_source = [evidence_sentences(text) for text in texts]
-        self.sentences: list[_EvidenceSentence] = []
+        self.sentences: list[EvidenceSentence] = []
         #: Per tool output, the clauses of each of its sentences (None: one clause each).
         self._clauses: list[list[list[str]] | None] = []
         for source, sentences in enumerate(self._by_source):
@@ -362,7 +373,7 @@ class EvidenceIndex:
                 # tuple.__new__ builds the named tuples without a Python call each
                 self.sentences.extend(map(
                     tuple.__new__,
-                    repeat(_EvidenceSentence),
+                    repeat(EvidenceSentence),
                     zip(sentences, [source] * len(sentences), sentences, strict=True),
                 ))
                 self._clauses.append(None)
@@ -371,7 +382,7 @@ class EvidenceIndex:
             split = [[s] if one_clause(s) else clauses(s) for s in sentences]
             self._clauses.append(split)
             for sentence, parts in zip(sentences, split, strict=True):
-                self.sentences.extend(_EvidenceSentence(sentence, source, c) for c in parts)
+                self.sentences.extend(EvidenceSentence(sentence, source, c) for c in parts)
         #: Each evidence sentence with its segment's ordinal (for `number_at`), and how many
         #: segments the evidence holds (each tool output's, added up): read on first use.
         self._ordinals: list[tuple[str, int]] = []
@@ -557,11 +568,11 @@ class EvidenceIndex:
         ):
             return True
         day = word[:-1] if word.endswith("days") else word  # "Tuesdays"
-        if day in _WEEKDAYS and (day[:3] in words or day in words):  # "Tue" for Tuesday
+        if day in WEEKDAYS and (day[:3] in words or day in words):  # "Tue" for Tuesday
             return True
         # The weekdays of the evidence's dates are words of it too: read them only for a
         # word one of them could cover.
-        return _weekday_covers(word, _WEEKDAYS) and _weekday_covers(
+        return _weekday_covers(word, WEEKDAYS) and _weekday_covers(
             word, self._read_facts().weekdays
         )
 
@@ -620,7 +631,10 @@ class EvidenceIndex:
                 for value in facts.values
             ):
                 return True
-        return False
+        # "£48.50" for "amount": 4850: an amount in minor units, as payment APIs write it
+        return number.decimals == 2 and number.scaled is None and re.search(
+            rf"amount\w*\"?\s*[:=]\s*{round(number.value * 100)}\b", self.text
+        ) is not None
 
     @property
     def number_values(self) -> set[float]:
@@ -759,6 +773,18 @@ class EvidenceIndex:
             return number_key(float(hundredths.group(1)) / 100) in self._read_facts().numbers
         if _PLURAL.fullmatch(key):  # "the X14s" for X14
             return self._has_identifier(key[:-1])
+        words = self._words or set()
+        if "." in key and _DOTTED_NAME.fullmatch(key):  # "PM2.5" for a field pm2_5
+            return key.replace(".", "_") in words
+        glued = _GLUED_UNIT.fullmatch(key)
+        if glued and glued.group(2) in words and number_key(  # "350gsm" under a GSM head
+            float(glued.group(1))
+        ) in self._read_facts().numbers:
+            return True
+        if "(" in self.text and _PERCENTILE.fullmatch(key) and re.search(  # "p95" for p(95)
+            rf"(?<![\w(]){re.escape(key[:1])}\({re.escape(key[1:])}\)", self.text
+        ):
+            return True
         # "under-18s" for "under 18": hyphenated words and plain numbers, each found.
         parts = key.split("-")
         if len(parts) < 2 or not all(_PLAIN_PART.fullmatch(p) for p in parts):
@@ -900,7 +926,7 @@ class EvidenceIndex:
         sentence stating it."""
         if self._fields is None:
             self._fields = []
-            if FIELD_VALUE.search(self.text) is None:
+            if FIELD_VALUE.search(self.text) is None and _DENIED_VALUE.search(self.text) is None:
                 return self._fields
             diff = self.is_diff
             lowered = self.text.lower()
@@ -927,12 +953,30 @@ class EvidenceIndex:
                         if stems:
                             value = written in _TRUE_VALUES
                             self._fields.append((stems, value, position))
+                    self._fields.extend(self._denied_fields(sentence.text, position, lowered))
             values: dict[frozenset[str], set[bool]] = {}
             for stems, value, _ in self._fields:
                 values.setdefault(stems, set()).add(value)
             # "enabled: true" and "enabled: false" under two flags: whose is not read here
             self._fields = [f for f in self._fields if len(values[f[0]]) == 1]
         return self._fields
+
+    @staticmethod
+    def _denied_fields(
+        text: str, position: int, lowered: str
+    ) -> list[tuple[frozenset[str], bool, int]]:
+        """A field whose value denies a word ("Checked bag: not included", "Pets: not
+        permitted"): the field is its name's words and that word, false; only where the name
+        is written once."""
+        found = []
+        for m in _DENIED_VALUE.finditer(text):
+            name = _FIELD_NAME.search(text, max(0, m.start() - 42), m.start())
+            if name is None or lowered.count(name.group(1).lower()) > 1:
+                continue
+            words = [w for w in FIELD_WORDS.findall(name.group(1)) if w.lower() not in _LABEL_WORDS]
+            if words:
+                found.append((frozenset(stem(w) for w in (*words, m.group(1))), False, position))
+        return found
 
     @property
     def record_tokens(self) -> dict[str, set[int]]:
@@ -1216,7 +1260,7 @@ class _EvidenceFacts:
                     weekday = datetime.date(year, date.month, date.day).weekday()
                 except ValueError:
                     continue
-                found.weekdays.add(_WEEKDAYS[weekday])
+                found.weekdays.add(WEEKDAYS[weekday])
         return found
 
 

@@ -234,14 +234,18 @@ def words_of(text: str) -> set[str]:
     return set(_WORD.findall(text))
 
 
+#: Stems of one meaning, read as one ("a visa is needed" states "visa_required").
+_SAME_MEANING = {"need": "requir", "mandatory": "requir", "permitt": "allow", "permit": "allow"}
+
+
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A crude English stem, the same on both sides of a comparison."""
     w = word.lower()
     if w.endswith(("'s", "\u2019s")):
         w = w[:-2]
-    for suffix, keep in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("ly", ""),
-                         ("es", ""), ("s", "")):
+    for suffix, keep in (("ies", "y"), ("ied", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""),
+                         ("ly", ""), ("es", ""), ("s", "")):
         if w.endswith(suffix) and len(w) - len(suffix) >= 3:
             if suffix == "s" and w.endswith(("ss", "us", "is")):
                 break
@@ -249,7 +253,7 @@ def stem(word: str) -> str:
             break
     if len(w) > 3 and w.endswith("e"):
         w = w[:-1]
-    return w
+    return _SAME_MEANING.get(w, w)
 
 
 def number_key(value: float) -> str:
@@ -313,6 +317,8 @@ def _date(m: re.Match[str]) -> DateFact | None:
                 return None
             if mk == "m3" and year is None and m.group(mk).lower() in ("may", "mar"):
                 return None  # "may" the verb, "mar" the word: no date without a year
+            if mk == "m3" and year is None and m.group(mk).isupper():
+                return None  # "APR", "DEC": an acronym, no month
             return DateFact(text, year, month, day)
     return None
 
@@ -431,6 +437,17 @@ def _blanked(pieces: list[str]) -> str:
     return "".join(out)
 
 
+#: The days of the week, Monday first (a date's `weekday()`).
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def _stands_alone(text: str, words: Sequence[str]) -> bool:
+    """Whether a sentence's first word is no part of a name with the next: a comma follows it
+    ("Earlier, VN71 KDX"), or the next is a day's name ("Avoid Saturday")."""
+    at = text.find(words[0]) + len(words[0])
+    return text[at:at + 1] == "," or words[1].lower() in WEEKDAYS
+
+
 def read_facts(text: str, *, claim: bool) -> TextFacts:
     """The facts of a text. A claim keeps only what it must be held to (its first word is not
     a name: every sentence starts with a capital); evidence keeps everything it could support."""
@@ -496,7 +513,8 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
     # The first word is capitalised anyway: a name only when the next word is one too or the
     # claim is a bare name ("Nick Kroll is...", "Mumbai"; not "Tickets cost...").
     if names and words and names[0] is words[0] and not (
-        (len(words) > 1 and _is_name(words[1])) or title_like(words)
+        (len(words) > 1 and _is_name(words[1]) and not _stands_alone(text, words))
+        or title_like(words)
     ):
         names = names[1:]
     if names:

@@ -77,6 +77,7 @@ from otel_grounding.judges.evidence import (
     YEARS,
     YES,
     EvidenceIndex,
+    EvidenceSentence,
     a_year,
     holds_word,
     id_shape,
@@ -111,7 +112,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v10"
+MODEL = "rules-v11"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -121,6 +122,16 @@ COVERAGE_MIN_WORDS = 3
 POLARITY_OVERLAP = 0.6
 POLARITY_MIN_WORDS = 3
 POLARITY_MIN_SHARED = 2
+#: A clause of fewer content words than `POLARITY_MIN_WORDS` (but this many) is compared only
+#: with evidence clauses of exactly its words ("accommodation is included" / "accommodation is
+#: not included").
+POLARITY_EXACT_WORDS = 2
+#: A quotation: a title, a message quoted ("Feature flags that don't rot").
+_QUOTED = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d")
+#: A clause's pieces between commas (read for polarity on their own).
+_COMMA = re.compile(r",\s+")
+#: Not a clause of prose: a field, a record, a question ("spare shafts: 0", "Will it be wiped?").
+_NOT_PROSE = re.compile(r"[:=|{}\[\]]")
 #: Evidence of more segments than this is too long for the rule above.
 SCATTER_MAX_SEGMENTS = 6
 #: A claim says of one name what the evidence says of another when the evidence clauses
@@ -155,6 +166,61 @@ _OF_ANOTHER = "said of"
 _ROW_FIELD = "is what the output gives for the line the claim names"
 _DENIED = "is not: its own numbers say the other way"
 _PASSAGE = "one passage"
+_OTHER_STATE = "is the other state: the evidence says"
+#: How many words on either side of a state word say what it is the state of ("tablets" in
+#: "21 amoxicillin 500 mg tablets is ready").
+STATE_BESIDE = 4
+#: States that exclude each other, as written: each group's words against the other groups'
+#: of its set ("Lint failed" where the output's lint line has "passed" or a check mark).
+_STATES: tuple[tuple[frozenset[str], ...], ...] = tuple(
+    tuple(frozenset(word_list(group)) for group in groups.split("|"))
+    for groups in (
+        "passed pass passes passing succeeded succeeds success successful successfully \u2714 "
+        "\u2713|failed fail fails failing failure unsuccessful \u2716 \u2717",
+        "open|closed", "enabled|disabled", "online|offline", "active|inactive",
+        "available|unavailable", "accepted approved granted|rejected declined denied refused",
+        "included|excluded", "allowed permitted|forbidden prohibited banned",
+        "required mandatory compulsory|optional", "valid|invalid expired",
+    )
+)
+#: Qualities that exclude each other, read like `_STATES` but only where the evidence never
+#: writes the claim's word: a line may name one of two things the evidence has both of
+#: ("front brake pads" beside "Rear brake pads: 4 mm").
+_QUALITIES: tuple[tuple[frozenset[str], ...], ...] = tuple(
+    tuple(frozenset(word_list(group)) for group in groups.split("|"))
+    for groups in (
+        "high|medium|low", "higher|lower", "highest|lowest", "upper|lower", "above|below",
+        "north|south|east|west",
+        "northern|southern|eastern|western", "front|rear", "inside|outside",
+        "internal|external", "indoor|outdoor", "hot|cold", "warm|cool", "fast|slow",
+        "faster|slower", "fastest|slowest", "larger bigger|smaller", "largest biggest|smallest",
+        "heavy|light", "heavier|lighter", "heaviest|lightest", "longer|shorter",
+        "longest|shortest", "older|younger newer", "oldest|youngest newest", "strong|weak",
+        "stronger|weaker", "strongest|weakest", "best|worst", "better|worse",
+        "cheap|expensive", "cheaper|pricier dearer", "cheapest|priciest dearest",
+        "increased rising rose|decreased falling fell", "major|minor", "maximum|minimum",
+        "manual|automatic", "public|private", "domestic|international", "morning|afternoon|evening",
+        "freehold|leasehold", "hardcover hardback|paperback softcover", "overactive|underactive",
+        "positive|negative", "urgent|routine", "express|standard", "interim|final",
+        "temporary|permanent", "primary|secondary", "refundable|non-refundable", "wet|dry",
+        "home|away", "won|lost", "male|female", "left|right", "spring|summer|autumn|winter",
+        "northbound|southbound|eastbound|westbound", "northwards|southwards|eastwards|westwards",
+        "black|white|red|blue|green|yellow|orange|purple|pink|grey gray|brown|silver|gold|navy"
+        "|beige|cream|teal",
+        "oak|walnut|pine|ash|beech|birch|maple|cherry|teak|bamboo",
+        "velvet|linen|cotton|wool|leather|suede|polyester|silk|nylon|mesh|knit|denim",
+        "porcelain|ceramic|terracotta|marble|granite|slate|glass|concrete",
+        "steel|aluminium aluminum|iron|brass|copper|titanium",
+        "matt matte|gloss glossy|satin|eggshell",
+        "kitchen|bathroom|bedroom|hallway|conservatory|garage|loft attic|cellar basement|lounge",
+        "breakfast|lunch|dinner", "road|rail", "petrol gasoline|diesel|electric|hybrid",
+        "cash|card|cheque", "capsules|tablets|liquid",
+        "solid|engineered|laminate", "natural|washed",
+    )
+)
+#: A prefix that makes a state its opposite ("encrypted" / "unencrypted").
+_UN = "un"
+_CHECK_MARKS = re.compile("[\u2714\u2713\u2716\u2717]")
 #: Words saying which way a number moved, read just before it ("shrank by 3.1%").
 _RISES = frozenset(
     word_list(
@@ -170,6 +236,13 @@ _FALLS = frozenset(
 )
 #: A run of three to five capitalised words ("Tree Preservation Order").
 _CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s[A-Z][a-z]+){2,4}\b")
+#: Two capitalised words of a name, and how long they must be joined to be read inside an
+#: address ("Old Forge": oldforge.example).
+_NAME_PAIR = re.compile(r"\b([A-Z][A-Za-z]+)\s(?=([A-Z][A-Za-z]+)\b)")
+JOINED_NAME_MIN = 6
+_VOWELS = frozenset("aeiou")
+#: The longest short form of a name's word read as one ("Sdgs").
+_SHORT_MAX = 5
 #: Words before "up" that make it no rise ("payments coming up").
 _COMING = frozenset(word_list("coming come comes came"))
 #: A clause opening with one of these goes on about the subject before ("and is on hold").
@@ -177,6 +250,13 @@ _GOES_ON = frozenset(word_list("is are was were has have had does did can will")
 _YES_NO = YES | NO
 #: Words saying a yes/no field is off ("Eco mode is off", "MFA disabled").
 _OFF = frozenset(word_list("off disabl inactiv"))
+#: An English word written with its prefix and a hyphen ("re-enter", "ex-dividend"): no name.
+_PREFIXED = re.compile(r"(?:re|pre|co|ex|non|self|multi|anti|post|sub|semi|mid|pro|de)-[a-z]")
+#: The ending of a word that says a thing is without another ("gluten-free").
+_FREE = "-free"
+#: Words that say a thing is allowed ("can be carried over"), and the stem they stand for.
+_MAY = frozenset(("can", "cannot", "may"))
+_ALLOWED = stem("allowed")
 #: Words saying a number was worked out from others, read around it (`_computed`).
 _COMPUTED = frozenset(word_list(
     "total totals totalling totaling overall combined altogether across all left leaving "
@@ -285,6 +365,9 @@ def check_claim(claim: str, index: EvidenceIndex, answer: Answer | None = None) 
     field = _field_flip(parts, index)
     if field is not None:
         return ClaimCheck(CONTRADICTED, (), coverage, field, field)
+    state = _other_state(parts, index)
+    if state is not None:
+        return ClaimCheck(UNSUPPORTED, state[0], coverage, None, state[1])
     # Both rules: short prose only (the lines of a structured output are records, not
     # passages: a header names what every line is about).
     if not index.structured and not index.more_segments_than(SCATTER_MAX_SEGMENTS):
@@ -383,9 +466,16 @@ def _swapped(
     best = [p for n, p in ranked if n == ranked[0][0]]
     for position in best:
         stated = index.sentence_stems(position)
+        lowered = index.sentences[position].text.lower()
+        # "Old Forge" in oldforge.example: the pair is named in the address
+        addressed = {
+            n for a, b in pairwise(names)
+            if len(a + b) >= JOINED_NAME_MIN and (a + b).lower() in lowered for n in (a, b)
+        }
         absent = [
             n for n in names
             if not {stem(p) for p in word_parts(n) if len(p) >= 2} & stated
+            and n not in addressed
         ]
         others = sorted(
             n for n in index.names_of(position) - {n.lower() for n in names}
@@ -437,6 +527,7 @@ def _unknown_siblings(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]
     return tuple(
         f"identifier '{w}'" for w in facts.words
         if ("-" in w or "_" in w) and w.islower() and JOINED.fullmatch(w)
+        and not _PREFIXED.match(w)
         and w not in index.text and index.siblings(w)
         and not all(index.knows_part(p) for p in JOINERS.split(w))
     )
@@ -625,7 +716,7 @@ def _row_field(clause: str, named: frozenset[str], table: Table) -> tuple[str, .
     ("dark_mode_v2 is enabled" where its `enabled` is false; "not on backorder" where its
     `backordered` is yes)."""
     words = words_of_in_order(clause)
-    negated = words_profile(words)[1]
+    negated = words_profile(words)[1] | _free_of(words)
     written = {stem(p) for w in words for p in word_parts(w)}
     if written & _OFF:  # "Eco mode is off"
         negated = negated | (written - _OFF)
@@ -641,6 +732,25 @@ def _row_field(clause: str, named: frozenset[str], table: Table) -> tuple[str, .
         if value in _YES_NO and bool(field & negated) == (value in YES):
             return (f"'{head}: {value}'", _ROW_FIELD)
     return ()
+
+
+def _off_pieces(parts: Sequence[str]) -> list[str]:
+    """Clauses, each cut at its commas where it says a thing is off or disabled: "typo
+    tolerance enabled, vector ranking disabled" says one of each."""
+    pieces: list[str] = []
+    for clause in parts:
+        if "," in clause and _OFF & {stem(w) for w in words_of_in_order(clause)}:
+            pieces.extend(_COMMA.split(clause))
+        else:
+            pieces.append(clause)
+    return pieces
+
+
+def _free_of(words: Sequence[str]) -> frozenset[str]:
+    """The stems a clause says it is free of ("gluten-free", "nut-free": gluten, nut)."""
+    return frozenset(
+        stem(w[: -len(_FREE)]) for w in words if w.lower().endswith(_FREE) and len(w) > len(_FREE)
+    )
 
 
 def _other_rows_named(
@@ -765,7 +875,7 @@ def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
     where the tool returned "deprecated": false, "isn't gluten-free" for Gluten-free: yes."""
     if not index.fields:
         return None
-    for clause in parts:
+    for clause in _off_pieces(parts):
         words = _rather_than(words_of_in_order(clause))
         negated = words_profile(words)[1]
         # "ready to collect" does not say it was collected
@@ -773,6 +883,8 @@ def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
             stem(p) for before, w in pairwise(["", *words])
             if before.lower() != "to" for p in word_parts(w)
         }
+        if written & _MAY:  # "can be carried over" states "carry_over_allowed"
+            written.add(_ALLOWED)
         # a field's one word written as two ("data_rollover": "data rolls over")
         written.update(stem(stem(a.lower()) + b.lower()) for a, b in pairwise(words))
         if written & _OFF:  # "Eco mode is off"
@@ -989,15 +1101,55 @@ def _ordinal(text: str) -> bool:
     return text[-2:].lower() in _ORDINAL_ENDINGS
 
 
+def _abbreviated(claim: str, name: str, index: EvidenceIndex) -> bool:
+    """Whether the evidence writes a name's word abbreviated beside the word the claim writes
+    next to it ("Station Road" for Station Rd, "Eastgate Retail Park" for Eastgate Retail Pk,
+    "Harpley Town Reserves" for Harpley Town Res.)."""
+    word = name.lower()
+    if not any(len(w) <= _SHORT_MAX and w[0].lower() == word[0] for w in index.proper):
+        return False  # no short form the evidence capitalises could be it
+    for m in re.finditer(rf"(\w+)\s+{re.escape(name)}\b|\b{re.escape(name)}\s+(\w+)", claim):
+        beside = re.escape((m.group(1) or m.group(2)).lower())
+        pattern = (
+            rf"\b{beside}\s+([a-z]{{2,{_SHORT_MAX}}})(\.?)(?!\w)" if m.group(1)
+            else rf"\b([a-z]{{2,{_SHORT_MAX}}})(\.?)\s+{beside}\b"
+        )
+        if any(
+            _shortens(s.group(1), word, index, dotted=bool(s.group(2)))
+            for s in re.finditer(pattern, index.text)
+        ):
+            return True
+    return False
+
+
+def _shortens(short: str, word: str, index: EvidenceIndex, *, dotted: bool) -> bool:
+    """Whether a short form abbreviates a word: written capitalised in the evidence, its first
+    letter, then some of its letters in order, and either no vowel after the first letter or a
+    dot after it ("Rd": road, "Sdgs": sidings, "Res.": reserves; "Ben" is a name of its own)."""
+    if short[0] != word[0] or len(short) > len(word) - 2 or short in STOPWORDS:
+        return False
+    if short.capitalize() not in index.proper or not (dotted or not _VOWELS & set(short[1:])):
+        return False
+    rest = iter(word[1:])
+    return all(c in rest for c in short[1:])
+
+
 def _spelled_out(claim: str, index: EvidenceIndex) -> set[str]:
     """The words of the claim's capitalised names whose initials the evidence writes ("Tree
-    Preservation Order" for TPO)."""
+    Preservation Order" for TPO), or the name joined into one word of an address or a handle
+    ("Old Forge" for oldforge.example, "Quartz DNS" for ns2.quartzdns.example)."""
     words = index.vocabulary.words
     spelled: set[str] = set()
     for m in _CAPITALISED_RUN.finditer(claim):
         run = m.group().split()
         if "".join(w[0] for w in run).lower() in words:
             spelled.update(run)
+    for m in _NAME_PAIR.finditer(claim):
+        joined = "".join(m.groups()).lower()
+        if len(joined) >= JOINED_NAME_MIN and joined in index.text and re.search(
+            rf"{joined}[\w-]*\.\w", index.text
+        ):
+            spelled.update(m.groups())
     return spelled
 
 
@@ -1010,7 +1162,11 @@ def _missing_facts(
         unknown = [n for n in facts.names if not index.has_name(n)]
         if unknown:
             spelled = _spelled_out(claim, index)
-            missing.extend(f"name '{n}'" for n in unknown if n not in spelled)
+            missing.extend(
+                f"name '{n}'" for n in unknown if n not in spelled
+                and n.split("'")[0].split("\u2019")[0] not in spelled
+                and not _abbreviated(claim, n, index)
+            )
     if facts.numbers:
         unheld = [
             n for n in facts.numbers
@@ -1042,45 +1198,231 @@ def _missing_facts(
     return tuple(dict.fromkeys(missing)) if missing else ()
 
 
+def _other_state(
+    parts: Sequence[str], index: EvidenceIndex
+) -> tuple[tuple[str, ...], int] | None:
+    """A state the claim gives a thing where the evidence lines about it give only the
+    opposite one: "Lint failed" where the output's lint line has "passed" (or a check mark),
+    "an unencrypted snapshot" where the upload's line has "encrypted=true". The lines about
+    it: those sharing the most of the clause's other words, or else, of the lines stating a
+    state of its kind, those sharing the most of the words written beside it."""
+    for clause in parts:
+        words = words_of_in_order(clause)
+        lowered = [w.lower() for w in words]
+        # a name's word is no state ("West Croydon"), but a sentence's first word may be one
+        said = {
+            w.lower(): (n, groups) for n, w in enumerate(words)
+            if (w.islower() or n == 0 or not w.isalpha())
+            and (groups := _opposites(w.lower(), index))
+        }
+        if not said:
+            continue
+        stems, negated = words_profile(words)
+        if negated:  # "didn't pass": left to the polarity rule
+            continue
+        states = {stem(p) for _, groups in said.values() for w in chain(*groups)
+                  for p in word_parts(w)}
+        lines = _lines_about(stems - states, index)
+        for word, (at, (same, other)) in said.items():
+            if other & set(lowered):
+                continue  # both states in one clause: whose is not read here
+            beside = {
+                s for w in words[max(0, at - STATE_BESIDE):at + STATE_BESIDE + 1]
+                for s in words_profile([w])[0] if len(s) > 2  # not the "th" of "7th"
+            } - states
+            for found in (lines, _state_lines(frozenset(beside), same | other, index)):
+                opposite = _only_other(found, same, other, index)
+                if opposite is not None:
+                    return (f"'{word}'", f"{_OTHER_STATE} '{opposite[1]}'"), opposite[0]
+                if any(_states_of(index.sentences[p].text) & (same | other) for p in found):
+                    break  # the lines about it state it: the claim's state, or a negated one
+    return None
+
+
+def _only_other(
+    lines: list[int], same: frozenset[str], other: frozenset[str], index: EvidenceIndex
+) -> tuple[int, str] | None:
+    """The first of these lines stating the other state, and the word it writes, when none
+    states the claim's; a negated line abstains ("Smoking: not permitted" is the claim's
+    "prohibited")."""
+    found = {p: _states_of(index.sentences[p].text) for p in lines}
+    if any(found[p] & same for p in lines):
+        return None
+    at = next((p for p in lines if found[p] & other), None)
+    if at is None or _negations(_rather_than(words_of_in_order(index.sentences[at].text))):
+        return None
+    return at, sorted(found[at] & other)[0]
+
+
+def _state_lines(beside: frozenset[str], kind: frozenset[str], index: EvidenceIndex) -> list[int]:
+    """Of the evidence lines stating a state of this kind, those sharing the most of the
+    words beside the claim's (at least `POLARITY_MIN_SHARED`)."""
+    if len(beside) < POLARITY_MIN_SHARED:
+        return []
+    shared: dict[str, set[str]] = {}
+    first: dict[str, int] = {}
+    for p, sentence in enumerate(index.sentences):
+        if sentence.text in first:
+            shared[sentence.text].update(beside & index.profiles[p].stems)
+        elif _states_of(sentence.text) & kind:
+            first[sentence.text] = p
+            shared[sentence.text] = set(beside & index.profiles[p].stems)
+    return _sharing_most(shared, first, POLARITY_MIN_SHARED)
+
+
+def _lines_about(about: frozenset[str], index: EvidenceIndex) -> list[int]:
+    """The one evidence line sharing the most of these words (at least `POLARITY_MIN_SHARED`,
+    or one of one), counted over a line's clauses together ("Pool: seasonal, closed"); none
+    where lines tie (the rows of a table: whose state it is is not read here)."""
+    need = min(POLARITY_MIN_SHARED, len(about))
+    if not need:
+        return []
+    shared: dict[str, set[str]] = {}
+    first: dict[str, int] = {}
+    for _, p in index.nearest(about):
+        text = index.sentences[p].text
+        shared.setdefault(text, set()).update(about & index.profiles[p].stems)
+        first.setdefault(text, p)
+    lines = _sharing_most(shared, first, need)
+    return lines if len(lines) == 1 else []
+
+
+def _sharing_most(shared: dict[str, set[str]], first: dict[str, int], need: int) -> list[int]:
+    """The first clause of each line sharing the most words (at least `need`), in order."""
+    best = max(map(len, shared.values()), default=0)
+    if best < need:
+        return []
+    return sorted(first[t] for t, found in shared.items() if len(found) == best)
+
+
+def _states_of(text: str) -> set[str]:
+    """The words and check marks of an evidence line, lowercased."""
+    return {w.lower() for w in words_of_in_order(text)} | set(_CHECK_MARKS.findall(text))
+
+
+def _opposites(
+    word: str, index: EvidenceIndex
+) -> tuple[frozenset[str], frozenset[str]] | None:
+    """A state word's group and its set's other groups, or None for a word that is no state
+    (or a quality the evidence writes somewhere)."""
+    found = _STATE_OF.get(word)
+    if found is None and word in _QUALITY_OF and stem(word) not in index.stems:
+        found = _QUALITY_OF[word]
+    if found is None and word.startswith(_UN) and len(word) > 6 and word.endswith("ed"):
+        return frozenset((word,)), frozenset((word[len(_UN):],))
+    return found
+
+
+def _groups_of(
+    sets: tuple[tuple[frozenset[str], ...], ...]
+) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
+    """Each word of these sets -> its group, and its set's other groups."""
+    return {
+        word: (group, frozenset(chain.from_iterable(g for g in groups if g is not group)))
+        for groups in sets for group in groups for word in group
+    }
+
+
+_STATE_OF = _groups_of(_STATES)
+_QUALITY_OF = _groups_of(_QUALITIES)
+
+
 def _polarity_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
     """The evidence clause a claim contradicts: for one of its clauses, every evidence clause
     that states what it states (most of its content words) negates the shared words where the
     claim does not, or the other way round ("supports Windows" / "does not support Windows").
     Whether, not which: a negation's reach differs between phrasings ("Missing index on
-    invoices" / "invoices has no index")."""
+    invoices" / "invoices has no index"). A short clause, or a clause's piece between commas,
+    is held only to evidence clauses of exactly its words, in prose (`POLARITY_EXACT_WORDS`)."""
     for clause in parts:
         if not (index.negates or may_negate(clause)):  # no negation on either side
             continue
-        words = words_of_in_order(clause)
-        if title_like(words):  # a bare name asserts no polarity
-            continue
-        words = _rather_than(words)
-        stems, negated = words_profile(words)
-        if len(stems) < POLARITY_MIN_WORDS:
-            continue
-        odd = _negations(words) % 2
-        need = max(POLARITY_MIN_SHARED, POLARITY_OVERLAP * len(stems))
-        # A field's "No" or null is the field rule's ("Out of service: No", "accepted": null),
-        # and so is a table cell's ("| W3 | unassigned | no | out of service |").
-        same = [
-            p for _, p in index.nearest(stems, need)
-            if not FIELD_VALUE.search(text := index.sentences[p].text)
-            and not _EMPTY_VALUE.search(text)
-            and not (DIFF_REMOVED.match(text) and index.is_diff)
-            and text.strip().lower() not in index.rows_with_a_no
-        ]
-        if not same:
-            continue
-        # Both ways: the negated shared words, and the count of negations ("doesn't work" /
-        # "doesn't suit": both negate; "can't add names without a fee" / "will incur a fee").
-        if all(
-            bool(negated & (shared := stems & index.profiles[p].stems))
-            != bool(index.profiles[p].negated & shared)
-            and odd != _negations(words_of_in_order(index.sentences[p].clause)) % 2
-            for p in same
-        ):
-            return same[0]
+        pieces = [clause, *(_COMMA.split(clause) if "," in clause else ())]
+        for n, piece in enumerate(pieces):
+            words = words_of_in_order(piece)
+            if title_like(words):  # a bare name asserts no polarity
+                continue
+            words = _rather_than(words)
+            stems, negated = words_profile(words)
+            exact = n > 0 or len(stems) < POLARITY_MIN_WORDS
+            if len(stems) < POLARITY_EXACT_WORDS or (exact and len(stems) >= POLARITY_MIN_WORDS
+                                                     and n > 0 and len(pieces) == 2):
+                continue
+            found = _opposite(words, stems, negated, index, exact)
+            if found is not None:
+                return found
     return None
+
+
+def _opposite(
+    words: list[str], stems: frozenset[str], negated: frozenset[str], index: EvidenceIndex,
+    exact: bool,
+) -> int | None:
+    """The first evidence clause stating what these words state, when every such clause states
+    it the other way round (`_polarity_flip`)."""
+    odd = _negations(words) % 2
+    need = max(POLARITY_MIN_SHARED, POLARITY_OVERLAP * len(stems))
+    # A field's "No" or null is the field rule's ("Out of service: No", "accepted": null),
+    # and so is a table cell's ("| W3 | unassigned | no | out of service |").
+    same = [
+        p for _, p in index.nearest(stems, need)
+        if not FIELD_VALUE.search(text := index.sentences[p].text)
+        and not _EMPTY_VALUE.search(text)
+        and not (DIFF_REMOVED.match(text) and index.is_diff)
+        and text.strip().lower() not in index.rows_with_a_no
+        and not _names_a_denied_field(index.sentences[p])
+        and not _quotes_a_negation(index.sentences[p].clause)
+        and (not exact or (index.profiles[p].stems == stems and _prose(index.sentences[p])))
+    ]
+    if not same:
+        return None
+    # Both ways: the negated shared words, and the count of negations ("doesn't work" /
+    # "doesn't suit": both negate; "can't add names without a fee" / "will incur a fee").
+    if all(
+        bool(negated & (shared := stems & index.profiles[p].stems))
+        != bool(index.profiles[p].negated & shared)
+        and odd != _negations(words_of_in_order(index.sentences[p].clause)) % 2
+        for p in same
+    ):
+        return same[0]
+    return None
+
+
+def _prose(sentence: EvidenceSentence) -> bool:
+    """Whether an evidence clause is prose: not a field's name ("spare shafts: 0"), a record or
+    a question ("Will my data be wiped?")."""
+    if _NOT_PROSE.search(sentence.clause) or sentence.text.rstrip().endswith("?"):
+        return False
+    return _value_after(sentence) is None
+
+
+def _value_after(sentence: EvidenceSentence) -> str | None:
+    """What follows an evidence clause that names a field ("Orange warning: not issued"), or
+    None for a clause that names none."""
+    at = sentence.text.find(sentence.clause)
+    if at < 0:
+        return ""
+    after = sentence.text[at + len(sentence.clause):].lstrip()
+    return after[1:] if after[:1] in (":", "=") else None
+
+
+def _quotes_a_negation(clause: str) -> bool:
+    """Whether a negation of the clause is inside a quotation, a title's ("Feature flags that
+    don't rot")."""
+    if '"' not in clause and "\u201c" not in clause:
+        return False
+    return _negations(words_of_in_order(_QUOTED.sub(" ", clause))) != _negations(
+        words_of_in_order(clause)
+    )
+
+
+def _names_a_denied_field(sentence: EvidenceSentence) -> bool:
+    """Whether an evidence clause is a field's name whose value denies it ("Accidental damage
+    cover: not purchased"): the line's polarity is its value's, not the name's."""
+    value = _value_after(sentence)
+    if not value:
+        return False
+    return may_negate(value) and _negations(words_of_in_order(value)) > 0
 
 
 def _negations(words: Sequence[str]) -> int:
@@ -1149,6 +1491,10 @@ def explain(check: ClaimCheck, index: EvidenceIndex) -> str:
         _DENIED, _ROW_FIELD
     ):
         return f"{check.missing[0]} {check.missing[-1]}{near}"[:MAX_EXPLANATION_CHARS]
+    if check.verdict == UNSUPPORTED and check.missing and check.missing[-1].startswith(
+        _OTHER_STATE
+    ):
+        return f"state {check.missing[0]} {check.missing[-1]}{near}"[:MAX_EXPLANATION_CHARS]
     if check.verdict == UNSUPPORTED and check.missing == (_PASSAGE,):
         return (
             f"only {check.coverage:.0%} of its content words are in any one passage of the "
