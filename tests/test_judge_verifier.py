@@ -1491,3 +1491,81 @@ def test_a_table_cell_for_a_thing_the_claim_says_it_is_free_of() -> None:
     )
     assert verdict("The charred leek risotto is gluten-free.", allergens)[0] == SUPPORTED
     assert verdict("The miso aubergine is gluten-free.", allergens)[0] != SUPPORTED
+
+
+# -- the twelfth rules (rules-v12): one record's field, more opposites -------------------------
+
+
+def test_a_state_in_the_one_field_of_a_record_that_gives_it() -> None:
+    hire = (
+        "Reservation: RX-55102 \u2014 Solvent Car Hire, Faro Airport\n"
+        "Vehicle group: C (Seat Leon or similar)\nTransmission: automatic\nFuel: hybrid\n"
+        "Mileage: unlimited"
+    )
+    car = "Your Faro rental is a group C car like a Seat Leon, automatic and {}, with unlimited mileage."
+    assert verdict(car.format("hybrid"), hire)[0] == SUPPORTED
+    assert verdict(car.format("diesel"), hire) == (
+        UNSUPPORTED, "state 'diesel' is the other state: the evidence says 'hybrid'; nearest "
+        "evidence: \"Fuel: hybrid\"",
+    )
+    # a long value is no field's one state, and a claim stating the other state elsewhere
+    # is read no further
+    hours = (
+        "Store: Thornleigh Garden Centre\nAddress: Holloway Road\nWeekdays: 09:00-17:30\n"
+        "Saturday: 08:30-18:00\nSunday: closed"
+    )
+    assert verdict("It's open 9 am to 5:30 pm on weekdays, but it's closed on Sundays.", hours)[
+        0
+    ] == SUPPORTED
+    # lines of many records: no one record
+    seats = (
+        "PASSENGER  SEAT  POSITION\nRuth: 14A window\nSam: 14C aisle\nRuth: meal vegetarian"
+    )
+    assert verdict("Ruth has a window seat.", seats)[0] == SUPPORTED
+
+
+def test_more_opposites_and_a_state_the_output_writes_with_un() -> None:
+    seat = "Booking ref: 7HQ2LM\nCoach: C  Seat: 42 (window, forward facing, quiet coach)"
+    assert verdict("You're in coach C, seat 42, a forward-facing window seat.", seat)[
+        0
+    ] == SUPPORTED
+    assert verdict("You're in coach C, seat 42, a forward-facing aisle seat.", seat)[
+        0
+    ] == UNSUPPORTED
+    doors = "Device            Room      State      Since\nBack door lock    Kitchen   unlocked   20:12"
+    assert verdict("The kitchen back door lock has been unlocked since 8:12 pm.", doors)[
+        0
+    ] == SUPPORTED
+    assert verdict("The kitchen back door lock has been locked since 8:12 pm.", doors)[
+        0
+    ] == UNSUPPORTED
+    # one line of JSON holding many records: whose state it is is not read here
+    lots = (
+        '{"lots": [{"crop": "Nantes 2 carrot", "germination": 71, "status": "tested"}, '
+        '{"crop": "Padron pepper", "status": "untested"}]}'
+    )
+    assert verdict("The Nantes 2 carrots were tested at 71% germination.", lots)[0] == SUPPORTED
+
+
+def test_a_line_listing_what_a_state_holds_of_and_a_value_not_yet_reached() -> None:
+    warranty = (
+        "Status: ACTIVE until 2027-11-01\nCovered: motor, control board, drum bearings\n"
+        "Not covered: door seal wear, blockages from foreign objects"
+    )
+    assert verdict("Door seal wear isn't covered.", warranty)[0] == SUPPORTED
+    assert verdict("Door seal wear is covered.", warranty)[0] == CONTRADICTED
+    assert verdict("The drum bearings are covered.", warranty)[0] == SUPPORTED
+    record = "MMR dose 2: given 2022-09-05\nHPV: not yet eligible"
+    assert verdict("He isn't eligible for HPV yet.", record)[0] == SUPPORTED
+    assert verdict("He is now eligible for HPV.", record)[0] == CONTRADICTED
+
+
+def test_a_table_header_and_a_crossed_line_state_no_polarity() -> None:
+    seats = (
+        "Passenger                Seat   Checked bag\n"
+        "LINDQVIST/ERIK MR        14B    1x23kg\n"
+        "LINDQVIST/SOLVEIG MISS   14C    none"
+    )
+    assert verdict("Solveig is in 14C with no checked bag.", seats)[0] == SUPPORTED
+    facilities = "\u2714 Free Wi-Fi\n\u2718 Airport shuttle\n\u2718 Pool"
+    assert verdict("There's no airport shuttle.", facilities)[0] == SUPPORTED

@@ -175,7 +175,18 @@ FIELD_VALUE = re.compile(
 )
 #: A field's value that denies one word ("Checked bag: not included", "Visa: not required
 #: for stays up to 90 days").
-_DENIED_VALUE = re.compile(r"[:=]\s*\"?not\s+([a-z]{4,})\b", re.IGNORECASE)
+_DENIED_VALUE = re.compile(r"[:=]\s*\"?not\s+(?:yet\s+)?([a-z]{4,})\b", re.IGNORECASE)
+#: A table's header line: columns set apart by two spaces or more, or named in CSV.
+_COLUMN_GAP = re.compile(r"\S(?: {2,}|\t)(?=\S)")
+_CSV_HEAD = re.compile(r"[\w ]+(?:,[\w ]+){2,}")
+_DIGIT_IN = re.compile(r"\d")
+#: A line listing what a state holds of, or does not ("Not covered: door seal wear, blockages").
+_LIST_OF_STATE = re.compile(
+    r"\s*(not\s+)?(covered|included|allowed|permitted|required|accepted)\s*:\s*(.+)",
+    re.IGNORECASE,
+)
+_LIST_ITEM_CUTS = re.compile(r",|;|\band\b")
+_STATE_LISTED = re.compile(r"(?:covered|included|allowed|permitted|required|accepted)\s*:")
 #: A status that says the named thing holds ("Insurance: accepted"): the field is its name's
 #: words and the status's, true.
 _STATUSES = frozenset(word_list(
@@ -246,6 +257,20 @@ _GLUED_UNIT = re.compile(r"(\d+(?:\.\d+)?)([a-z]{2,4})")
 _PERCENTILE = re.compile(r"p\d{1,2}(?:\.\d)?")
 #: A name with a decimal in it, as a field name may write it with "_" ("pm2.5": pm2_5).
 _DOTTED_NAME = re.compile(r"[a-z]+\d+\.\d+")
+
+
+def _listed_fields(text: str, position: int) -> list[tuple[frozenset[str], bool, int]]:
+    """A line listing what a state holds of ("Covered: motor, control board", "Not covered:
+    door seal wear, blockages"): each item is a field of its words and the state's."""
+    m = _LIST_OF_STATE.match(text)
+    if m is None:
+        return []
+    state = stem(m.group(2))
+    items = (FIELD_WORDS.findall(item) for item in _LIST_ITEM_CUTS.split(m.group(3)))
+    return [
+        (frozenset(stem(w) for w in words) | {state}, not m.group(1), position)
+        for words in items if words
+    ]
 
 
 @lru_cache(maxsize=65536)
@@ -926,7 +951,9 @@ class EvidenceIndex:
         sentence stating it."""
         if self._fields is None:
             self._fields = []
-            if FIELD_VALUE.search(self.text) is None and _DENIED_VALUE.search(self.text) is None:
+            # the text is lowercased: the cheap tests first
+            if (FIELD_VALUE.search(self.text) is None and _DENIED_VALUE.search(self.text) is None
+                    and _STATE_LISTED.search(self.text) is None):
                 return self._fields
             diff = self.is_diff
             lowered = self.text.lower()
@@ -954,6 +981,7 @@ class EvidenceIndex:
                             value = written in _TRUE_VALUES
                             self._fields.append((stems, value, position))
                     self._fields.extend(self._denied_fields(sentence.text, position, lowered))
+                    self._fields.extend(_listed_fields(sentence.text, position))
             values: dict[frozenset[str], set[bool]] = {}
             for stems, value, _ in self._fields:
                 values.setdefault(stems, set()).add(value)
@@ -1059,6 +1087,15 @@ class EvidenceIndex:
                 if _NO_CELLS.intersection(cells)
             )
         return self._no_rows
+
+    @staticmethod
+    def heads_a_table(text: str) -> bool:
+        """Whether an evidence line is a table's header ("Passenger  Seat  Checked bag",
+        "pupil,class,paid_gbp"): columns named, no value, nothing stated."""
+        return not _DIGIT_IN.search(text) and (
+            len(_COLUMN_GAP.findall(text.strip())) >= 2 or _CSV_HEAD.fullmatch(text.strip())
+            is not None
+        )
 
     @property
     def tables(self) -> list[Table]:

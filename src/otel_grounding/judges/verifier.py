@@ -112,7 +112,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v11"
+MODEL = "rules-v12"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -170,6 +170,13 @@ _OTHER_STATE = "is the other state: the evidence says"
 #: How many words on either side of a state word say what it is the state of ("tablets" in
 #: "21 amoxicillin 500 mg tablets is ready").
 STATE_BESIDE = 4
+#: A line naming a field ("Fuel: hybrid"), and how many such lines, each named once, make an
+#: output one record (`_one_record_line`).
+_LINE_LABEL = re.compile(
+    r"^[ \t]*([a-z][\w /()-]{0,30}?)[ \t]*:[ \t]", re.MULTILINE | re.IGNORECASE
+)
+ONE_RECORD_MIN_FIELDS = 4
+ONE_RECORD_VALUE_WORDS = 4
 #: States that exclude each other, as written: each group's words against the other groups'
 #: of its set ("Lint failed" where the output's lint line has "passed" or a check mark).
 _STATES: tuple[tuple[frozenset[str], ...], ...] = tuple(
@@ -179,7 +186,7 @@ _STATES: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "\u2713|failed fail fails failing failure unsuccessful \u2716 \u2717",
         "open|closed", "enabled|disabled", "online|offline", "active|inactive",
         "available|unavailable", "accepted approved granted|rejected declined denied refused",
-        "included|excluded", "allowed permitted|forbidden prohibited banned",
+        "included|excluded", "allowed permitted allows|forbidden prohibited banned denies",
         "required mandatory compulsory|optional", "valid|invalid expired",
     )
 )
@@ -215,12 +222,17 @@ _QUALITIES: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "kitchen|bathroom|bedroom|hallway|conservatory|garage|loft attic|cellar basement|lounge",
         "breakfast|lunch|dinner", "road|rail", "petrol gasoline|diesel|electric|hybrid",
         "cash|card|cheque", "capsules|tablets|liquid",
-        "solid|engineered|laminate", "natural|washed",
+        "solid|engineered|laminate", "natural|washed", "window|aisle|middle", "small|large",
+        "clockwise|anticlockwise counterclockwise", "heat heating|cool cooling",
+        "lumbar|cervical|thoracic", "kw|kwh",
+        "celery|mustard|sesame|peanuts|soya soy|lupin|molluscs|crustaceans|sulphites",
     )
 )
 #: A prefix that makes a state its opposite ("encrypted" / "unencrypted").
 _UN = "un"
 _CHECK_MARKS = re.compile("[\u2714\u2713\u2716\u2717]")
+#: A line a cross mark opens (a checklist's "no").
+_CROSSED = re.compile("\\s*[\u2716\u2717\u2718\u274c]")
 #: Words saying which way a number moved, read just before it ("shrank by 3.1%").
 _RISES = frozenset(
     word_list(
@@ -1204,8 +1216,10 @@ def _other_state(
     """A state the claim gives a thing where the evidence lines about it give only the
     opposite one: "Lint failed" where the output's lint line has "passed" (or a check mark),
     "an unencrypted snapshot" where the upload's line has "encrypted=true". The lines about
-    it: those sharing the most of the clause's other words, or else, of the lines stating a
-    state of its kind, those sharing the most of the words written beside it."""
+    it: those sharing the most of the clause's other words; or else, of the lines stating a
+    state of its kind, those sharing the most of the words written beside it; or else, in an
+    output that is one record, its one field giving a state of that kind."""
+    written = {w.lower() for clause in parts for w in words_of_in_order(clause)}
     for clause in parts:
         words = words_of_in_order(clause)
         lowered = [w.lower() for w in words]
@@ -1226,11 +1240,13 @@ def _other_state(
         for word, (at, (same, other)) in said.items():
             if other & set(lowered):
                 continue  # both states in one clause: whose is not read here
+            # the record's one line, only where no clause of the claim gives another state
+            record = [] if other & written else _one_record_line(same | other, index)
             beside = {
                 s for w in words[max(0, at - STATE_BESIDE):at + STATE_BESIDE + 1]
                 for s in words_profile([w])[0] if len(s) > 2  # not the "th" of "7th"
             } - states
-            for found in (lines, _state_lines(frozenset(beside), same | other, index)):
+            for found in (lines, _state_lines(frozenset(beside), same | other, index), record):
                 opposite = _only_other(found, same, other, index)
                 if opposite is not None:
                     return (f"'{word}'", f"{_OTHER_STATE} '{opposite[1]}'"), opposite[0]
@@ -1251,6 +1267,8 @@ def _only_other(
     at = next((p for p in lines if found[p] & other), None)
     if at is None or _negations(_rather_than(words_of_in_order(index.sentences[at].text))):
         return None
+    if index.sentences[at].text.count("{") > 1:
+        return None  # a line of JSON holding many records: whose state it is is not read here
     return at, sorted(found[at] & other)[0]
 
 
@@ -1268,6 +1286,27 @@ def _state_lines(beside: frozenset[str], kind: frozenset[str], index: EvidenceIn
             first[sentence.text] = p
             shared[sentence.text] = set(beside & index.profiles[p].stems)
     return _sharing_most(shared, first, POLARITY_MIN_SHARED)
+
+
+def _one_record_line(kind: frozenset[str], index: EvidenceIndex) -> list[int]:
+    """The one line stating a state of this kind in an output that is one record: its lines
+    are fields, each named once ("Fuel: hybrid" of a booking, "Direction: eastbound" of a road
+    event), so the record's one such line is about what the claim is about."""
+    labels = _LINE_LABEL.findall(index.text)
+    lines = index.text.count("\n") + 1
+    if len(labels) < ONE_RECORD_MIN_FIELDS or len(set(labels)) < len(labels) or (
+        2 * len(labels) < lines
+    ):
+        return []
+    stating = {s.text: p for p, s in reversed(list(enumerate(index.sentences)))
+               if _states_of(s.text) & kind}
+    if len(stating) != 1:
+        return []
+    (text, at), = stating.items()
+    # the state is the field's short value ("Fuel: hybrid"), not a word of a long one
+    value = _LINE_LABEL.sub("", text, count=1)
+    short = value != text and len(words_of_in_order(value)) <= ONE_RECORD_VALUE_WORDS
+    return [at] if short and _states_of(value) & kind else []
 
 
 def _lines_about(about: frozenset[str], index: EvidenceIndex) -> list[int]:
@@ -1308,8 +1347,12 @@ def _opposites(
     found = _STATE_OF.get(word)
     if found is None and word in _QUALITY_OF and stem(word) not in index.stems:
         found = _QUALITY_OF[word]
-    if found is None and word.startswith(_UN) and len(word) > 6 and word.endswith("ed"):
-        return frozenset((word,)), frozenset((word[len(_UN):],))
+    if found is None and len(word) > 4 and word.endswith("ed"):
+        # "unencrypted" against "encrypted", and "locked" against "unlocked"
+        if word.startswith(_UN) and len(word) > 6:
+            return frozenset((word,)), frozenset((word[len(_UN):],))
+        if _UN + word in index.text:
+            return frozenset((word,)), frozenset((_UN + word,))
     return found
 
 
@@ -1370,6 +1413,8 @@ def _opposite(
         and not _EMPTY_VALUE.search(text)
         and not (DIFF_REMOVED.match(text) and index.is_diff)
         and text.strip().lower() not in index.rows_with_a_no
+        and not (index.structured and index.heads_a_table(text))
+        and not _CROSSED.match(text)  # "✘ Airport shuttle": its mark is the negation
         and not _names_a_denied_field(index.sentences[p])
         and not _quotes_a_negation(index.sentences[p].clause)
         and (not exact or (index.profiles[p].stems == stems and _prose(index.sentences[p])))
