@@ -165,14 +165,6 @@ _OPENING_PRONOUNS = frozenset(("He", "She", "They", "It"))
 TIMES = frozenset(("x", "times"))
 #: A number in the evidence with its sign: "-3.1", "+12%", and U+2212, the minus sign.
 _SIGNED = r"(?:(?<=[^\w.,])|^)([-+\u2212]?){}(?![\d.,]\d)"
-#: A yes/no field of a tool's output ("deprecated": false, Gluten-free: yes, "end_date": null,
-#: Insurance: accepted).
-FIELD_VALUE = re.compile(
-    r"[:=]\s*\"?(true|false|yes|no|null|none|nil|enabled|disabled"
-    r"|accepted|cleared|protected|approved|confirmed|verified|included|paid|completed|passed)\"?"
-    r"(?=\s*(?:[,.;|})\]\n]|\s[-\u2013\u2014]\s|$))",
-    re.IGNORECASE,
-)
 #: A field's value that denies one word ("Checked bag: not included", "Visa: not required
 #: for stays up to 90 days").
 _DENIED_VALUE = re.compile(r"[:=]\s*\"?not\s+(?:yet\s+)?([a-z]{4,})\b", re.IGNORECASE)
@@ -180,13 +172,12 @@ _DENIED_VALUE = re.compile(r"[:=]\s*\"?not\s+(?:yet\s+)?([a-z]{4,})\b", re.IGNOR
 _COLUMN_GAP = re.compile(r"\S(?: {2,}|\t)(?=\S)")
 _CSV_HEAD = re.compile(r"[\w ]+(?:,[\w ]+){2,}")
 _DIGIT_IN = re.compile(r"\d")
-#: A line listing what a state holds of, or does not ("Not covered: door seal wear, blockages").
-_LIST_OF_STATE = re.compile(
-    r"\s*(not\s+)?(covered|included|allowed|permitted|required|accepted)\s*:\s*(.+)",
-    re.IGNORECASE,
-)
+#: A line listing what a state holds of, or does not ("Not covered: door seal wear, blockages"),
+#: and a test for one in the lowercased text.
+_LISTED_STATES = "|".join(word_list("covered included allowed permitted required accepted"))
+_LIST_OF_STATE = re.compile(rf"\s*(not\s+)?({_LISTED_STATES})\s*:\s*(.+)", re.IGNORECASE)
+_STATE_LISTED = re.compile(rf"(?:{_LISTED_STATES})\s*:")
 _LIST_ITEM_CUTS = re.compile(r",|;|\band\b")
-_STATE_LISTED = re.compile(r"(?:covered|included|allowed|permitted|required|accepted)\s*:")
 #: A status that says the named thing holds ("Insurance: accepted"): the field is its name's
 #: words and the status's, true.
 _STATUSES = frozenset(word_list(
@@ -199,6 +190,14 @@ _TRUE_VALUES = YES | _STATUSES
 #: Values read as a yes/no field only where the field is written once: "end_date": null says
 #: there is none, "alert=none" on one line of a log says it of that line only.
 _ONE_RECORD_VALUES = frozenset(("null", "none", "nil", "enabled", "disabled")) | _STATUSES
+#: A yes/no field of a tool's output ("deprecated": false, Gluten-free: yes, "end_date": null,
+#: Insurance: accepted): its value, of those above (longest first, as alternatives).
+FIELD_VALUE = re.compile(
+    r"[:=]\s*\"?("
+    + "|".join(sorted(YES | NO | _ONE_RECORD_VALUES, key=lambda v: (-len(v), v)))
+    + r")\"?(?=\s*(?:[,.;|})\]\n]|\s[-\u2013\u2014]\s|$))",
+    re.IGNORECASE,
+)
 #: Words that only label a field ("Customs status"), left out of its name.
 _LABEL_WORDS = frozenset(word_list("status state"))
 #: A unified diff's added and removed lines ("+Courier required: yes", "-hake 6.0").
@@ -257,6 +256,23 @@ _GLUED_UNIT = re.compile(r"(\d+(?:\.\d+)?)([a-z]{2,4})")
 _PERCENTILE = re.compile(r"p\d{1,2}(?:\.\d)?")
 #: A name with a decimal in it, as a field name may write it with "_" ("pm2.5": pm2_5).
 _DOTTED_NAME = re.compile(r"[a-z]+\d+\.\d+")
+
+
+def _denied_fields(
+    text: str, position: int, evidence: str
+) -> list[tuple[frozenset[str], bool, int]]:
+    """A field whose value denies a word ("Checked bag: not included", "Pets: not permitted"):
+    the field is its name's words and that word, false; only where the name is written once
+    in the (lowercased) evidence."""
+    found = []
+    for m in _DENIED_VALUE.finditer(text):
+        name = _FIELD_NAME.search(text, max(0, m.start() - 42), m.start())
+        if name is None or evidence.count(name.group(1).lower()) > 1:
+            continue
+        words = [w for w in FIELD_WORDS.findall(name.group(1)) if w.lower() not in _LABEL_WORDS]
+        if words:
+            found.append((frozenset(stem(w) for w in (*words, m.group(1))), False, position))
+    return found
 
 
 def _listed_fields(text: str, position: int) -> list[tuple[frozenset[str], bool, int]]:
@@ -956,7 +972,6 @@ class EvidenceIndex:
                     and _STATE_LISTED.search(self.text) is None):
                 return self._fields
             diff = self.is_diff
-            lowered = self.text.lower()
             for position, sentence in enumerate(self.sentences):
                 if diff and DIFF_REMOVED.match(sentence.text):
                     continue  # a diff's removed line: what the value was
@@ -973,14 +988,14 @@ class EvidenceIndex:
                             stems = frozenset(
                                 stem(w) for w in words if w.lower() not in _LABEL_WORDS
                             ) | {stem(written)}
-                        if written in _ONE_RECORD_VALUES and lowered.count(
+                        if written in _ONE_RECORD_VALUES and self.text.count(
                             name.group(1).lower()
                         ) > 1:
                             continue  # "alert=none" on one line of many: another record's
                         if stems:
                             value = written in _TRUE_VALUES
                             self._fields.append((stems, value, position))
-                    self._fields.extend(self._denied_fields(sentence.text, position, lowered))
+                    self._fields.extend(_denied_fields(sentence.text, position, self.text))
                     self._fields.extend(_listed_fields(sentence.text, position))
             values: dict[frozenset[str], set[bool]] = {}
             for stems, value, _ in self._fields:
@@ -988,23 +1003,6 @@ class EvidenceIndex:
             # "enabled: true" and "enabled: false" under two flags: whose is not read here
             self._fields = [f for f in self._fields if len(values[f[0]]) == 1]
         return self._fields
-
-    @staticmethod
-    def _denied_fields(
-        text: str, position: int, lowered: str
-    ) -> list[tuple[frozenset[str], bool, int]]:
-        """A field whose value denies a word ("Checked bag: not included", "Pets: not
-        permitted"): the field is its name's words and that word, false; only where the name
-        is written once."""
-        found = []
-        for m in _DENIED_VALUE.finditer(text):
-            name = _FIELD_NAME.search(text, max(0, m.start() - 42), m.start())
-            if name is None or lowered.count(name.group(1).lower()) > 1:
-                continue
-            words = [w for w in FIELD_WORDS.findall(name.group(1)) if w.lower() not in _LABEL_WORDS]
-            if words:
-                found.append((frozenset(stem(w) for w in (*words, m.group(1))), False, position))
-        return found
 
     @property
     def record_tokens(self) -> dict[str, set[int]]:

@@ -34,7 +34,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import chain, combinations, pairwise
 from typing import NamedTuple
 
@@ -1240,19 +1240,30 @@ def _other_state(
         for word, (at, (same, other)) in said.items():
             if other & set(lowered):
                 continue  # both states in one clause: whose is not read here
-            # the record's one line, only where no clause of the claim gives another state
-            record = [] if other & written else _one_record_line(same | other, index)
-            beside = {
+            beside = frozenset({
                 s for w in words[max(0, at - STATE_BESIDE):at + STATE_BESIDE + 1]
                 for s in words_profile([w])[0] if len(s) > 2  # not the "th" of "7th"
-            } - states
-            for found in (lines, _state_lines(frozenset(beside), same | other, index), record):
+            } - states)
+            # the record's one line, only where no clause of the claim gives another state
+            for found in _about_it(lines, beside, same | other, not other & written, index):
                 opposite = _only_other(found, same, other, index)
                 if opposite is not None:
                     return (f"'{word}'", f"{_OTHER_STATE} '{opposite[1]}'"), opposite[0]
                 if any(_states_of(index.sentences[p].text) & (same | other) for p in found):
                     break  # the lines about it state it: the claim's state, or a negated one
     return None
+
+
+def _about_it(
+    lines: list[int], beside: frozenset[str], kind: frozenset[str], as_record: bool,
+    index: EvidenceIndex,
+) -> Iterator[list[int]]:
+    """The evidence lines about what a state word is said of, in the order `_other_state`
+    tries them, each read only when the one before decides nothing."""
+    yield lines
+    yield _state_lines(beside, kind, index)
+    if as_record:
+        yield _one_record_line(kind, index)
 
 
 def _only_other(
@@ -1380,17 +1391,16 @@ def _polarity_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
     for clause in parts:
         if not (index.negates or may_negate(clause)):  # no negation on either side
             continue
-        pieces = [clause, *(_COMMA.split(clause) if "," in clause else ())]
-        for n, piece in enumerate(pieces):
+        cut = _COMMA.split(clause) if "," in clause else []
+        for n, piece in enumerate([clause, *(cut if len(cut) > 1 else ())]):
             words = words_of_in_order(piece)
             if title_like(words):  # a bare name asserts no polarity
                 continue
             words = _rather_than(words)
             stems, negated = words_profile(words)
-            exact = n > 0 or len(stems) < POLARITY_MIN_WORDS
-            if len(stems) < POLARITY_EXACT_WORDS or (exact and len(stems) >= POLARITY_MIN_WORDS
-                                                     and n > 0 and len(pieces) == 2):
+            if len(stems) < POLARITY_EXACT_WORDS:
                 continue
+            exact = n > 0 or len(stems) < POLARITY_MIN_WORDS
             found = _opposite(words, stems, negated, index, exact)
             if found is not None:
                 return found
