@@ -1569,3 +1569,185 @@ def test_a_table_header_and_a_crossed_line_state_no_polarity() -> None:
     assert verdict("Solveig is in 14C with no checked bag.", seats)[0] == SUPPORTED
     facilities = "\u2714 Free Wi-Fi\n\u2718 Airport shuttle\n\u2718 Pool"
     assert verdict("There's no airport shuttle.", facilities)[0] == SUPPORTED
+
+
+# -- the thirteenth rules (rules-v13): what a negation, an "off" or a field's name is said of --
+
+
+def test_a_negation_is_said_of_a_word_both_sides_share() -> None:
+    check = "Propagation check: A record for shop.velloria.com (expected 203.0.113.48)"
+    # the claim's "isn't complete" is said of nothing the line states; a host's parts are no
+    # statement
+    assert verdict("Propagation isn't complete for shop.velloria.com.", check)[0] == SUPPORTED
+    manual = "Do not attempt to open the battery case \u2014 this voids the warranty."
+    assert verdict("Opening the battery case voids the warranty.", manual)[0] == SUPPORTED
+    # the claim's negation, said in other words than the evidence's, still contradicts it
+    reply = "We can accommodate the gluten-free request you mentioned."
+    assert verdict("They can't handle the gluten-free request.", reply)[0] == CONTRADICTED
+    assert verdict("They can accommodate the gluten-free request.", reply)[0] == SUPPORTED
+
+
+def test_a_field_whose_name_denies_states_its_values_denied() -> None:
+    pattern = "Suggested fabrics: viscose crepe, rayon challis\nNot suitable for: stretch knits"
+    assert verdict("It isn't suitable for stretch knits.", pattern)[0] == SUPPORTED
+    dish = "Suitable for: vegetarians\nNot suitable for: vegans, coeliacs"
+    assert verdict("It's fine for vegetarians but not for vegans or coeliacs.", dish)[
+        0
+    ] == SUPPORTED
+
+
+def test_a_nought_or_false_field_is_its_state_denied() -> None:
+    zones = (
+        '{"zones": [\n {"id": 1, "name": "Tomato beds", "enabled": true, "start": "05:30"},\n'
+        ' {"id": 2, "name": "Hedge line", "enabled": false, "start": "06:00"}\n],\n'
+        ' "rain_delay_hours": 0,\n "soil_sensor": "connected"\n}'
+    )
+    assert verdict("No rain delay is set.", zones)[0] == SUPPORTED
+    assert verdict("The hedge line zone is disabled.", zones)[0] == SUPPORTED
+
+
+def test_an_off_word_is_said_of_its_own_stretch_of_the_clause() -> None:
+    arrangements = (
+        "Candidate: Eilidh Mackay (4471)\n- Extra time: 25%\n- Reader: yes\n- Scribe: no\n"
+        "- Separate room: yes\n- Word processor: yes (spellcheck disabled)"
+    )
+    assert verdict(
+        "She has a reader, a separate room and a word processor with the spellcheck disabled.",
+        arrangements,
+    )[0] == SUPPORTED
+    assert verdict("She has a reader, and her separate room is disabled.", arrangements)[
+        0
+    ] == CONTRADICTED
+
+
+def test_a_column_of_names_lists_rows_and_a_state_to_come_is_not_held() -> None:
+    resolvers = (
+        "Resolver            Location   Result          Status\n"
+        "Google 8.8.8.8      US         203.0.113.48    OK\n"
+        "Cloudflare 1.1.1.1  Global     203.0.113.48    OK\n"
+        "Quad9 9.9.9.9       CH         198.51.100.7    MISMATCH\n"
+        "OpenDNS             US         203.0.113.48    OK"
+    )
+    assert verdict("Google, Cloudflare and OpenDNS return 203.0.113.48.", resolvers)[
+        0
+    ] == SUPPORTED
+    passes = (
+        "Pass        Status   Chains   Note\n"
+        "Grimsel     open     no       -\n"
+        "Furka       closed   -        Winter closure, expected opening 2026-06-05\n"
+        "Nufenen     closed   -        Winter closure"
+    )
+    assert verdict("Furka is in winter closure, expected to open on June 5.", passes)[
+        0
+    ] == SUPPORTED
+    assert verdict("Furka is open.", passes)[0] == UNSUPPORTED
+    counter = (
+        "Item                     Vegan  Gluten-free  Contains\n"
+        "Chocolate beetroot cake  yes    yes          soya\n"
+        "Cardamom bun             yes    no           wheat"
+    )
+    assert verdict("The chocolate beetroot cake is vegan and gluten-free.", counter)[
+        0
+    ] == SUPPORTED
+    assert verdict("The chocolate beetroot cake is vegan but not gluten-free.", counter)[
+        0
+    ] == UNSUPPORTED
+
+
+def test_a_move_from_one_value_to_another_and_a_place_above_a_height_are_no_comparison() -> None:
+    email = "Your monthly rent at Flat 3, 41 Tanner Street will rise from £1,150 to £1,207."
+    assert verdict("Your rent at 41 Tanner Street goes up from £1,150 to £1,207.", email)[
+        0
+    ] == SUPPORTED
+    bulletin = "Danger level above 2200 m: 3 (considerable)\nWind: strong, from the south"
+    assert verdict("The danger is 3, considerable, above 2,200 m.", bulletin)[0] == SUPPORTED
+    assert verdict("The index stands at 3.9, up from 4.3.", "Index: 3.9 (was 4.3)")[
+        0
+    ] == UNSUPPORTED
+
+
+def test_a_compass_point_written_in_letters_is_its_direction() -> None:
+    bulletin = "Main problem: wind slab on N and NE aspects\nWind: strong, from the south"
+    assert verdict("The main problem is wind slab on north and north-east aspects.", bulletin)[
+        0
+    ] == SUPPORTED
+    assert verdict("The main problem is wind slab on west aspects.", bulletin)[0] == UNSUPPORTED
+
+
+def test_names_amounts_and_words_as_agents_write_them() -> None:
+    package = "quokka-router@4.2.1 | MIT | deps: 3 | versions: 58"
+    assert verdict("quokka-router 4.2.1 is MIT-licensed.", package)[0] == SUPPORTED
+    assert verdict("quokka-router 4.2.1 is BSD-licensed.", package)[0] == UNSUPPORTED
+    record = "Vaccine       Dose  Date given\nHepatitis B   2     2026-03-05"
+    assert verdict("His second Hep B dose was on March 5.", record)[0] == SUPPORTED
+    policy = "Personal possessions away from home: not included (add-on £4.20/month)"
+    assert verdict("That cover is a £4.20-a-month add-on.", policy)[0] == SUPPORTED
+    assert verdict("That cover is a £5.20-a-month add-on.", policy)[0] == UNSUPPORTED
+
+
+def test_a_line_is_matched_as_the_claim_writes_its_words() -> None:
+    email = (
+        "Please come to reception at 9:15 am. Bring your passport or BRP.\n"
+        "Payroll cut-off for your first salary is 18 September; pay day is the 28th."
+    )
+    assert verdict("Bring your passport or BRP, and payday is the 28th.", email)[0] == SUPPORTED
+    receipt = (
+        "Sika Sealant 300ml x2        £13.98\nBrass hinge 75mm x4           £9.60\n"
+        "TOTAL                        £23.58"
+    )
+    assert verdict("Two sealants came to £13.98 and four brass hinges to £9.60.", receipt)[
+        0
+    ] == SUPPORTED
+    # a label's line names the whole output, not one of its rows
+    lease = (
+        "Lease agreement LA-7734\nEquipment: Varnholt T-140 tractor, serial VT140-22981\n"
+        "Payment  Due date     Amount\n1        2026-03-01   EUR 4,850.00\n"
+        "2        2026-06-01   EUR 4,850.00"
+    )
+    assert verdict("The Varnholt T-140 tractor has payments of €4,850 due March 1.", lease)[
+        0
+    ] == SUPPORTED
+    # a ";" inside a quoted CSV field does not cut its line in two
+    log = (
+        "route,driver,status,notes\n"
+        'R3 Hill Villages,Rob Kaye,abandoned,"Spinner fault at Crag Top; vehicle returned 05:20"\n'
+        "R4 Town Centre,Ian Platt,complete,"
+    )
+    assert verdict("Rob Kaye's vehicle was back by 5:20 am.", log)[0] == SUPPORTED
+
+
+def test_an_answers_no_an_only_and_an_instead_of_are_read_for_what_they_deny() -> None:
+    chat = (
+        "Customer: Has it been paid?\n"
+        "Agent Shona: Not yet, we'll take payment from the card on file once delivered."
+    )
+    assert verdict("They'll take payment from your card once it's delivered.", chat)[
+        0
+    ] == SUPPORTED
+    assert verdict("They won't take payment from your card.", chat)[0] == CONTRADICTED
+    scheme = "The window runs from 1 to 21 March. Applications outside the window can't be accepted."
+    assert verdict("Applications are only accepted between 1 and 21 March.", scheme)[
+        0
+    ] == SUPPORTED
+    assert verdict("Applications are accepted outside the window.", scheme)[0] == CONTRADICTED
+    faq = "Under-18s can join the 11 am tour. They get a soft drink instead of the tasting."
+    assert verdict("They get a soft drink instead of the tasting.", faq)[0] == SUPPORTED
+
+
+def test_a_cards_expiry_is_a_month_and_year() -> None:
+    email = "Your card ending 4417 expires 12/26 - please update it before renewal."
+    assert verdict("Your card ending 4417 expires in December 2026.", email)[0] == SUPPORTED
+    assert verdict("Your card ending 4417 expires in December 2027.", email)[0] == UNSUPPORTED
+
+
+def test_a_state_given_to_the_table_row_named_just_before_it() -> None:
+    order = (
+        "line,product,colour,finish,size,qty\n"
+        "1,Dulvane Trade Durable,Sage Whisper,matt,5L,2\n"
+        "2,Dulvane Trade Durable,Chalk White,eggshell,2.5L,1"
+    )
+    tins = "Two 5L tins in Sage Whisper with a {} finish and one 2.5L tin in Chalk White, eggshell."
+    assert verdict(tins.format("matt"), order)[0] == SUPPORTED
+    found, why = verdict(tins.format("satin"), order)
+    assert found == UNSUPPORTED
+    assert why.startswith("state 'satin' is the other state: the evidence says 'matt'")

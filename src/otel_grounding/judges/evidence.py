@@ -237,9 +237,9 @@ _GROUP = re.compile(r"[(\[{][^()\[\]{}]*[)\]}]")
 _FIELD_MARKS = re.compile(r"[,:]")
 #: Currency codes: "EUR" is no place's code ("Euronext").
 _CURRENCIES = frozenset(word_list("EUR USD GBP JPY CHF CNY AUD CAD SEK NOK DKK PLN INR"))
-#: A structured output's records: its lines, and their fields (";" or " | " apart); a JSON
-#: output's innermost objects.
-_RECORD_CUTS = re.compile(r";\s|\s\|\s")
+#: A structured output's records: its lines, and their fields (" | " or ";" apart, but not a
+#: ";" inside a quoted CSV field); a JSON output's innermost objects.
+_RECORD_CUTS = re.compile(r"\s\|\s|;\s(?=[^\"]*(?:\"[^\"]*\"[^\"]*)*$)")
 _NUMBER_FIELD = re.compile(r"-?\d+(?:\.\d+)?")
 _DECIMAL_UNIT = re.compile(r"(\d+\.\d+)" + UNIT_AFTER)
 _LABEL = re.compile(r"\s*((?:[^:\n]|(?<=\d):(?=\d)){1,40}?):\s")

@@ -140,7 +140,8 @@ _DATE_START = re.compile(r"[0-9JFMASONDjfmasond]", re.IGNORECASE)
 #: A number with a unit or an ending glued to it is a number, not an identifier ("18s", "12GB").
 _GLUED_NUMBER = re.compile(
     r"\d+(?:\.\d+)?(?:s|st|nd|rd|th|am|pm|k|m|b|bn|gb|mb|kb|tb|km|kg|g|mg|ms|h|min|x|%)"
-    r"|\d{1,3}(?:\.\d+)?(?:-[a-z]{2,10}){1,2}",  # "1-tonne", "28-day", "3-year-old"
+    # "1-tonne", "3-year-old", "4.20-a-month"
+    r"|\d{1,3}(?:\.\d+)?(?:-(?:an?-)?[a-z]{2,10}){1,2}",
     re.IGNORECASE,
 )
 #: A number: `\d{1,3}(?:,\d{3})+|\d+` with its first digit written first (then the look-behinds
@@ -166,6 +167,11 @@ _EVIDENCE_NUMBER = re.compile(
 _WORD = re.compile(r"[^\W\d_](?:[\w'\u2019-]*[^\W_])?")
 _LETTER = re.compile(r"[^\W\d_]")  # what every word starts with
 _ALNUM = re.compile(r"[^\W_]")  # what every word, number and date starts with
+#: A word joined after a name by a hyphen that says nothing more than the name ("MIT-licensed",
+#: "Paris-based"; not "Indian-born").
+_SAID_OF_NAME = re.compile(
+    r"(?<=\w\w)-(?:licensed|based|style|styled|branded|powered|compatible|certified|listed)$"
+)
 _SPLIT_WORD = re.compile(r"[-_'\u2019]|(?<=[a-z])(?=[A-Z])")
 #: Evidence sentences end at terminal punctuation before white space or a capital (pasted
 #: passages often lack the space: "...Games.The 4th..."), not after an initial ("William H.
@@ -437,6 +443,10 @@ def _blanked(pieces: list[str]) -> str:
     return "".join(out)
 
 
+#: A month and year written as a card's expiry ("expires 12/26", "Exp: 03/28").
+_EXPIRES = re.compile(
+    r"(?i:expir\w*|exp|valid (?:thru|through|until|to))\.?:?\s+(\d\d)/(\d\d)(?![/\d])"
+)
 #: The days of the week, Monday first (a date's `weekday()`).
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
@@ -463,6 +473,11 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
         if fact is not None:
             dates.append(fact)
             date_spans.append(m.span())
+    if not claim and "/" in text:  # a card's "expires 12/26" is December 2026
+        dates.extend(
+            DateFact(m.group(), 2000 + int(m.group(2)), int(m.group(1)), None)
+            for m in _EXPIRES.finditer(text) if 1 <= int(m.group(1)) <= 12
+        )
     # Evidence keeps the numbers inside its dates and identifiers; a claim is held to its dates
     # and identifiers as wholes.
     number_text = _mask(masked, date_spans) if claim else text
@@ -517,8 +532,8 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
         or title_like(words)
     ):
         names = names[1:]
-    if names:
-        names = [n for n in names if not _defined_acronym(n, words)]
+    if names:  # "MIT-licensed", "Paris-based": the name is the first part
+        names = [_SAID_OF_NAME.sub("", n) for n in names if not _defined_acronym(n, words)]
     content = frozenset(
         stem(part)
         for w in words
@@ -678,6 +693,11 @@ def comparisons(sentence: str) -> list[tuple[str, str, bool]]:
                 if not values or _OTHER_SUBJECT.search(before[values[-1].end():]):
                     continue
                 value, other = values[-1].group(1), m.group(2)
+                if _MOVES_TO.match(lowered, m.end()):
+                    continue  # "goes up from 1,150 to 1,207": `_FROM_TO` reads it
+                length = _measured(lowered, m.end(2))
+                if length and length != _measured(lowered, values[-1].end(1)):
+                    continue  # "at 3, considerable, above 2,200 m": a place, not a value
             else:
                 if bool(words & _HIGHER) == bool(words & _LOWER):
                     continue
@@ -687,6 +707,18 @@ def comparisons(sentence: str) -> list[tuple[str, str, bool]]:
             if not _is_year(value) and not _is_year(other):
                 found.append((value, other, bool(words & _HIGHER)))
     return found
+
+
+#: "... to 1,207" after a comparison's number: a move from one value to another.
+_MOVES_TO = re.compile(r"[^;:()]{0,40}?\bto\s+" + _COMPARED)
+#: Units of length, which place a thing ("above 2,200 m") as well as measure it.
+_MEASURES = frozenset(("m", "km", "cm", "mm", "ft", "feet", "metres", "meters", "mi", "miles"))
+
+
+def _measured(lowered: str, end: int) -> str | None:
+    """The unit of length written right after a number ending at `end`, if any."""
+    unit = _UNIT.match(lowered, end)
+    return unit.group(1) if unit and unit.group(1) in _MEASURES else None
 
 
 #: A time of day right after a number ("8 pm", "8:30").

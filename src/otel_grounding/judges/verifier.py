@@ -149,6 +149,8 @@ PASSAGE_MIN = 0.5
 BIND_MAX_WORDS = 6
 #: How many tokens on either side of a number may name its own line.
 ROW_BESIDE = 2
+#: How many words before a state word may name the table row it is said of (`_cell_state`).
+CELL_STATE_REACH = 6
 #: A key is another line's when at least this many of its clause's words are that line's.
 ROW_MIN_TOKENS = 2
 #: A name this close after a number is that number's ("300 Crataegus monogyna").
@@ -230,6 +232,13 @@ _QUALITIES: tuple[tuple[frozenset[str], ...], ...] = tuple(
 )
 #: A prefix that makes a state its opposite ("encrypted" / "unencrypted").
 _UN = "un"
+#: An answer's "No," or "Not yet," opening a clause.
+_ANSWERS_NO = re.compile(r"\s*(?:[A-Za-z]+:\s*)?(?:no|not yet|nope)\s*[,.;!]", re.IGNORECASE)
+#: A dotted name: a host, an address, a file ("shop.example.com").
+_DOTTED_NAME = re.compile(r"[\w-]+(?:[.@/][\w-]+)+")
+#: A compass point in capitals ("N", "NE", "SSW").
+_COMPASS_POINT = re.compile(r"\b[NSEW]{1,3}\b")
+_COMPASS = {"N": "north", "S": "south", "E": "east", "W": "west"}
 _CHECK_MARKS = re.compile("[\u2714\u2713\u2716\u2717]")
 #: A line a cross mark opens (a checklist's "no").
 _CROSSED = re.compile("\\s*[\u2716\u2717\u2718\u274c]")
@@ -257,11 +266,19 @@ _VOWELS = frozenset("aeiou")
 _SHORT_MAX = 5
 #: Words before "up" that make it no rise ("payments coming up").
 _COMING = frozenset(word_list("coming come comes came"))
+#: Words saying a state is still to come, read before "to" ("expected to open").
+_TO_COME = frozenset(
+    ("expected", "due", "set", "scheduled", "planned", "planning", "going", "likely", "about")
+)
 #: A clause opening with one of these goes on about the subject before ("and is on hold").
-_GOES_ON = frozenset(word_list("is are was were has have had does did can will"))
+_GOES_ON = frozenset(word_list("is are was were has have had does did can will not"))
 _YES_NO = YES | NO
 #: Words saying a yes/no field is off ("Eco mode is off", "MFA disabled").
 _OFF = frozenset(word_list("off disabl inactiv"))
+#: Words joining two statements in one clause.
+_CLAUSE_JOINS = frozenset(("and", "but", "while", "or", "though", "although", "whereas"))
+#: Words that end the stretch of a clause an "off" word is said of (`_switched_off`).
+_JOINING = _CLAUSE_JOINS | {"with"}
 #: An English word written with its prefix and a hyphen ("re-enter", "ex-dividend"): no name.
 _PREFIXED = re.compile(r"(?:re|pre|co|ex|non|self|multi|anti|post|sub|semi|mid|pro|de)-[a-z]")
 #: The ending of a word that says a thing is without another ("gluten-free").
@@ -292,6 +309,10 @@ _TOTALS = frozenset(word_list("of total totals totalling totaling overall combin
 DIRECTION_WORDS = 3
 #: Marks that end a phrase inside a clause.
 _PHRASE_MARKS = (",", ";", " \u2014 ", " \u2013 ", " - ")
+#: A field's value that is nought ("rain_delay_hours": 0): the field is not there.
+_ZERO_VALUE = re.compile(r"\s*0(?:\.0+)?\s*[,;]?\s*")
+#: A field's value saying it does not hold.
+_FALSE_VALUE = r"(?:false|no|0|null|none|off)\b"
 #: A field with no value ("accepted_quote": null, "refund": None).
 _EMPTY_VALUE = re.compile(r"[:=]\s*(?:null|none|nil)(?=\s*(?:[,.;|})\]\n]|$))", re.IGNORECASE)
 #: Two words meaning "not" ("used up rather than scrapped", "free of charge").
@@ -580,14 +601,14 @@ def _unbound(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str, .
             and not any(holds_word(record, name.lower()) for record in records)
             # a line of an output in lines is one record, whatever its sentences
             and not where.get(name.lower(), set()) & where.get(number.text.replace(",", ""), set())
-            # in structured output a header ("Sixt, Lisbon Airport") states no value of its own
-            and (not index.structured or index.keyed(name.lower()))
+            # in structured output a header ("Sixt, Lisbon Airport") states no value of its own,
+            # nor does a label's line ("Equipment: Varnholt T-140 tractor") over the rows
+            and (not index.structured or (
+                index.keyed(name.lower()) and bool(where.get(name.lower(), set()) & index.data_rows)
+            ))
         ):
             return (f"'{name}'", f"'{number.text}'", _APART)
     return ()
-
-
-
 
 
 def _row_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
@@ -600,7 +621,10 @@ def _row_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
     and headers are no rows)."""
     where, rows = index.record_tokens, index.data_rows
     for part in clauses(claim):
-        tokens = [t for t in record_tokens(part) if t in where and t not in STOPWORDS]
+        tokens = [
+            t for written in record_tokens(part) for t in _as_written_there(written, index)
+            if t not in STOPWORDS
+        ]
         keys = [
             (i, row) for i, t in enumerate(tokens)
             if len(where[t]) == 1 and (row := next(iter(where[t]))) in rows and t in index.keys
@@ -634,6 +658,26 @@ def _row_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
     return ()
 
 
+def _as_written_there(token: str, index: EvidenceIndex) -> tuple[str, ...]:
+    """A claim's token as the output's lines write it: itself, its singular ("sealants" for
+    Sealant), a time without its leading nought ("4:30" for 04:30), a word the output writes as
+    two ("payday" for "pay day"), or nothing."""
+    where = index.record_tokens
+    if token in where:
+        return (token,)
+    for written in (token[:-1] if token.endswith("s") else "", f"0{token}"):
+        if written in where:
+            return (written,)
+    if token.isalpha():
+        for cut in range(3, len(token) - 2):
+            head, tail = token[:cut], token[cut:]
+            if head in where and tail in where and re.search(
+                rf"\b{head}[ -]{tail}\b", index.text
+            ):
+                return head, tail
+    return ()
+
+
 def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
     """Over a table, a clause naming one row that gives it another row's word in a column of
     words ("Ferncross is rising" where Ferncross's trend is Falling and another station's
@@ -663,17 +707,21 @@ def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
                 return flipped
             if values is None:
                 values = read_facts(part, claim=True)
-            crossed = _date_crossed(part, values, named, table)
+            crossed = _date_crossed(part, values, named, table) or _cell_state(part, table, index)
             if crossed:
                 return crossed
             for c in table.worded:
-                for other in sorted({cells[c] for _, _, cells in table.rows if len(cells) > c}):
+                column = {cells[c] for _, _, cells in table.rows if len(cells) > c}
+                # a clause naming rows by this column's own cells lists them ("Google,
+                # Cloudflare and OpenDNS return ...")
+                listed = {t for cell in column for t in record_tokens(cell)}
+                for other in sorted(column):
                     if len(other) < 2 or not WORDED_CELL.fullmatch(other) or not holds_word(
                         lowered, other
                     ) or _denied(lowered, other):
                         continue
                     # the word itself names the rows that hold it
-                    naming = named - set(record_tokens(other))
+                    naming = named - listed
                     rows = [row for row in table.rows if naming & row[1]]
                     if len(rows) == 1 and _other_rows_named(part, other, rows[0], table):
                         rows = []  # "35 m3/s from 06:00, then 60 m3/s for an inspection"
@@ -687,6 +735,37 @@ def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
                         own[c] and holds_word(lowered, own[c])
                     ):
                         return (f"'{other}'", _OTHER_RECORD)
+    return ()
+
+
+def _cell_state(clause: str, table: Table, index: EvidenceIndex) -> tuple[str, ...]:
+    """A state of a closed set (`_STATES`, `_QUALITIES`) given to the row named just before it
+    where that row's cell holds another of the set ("Sage Whisper with a satin finish" where
+    Sage Whisper's finish is matt). The row is the one a word before the state names alone,
+    within the state's stretch of the clause."""
+    lowered = clause.lower()
+    words = [(m.start(), m.group()) for m in _WORD_IN_CLAIM.finditer(lowered)]
+    for n, (start, word) in enumerate(words):
+        groups = _opposites(word, index) if word.isalpha() else None
+        if groups is None or _denied(lowered, word):
+            continue
+        same, other = ({stem(w) for w in group} for group in groups)
+        for at, before in reversed(words[max(0, n - CELL_STATE_REACH):n]):
+            if before in _CLAUSE_JOINS or "," in lowered[at:start]:
+                break
+            rows = [row for row in table.rows if before in row[1]]
+            if len(rows) != 1:
+                continue
+            cells = {
+                cell: {stem(w) for w in words_of_in_order(cell)}
+                for c in table.worded if len(rows[0][2]) > c and (cell := rows[0][2][c])
+            }
+            if any(stems & same for stems in cells.values()):
+                break
+            held = next((cell for cell, stems in cells.items() if stems & other), None)
+            if held is not None and not holds_word(lowered, held):
+                return (f"'{word}'", f"{_OTHER_STATE} '{held}'")
+            break
     return ()
 
 
@@ -728,12 +807,14 @@ def _row_field(clause: str, named: frozenset[str], table: Table) -> tuple[str, .
     ("dark_mode_v2 is enabled" where its `enabled` is false; "not on backorder" where its
     `backordered` is yes)."""
     words = words_of_in_order(clause)
-    negated = words_profile(words)[1] | _free_of(words)
+    said = words_profile(words)[1]
     written = {stem(p) for w in words for p in word_parts(w)}
     if written & _OFF:  # "Eco mode is off"
-        negated = negated | (written - _OFF)
+        said = said | _switched_off(words)
     for c, head in enumerate(table.heads):
         field = frozenset(stem(w) for w in FIELD_WORDS.findall(head))
+        # "gluten-free" is a column's own name where the column is "Gluten-free"
+        negated = said if _FREE in head else said | _free_of(words)
         if not field or not field <= written or (negated and not field & negated):
             continue
         naming = named - field
@@ -756,6 +837,24 @@ def _off_pieces(parts: Sequence[str]) -> list[str]:
         else:
             pieces.append(clause)
     return pieces
+
+
+def _switched_off(words: Sequence[str]) -> set[str]:
+    """The stems an "off" word is said of: its stretch of the clause between joining words
+    ("a word processor with the spellcheck disabled": spellcheck, not word processor)."""
+    off: set[str] = set()
+    stretch: set[str] = set()
+    said = False
+    for w in [*words, "and"]:
+        if w.lower() in _JOINING:
+            if said:
+                off |= stretch
+            stretch, said = set(), False
+            continue
+        found = {stem(p) for p in word_parts(w)}
+        said = said or bool(found & _OFF)
+        stretch |= found - _OFF
+    return off
 
 
 def _free_of(words: Sequence[str]) -> frozenset[str]:
@@ -791,11 +890,19 @@ def _named_last(
 
 
 def _denied(text: str, phrase: str) -> bool:
-    """Whether a clause negates a phrase it writes ("still hasn't been returned"): another
-    row's word, denied, says this row is not so."""
+    """Whether a clause negates a phrase it writes ("still hasn't been returned"), or says it
+    is to come ("expected to open"): another row's word, so said, is not this row's state."""
     at = text.find(phrase)
     before = _WORD_IN_CLAIM.findall(text[max(0, at - 40):at])[-NEGATION_SCOPE:]
-    return at >= 0 and any(word_profile(w).negation for w in before)
+    return at >= 0 and (
+        any(word_profile(w).negation for w in before) or _to_come(before)
+    )
+
+
+def _to_come(before: Sequence[str]) -> bool:
+    """Whether the words before a state say it is still to come ("expected to open", "due
+    to close"), lowercased."""
+    return len(before) > 1 and before[-1] == "to" and before[-2] in _TO_COME
 
 
 def _beside(text: str, phrase: str) -> set[str]:
@@ -900,7 +1007,7 @@ def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
         # a field's one word written as two ("data_rollover": "data rolls over")
         written.update(stem(stem(a.lower()) + b.lower()) for a, b in pairwise(words))
         if written & _OFF:  # "Eco mode is off"
-            negated = negated | (written - _OFF)
+            negated = negated | _switched_off(words)
         for field, value, position in index.fields:
             if not field <= written or (negated and not field & negated):
                 continue  # "Walk-ins are not accepted": the negation is the predicate's
@@ -1116,14 +1223,33 @@ def _ordinal(text: str) -> bool:
 def _abbreviated(claim: str, name: str, index: EvidenceIndex) -> bool:
     """Whether the evidence writes a name's word abbreviated beside the word the claim writes
     next to it ("Station Road" for Station Rd, "Eastgate Retail Park" for Eastgate Retail Pk,
-    "Harpley Town Reserves" for Harpley Town Res.)."""
+    "Harpley Town Reserves" for Harpley Town Res.), or the claim the evidence's ("Hep B" for
+    Hepatitis B)."""
     word = name.lower()
-    if not any(len(w) <= _SHORT_MAX and w[0].lower() == word[0] for w in index.proper):
-        return False  # no short form the evidence capitalises could be it
-    for m in re.finditer(rf"(\w+)\s+{re.escape(name)}\b|\b{re.escape(name)}\s+(\w+)", claim):
-        beside = re.escape((m.group(1) or m.group(2)).lower())
+    # a short form the evidence capitalises could be it, or a longer word it starts
+    short = any(len(w) <= _SHORT_MAX and w[0].lower() == word[0] for w in index.proper)
+    clipped = len(word) > 2 and any(
+        len(w) > len(word) + 1 and w.lower().startswith(word) for w in index.proper
+    )
+    if not (short or clipped):
+        return False
+    named = re.escape(name)
+    pairs = chain(
+        ((m.group(1), True) for m in re.finditer(rf"(\w+)\s+{named}\b", claim)),
+        ((m.group(1), False) for m in re.finditer(rf"\b{named}\s+(\w+)", claim)),
+    )
+    for neighbour, before in pairs:
+        beside = re.escape(neighbour.lower())
+        longer = (
+            rf"\b{beside}\s+{re.escape(word)}[a-z]{{2,}}\b" if before
+            else rf"\b{re.escape(word)}[a-z]{{2,}}\s+{beside}\b"
+        )
+        if clipped and re.search(longer, index.text):
+            return True
+        if not short:
+            continue
         pattern = (
-            rf"\b{beside}\s+([a-z]{{2,{_SHORT_MAX}}})(\.?)(?!\w)" if m.group(1)
+            rf"\b{beside}\s+([a-z]{{2,{_SHORT_MAX}}})(\.?)(?!\w)" if before
             else rf"\b([a-z]{{2,{_SHORT_MAX}}})(\.?)\s+{beside}\b"
         )
         if any(
@@ -1227,6 +1353,7 @@ def _other_state(
         said = {
             w.lower(): (n, groups) for n, w in enumerate(words)
             if (w.islower() or n == 0 or not w.isalpha())
+            and not _to_come(lowered[max(0, n - 2):n])  # "expected to open": not yet so
             and (groups := _opposites(w.lower(), index))
         }
         if not said:
@@ -1276,11 +1403,14 @@ def _only_other(
     if any(found[p] & same for p in lines):
         return None
     at = next((p for p in lines if found[p] & other), None)
-    if at is None or _negations(_rather_than(words_of_in_order(index.sentences[at].text))):
+    if at is None or _negations(_rather_than(words_of_in_order(text := index.sentences[at].text))):
         return None
+    word = sorted(found[at] & other)[0]
+    if re.search(rf"\b{re.escape(word)}\W{{0,2}}\s*[:=]\s*{_FALSE_VALUE}", text, re.IGNORECASE):
+        return None  # "enabled": false is the claim's "disabled"
     if index.sentences[at].text.count("{") > 1:
         return None  # a line of JSON holding many records: whose state it is is not read here
-    return at, sorted(found[at] & other)[0]
+    return at, word
 
 
 def _state_lines(beside: frozenset[str], kind: frozenset[str], index: EvidenceIndex) -> list[int]:
@@ -1346,8 +1476,12 @@ def _sharing_most(shared: dict[str, set[str]], first: dict[str, int], need: int)
 
 
 def _states_of(text: str) -> set[str]:
-    """The words and check marks of an evidence line, lowercased."""
-    return {w.lower() for w in words_of_in_order(text)} | set(_CHECK_MARKS.findall(text))
+    """The words and check marks of an evidence line, lowercased, a compass point's letters
+    read as its directions ("N and NE aspects": north, east)."""
+    words = {w.lower() for w in words_of_in_order(text)} | set(_CHECK_MARKS.findall(text))
+    for point in _COMPASS_POINT.findall(text):
+        words.update(_COMPASS[letter] for letter in point)
+    return words
 
 
 def _opposites(
@@ -1401,7 +1535,7 @@ def _polarity_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
             if len(stems) < POLARITY_EXACT_WORDS:
                 continue
             exact = n > 0 or len(stems) < POLARITY_MIN_WORDS
-            found = _opposite(words, stems, negated, index, exact)
+            found = _opposite(words, stems, negated, index, exact, _dotted_stems(piece))
             if found is not None:
                 return found
     return None
@@ -1409,10 +1543,11 @@ def _polarity_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
 
 def _opposite(
     words: list[str], stems: frozenset[str], negated: frozenset[str], index: EvidenceIndex,
-    exact: bool,
+    exact: bool, named: frozenset[str],
 ) -> int | None:
     """The first evidence clause stating what these words state, when every such clause states
-    it the other way round (`_polarity_flip`)."""
+    it the other way round (`_polarity_flip`); `named`: the stems of the clause's dotted names
+    (hosts, addresses, files)."""
     odd = _negations(words) % 2
     need = max(POLARITY_MIN_SHARED, POLARITY_OVERLAP * len(stems))
     # A field's "No" or null is the field rule's ("Out of service: No", "accepted": null),
@@ -1427,20 +1562,39 @@ def _opposite(
         and not _CROSSED.match(text)  # "✘ Airport shuttle": its mark is the negation
         and not _names_a_denied_field(index.sentences[p])
         and not _quotes_a_negation(index.sentences[p].clause)
+        and not _under_a_denying_name(index.sentences[p])
         and (not exact or (index.profiles[p].stems == stems and _prose(index.sentences[p])))
     ]
     if not same:
         return None
     # Both ways: the negated shared words, and the count of negations ("doesn't work" /
     # "doesn't suit": both negate; "can't add names without a fee" / "will incur a fee").
-    if all(
-        bool(negated & (shared := stems & index.profiles[p].stems))
-        != bool(index.profiles[p].negated & shared)
-        and odd != _negations(words_of_in_order(index.sentences[p].clause)) % 2
-        for p in same
-    ):
-        return same[0]
-    return None
+    # What a negation is said of is shared, or, for the claim's, written nowhere in the
+    # evidence (a paraphrase: "can't handle" / "can accommodate"); "Do not attempt to open
+    # the case" says nothing of opening it. A name's parts are not what a clause states
+    # ("isn't complete for shop.example" / "A record for shop.example").
+    heads = _negation_heads(words)
+    # "only accepted between 1 and 21 March": the evidence's negation may be the rest's
+    only = not negated and "only" in (w.lower() for w in words)
+    found = None
+    for p in same:
+        # the evidence's "instead of" is read as the claim's is, and an answer's "Not yet,"
+        # before what it states is the question's
+        clause = _rather_than(words_of_in_order(_answered(index.sentences[p].clause)))
+        their = words_profile(clause)[1]
+        claimed = negated & (shared := stems & index.profiles[p].stems)
+        if claimed and not (heads & shared or not heads & index.stems):
+            continue  # a clause sharing the rest but not what the claim denies is not about it
+        if not (
+            bool(claimed) != bool(their & shared)
+            and odd != _negations(clause) % 2
+            and (claimed or (_negation_heads(clause) & shared and not only))
+            and shared - named
+        ):
+            return None
+        if found is None:
+            found = p
+    return found
 
 
 def _prose(sentence: EvidenceSentence) -> bool:
@@ -1471,13 +1625,54 @@ def _quotes_a_negation(clause: str) -> bool:
     )
 
 
+def _answered(clause: str) -> str:
+    """An evidence clause without an answer's opening "No," or "Not yet," where it states the
+    rest unnegated ("Not yet, we'll take payment on delivery": that "not" is the question's)."""
+    m = _ANSWERS_NO.match(clause)
+    if m is None or _negations(words_of_in_order(rest := clause[m.end():])):
+        return clause
+    return rest
+
+
+def _under_a_denying_name(sentence: EvidenceSentence) -> bool:
+    """Whether an evidence clause is the value of a field whose name denies ("Not suitable
+    for: vegans"): the line's polarity is its name's."""
+    at = sentence.text.find(sentence.clause)
+    name = sentence.text[:at].rstrip() if at > 0 else ""
+    return name.endswith((":", "=")) and _negations(words_of_in_order(name)) > 0
+
+
 def _names_a_denied_field(sentence: EvidenceSentence) -> bool:
     """Whether an evidence clause is a field's name whose value denies it ("Accidental damage
-    cover: not purchased"): the line's polarity is its value's, not the name's."""
+    cover: not purchased", "rain_delay_hours": 0): the line's polarity is its value's, not
+    the name's."""
     value = _value_after(sentence)
     if not value:
         return False
+    if _ZERO_VALUE.fullmatch(value):
+        return True
     return may_negate(value) and _negations(words_of_in_order(value)) > 0
+
+
+def _dotted_stems(text: str) -> frozenset[str]:
+    """The stems of a text's dotted names ("shop.example.com", "a.b@example.org")."""
+    return frozenset(
+        s for name in _DOTTED_NAME.findall(text) for s in words_profile(words_of_in_order(name))[0]
+    )
+
+
+def _negation_heads(words: Sequence[str]) -> frozenset[str]:
+    """The stems a clause's negations are said of: the negating word's own ("non-refundable")
+    or the first word with stems after it ("isn't suitable for": suitabl)."""
+    heads: set[str] = set()
+    waiting = False
+    for profile in map(word_profile, words):
+        if profile.negation and not profile.stems:
+            waiting = True
+        elif profile.stems and (waiting or profile.negation):
+            heads.update(profile.stems)
+            waiting = False
+    return frozenset(heads)
 
 
 def _negations(words: Sequence[str]) -> int:
