@@ -1751,3 +1751,114 @@ def test_a_state_given_to_the_table_row_named_just_before_it() -> None:
     found, why = verdict(tins.format("satin"), order)
     assert found == UNSUPPORTED
     assert why.startswith("state 'satin' is the other state: the evidence says 'matt'")
+
+
+# -- the fourteenth rules (rules-v14): how outputs write a state, a field and a row -----------
+
+
+def test_a_not_until_says_when_and_out_of_says_not() -> None:
+    loans = "The Salt Path Atlas / Ines Barragan     Due: 2026-05-06   Renewals left: 2"
+    assert verdict("The Salt Path Atlas isn't due until May 6.", loans)[0] == SUPPORTED
+    assert verdict("The Salt Path Atlas isn't due until May 16.", loans)[0] == UNSUPPORTED
+    stock = (
+        "Cedar Heights #412   In stock: 7   Aisle 22, Bay 9\n"
+        "Riverbend #388       Out of stock   Next delivery 2026-05-20"
+    )
+    assert verdict("Riverbend has none in stock.", stock)[0] == SUPPORTED
+    status = "Rx 884390  Omeprazole 20 mg capsules\n  Status:  OUT OF STOCK - delivery 2024-11-07"
+    assert verdict("The omeprazole is out of stock for now.", status)[0] == SUPPORTED
+
+
+def test_amounts_months_and_names_as_outputs_write_them() -> None:
+    notice = "Project: Garage extension, Lindgatan 7\nPermit fee: SEK 14 250 (invoice sent by post)"
+    assert verdict("The permit fee is 14,250 kronor.", notice)[0] == SUPPORTED
+    assert verdict("The permit fee is 14,520 kronor.", notice)[0] == UNSUPPORTED
+    rates = (
+        "Check-in 2026-04-17 / Check-out 2026-04-20 (3 nights)\n"
+        "Room                  Rate/night   Breakfast   Cancellation\n"
+        "Superior Patio        EUR 146      incl.       free until 04-15"
+    )
+    assert verdict("The Superior Patio has free cancellation until April 15.", rates)[
+        0
+    ] == SUPPORTED
+    assert verdict("The Superior Patio has free cancellation until April 16.", rates)[
+        0
+    ] == UNSUPPORTED
+    amenities = '{"flight": "NZ 288", "wifi": {"available": true, "free_messaging": true}}'
+    assert verdict("NZ 288 has Wi-Fi with free messaging.", amenities)[0] == SUPPORTED
+
+
+def test_a_header_with_ranges_in_brackets_is_no_row() -> None:
+    passes = (
+        "Resort: Torvik Fjellpark\nSeason: 2026/27\n"
+        "Pass type        Adult   Youth (7-15)   Senior (67+)\n"
+        "1-day            NOK 595  NOK 455       NOK 475\n"
+        "3-day            NOK 1590 NOK 1215      NOK 1270"
+    )
+    pass_ = "At Torvik Fjellpark an adult 1-day pass costs NOK {}, and a 3-day pass NOK 1,590."
+    assert verdict(pass_.format("595"), passes)[0] == SUPPORTED
+    assert verdict(pass_.format("559"), passes)[0] == UNSUPPORTED
+
+
+def test_a_field_read_as_the_claim_says_it() -> None:
+    # "can be returned" states "Returnable"; a value's bracketed reason ends it
+    item = "Returnable: No - final sale\nExchange for different size: Yes, within 14 days"
+    assert verdict("It can be returned.", item)[0] == CONTRADICTED
+    assert verdict("It can't be returned.", item)[0] == SUPPORTED
+    shed = "Building permit required: No (under 10 m\u00b2 exemption)\nZone: R-2 residential"
+    assert verdict("The shed does need a building permit.", shed)[0] == CONTRADICTED
+    # "disabled" says "enabled" is false, "defrosting" states "defrost_active"
+    flag = "flag: checkout.new_address_form\nenabled: true\nrollout: 25% of users"
+    assert verdict("The flag is disabled for 25% of users.", flag)[0] == CONTRADICTED
+    pump = '{"mode": "heating", "dhw_boost": false, "defrost_active": true}'
+    assert verdict("It isn't defrosting right now.", pump)[0] == CONTRADICTED
+    assert verdict("It is defrosting right now.", pump)[0] == SUPPORTED
+    # a field's word another line also writes may be that line's
+    flags = "key: checkout.one_tap_pay\nenabled:      false\nstaging:      enabled, 100%"
+    assert verdict("In staging it's still enabled for 100% of traffic.", flags)[0] == SUPPORTED
+
+
+def test_a_row_named_by_its_label_and_a_state_a_comma_apart() -> None:
+    plan = (
+        "Benefit                 Covered   Limit              Copay\n"
+        "Physiotherapy           Yes       12 sessions/year   $25\n"
+        "Acupuncture             No        -                  -"
+    )
+    assert verdict("Acupuncture is covered.", plan)[0] == UNSUPPORTED
+    assert verdict("Physiotherapy is covered for 12 sessions a year.", plan)[0] == SUPPORTED
+    order = (
+        "Eggshell Interior 2.5L - colour 'Sea Holly' (muted green)  2    GBP 59.00 each\n"
+        "Multi-surface Primer 1L - white                     1    GBP 18.50"
+    )
+    tins = "Two tins of eggshell in Sea Holly, a muted {}, and a litre of white primer."
+    assert verdict(tins.format("green"), order)[0] == SUPPORTED
+    assert verdict(tins.format("blue"), order)[0] == UNSUPPORTED
+    quote = (
+        '{\n  "supplier": "Atlantica Rent",\n  "car_class": "Compact SUV",\n'
+        '  "example_model": "Peugeot 2008",\n  "transmission": "automatic",\n'
+        '  "mileage": "unlimited"\n}'
+    )
+    car = "Atlantica Rent has a compact SUV like a Peugeot 2008 with a {} gearbox."
+    assert verdict(car.format("automatic"), quote)[0] == SUPPORTED
+    assert verdict(car.format("manual"), quote)[0] == UNSUPPORTED
+
+
+def test_compass_bearings_winds_and_plurals_are_read_as_their_sets() -> None:
+    path = "Diversion: follow Shepherd's Track north-east from the sheepfold"
+    assert verdict("Follow Shepherd's Track north-east from the sheepfold.", path)[
+        0
+    ] == SUPPORTED
+    assert verdict("Follow Shepherd's Track south-west from the sheepfold.", path)[
+        0
+    ] == UNSUPPORTED
+    forecast = "Today: Wind northwesterly 12\u201318 kt, gusts 24 kt.\nSea state: moderate."
+    wind = "Today expect {} winds of 12 to 18 knots gusting to 24."
+    assert verdict(wind.format("northwesterly"), forecast)[0] == SUPPORTED
+    assert verdict(wind.format("northeasterly"), forecast)[0] == UNSUPPORTED
+    refill = (
+        "Patient: D. Castellanos\nMedication: Levothyroxine 75 mcg tablet\n"
+        "Quantity: 90   Refills remaining: 2\nStatus: Ready for pickup at Greenway\n"
+        "Copay: $4.00"
+    )
+    assert verdict("Your levothyroxine tablets (90) are ready.", refill)[0] == SUPPORTED
+    assert verdict("Your levothyroxine capsules (90) are ready.", refill)[0] == UNSUPPORTED

@@ -195,7 +195,7 @@ _ONE_RECORD_VALUES = frozenset(("null", "none", "nil", "enabled", "disabled")) |
 FIELD_VALUE = re.compile(
     r"[:=]\s*\"?("
     + "|".join(sorted(YES | NO | _ONE_RECORD_VALUES, key=lambda v: (-len(v), v)))
-    + r")\"?(?=\s*(?:[,.;|})\]\n]|\s[-\u2013\u2014]\s|$))",
+    + r")\"?(?=\s*(?:[,.;|})\]\n]|\s[-\u2013\u2014]\s|\s\([^()\n]*\)\s*(?:\n|$)|$))",
     re.IGNORECASE,
 )
 #: Words that only label a field ("Customs status"), left out of its name.
@@ -241,6 +241,18 @@ _CURRENCIES = frozenset(word_list("EUR USD GBP JPY CHF CNY AUD CAD SEK NOK DKK P
 #: ";" inside a quoted CSV field); a JSON output's innermost objects.
 _RECORD_CUTS = re.compile(r"\s\|\s|;\s(?=[^\"]*(?:\"[^\"]*\"[^\"]*)*$)")
 _NUMBER_FIELD = re.compile(r"-?\d+(?:\.\d+)?")
+#: A date written year first, to the day ("2026-04-17").
+_ISO_DAY = re.compile(r"\b\d{4}-\d\d-\d\d\b")
+#: A month and day written as the year-first dates beside them write them ("04-15").
+_MONTH_DAY = re.compile(r"(?<![\w-])(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?![\w-])")
+#: A part of a line in brackets ("(7-15)").
+_BRACKETED = re.compile(r"\([^()]*\)")
+#: An amount whose thousands are set apart by spaces, beside its currency ("SEK 14 250",
+#: "14 250 kr").
+_SPACED_AMOUNT = re.compile(
+    r"(?:\b[A-Z]{3}|[\u20ac\u00a3$]|\bkr\.?)\s?(\d{1,3}(?:[ \u00a0\u202f]\d{3})+)(?![\d.,])"
+    r"|(?<![\d.,])(\d{1,3}(?:[ \u00a0\u202f]\d{3})+)\s?(?:kr\b|[A-Z]{3}\b|\u20ac)"
+)
 _DECIMAL_UNIT = re.compile(r"(\d+\.\d+)" + UNIT_AFTER)
 _LABEL = re.compile(r"\s*((?:[^:\n]|(?<=\d):(?=\d)){1,40}?):\s")
 #: Numbers read as years, not as a record's value.
@@ -397,6 +409,8 @@ class EvidenceIndex:
         self._totals: set[float] | None = None
         self._times: set[tuple[int, int]] | None = None
         self._derived: tuple[set[float], set[float]] | None = None
+        self._spaced: set[float] | None = None
+        self._written_month_days: set[tuple[int | None, int | None]] | None = None
         self._derived_across: set[float] | None = None
         self._number_at: dict[str, list[int]] | None = None
         self._profiles: list[_Profile] | None = None
@@ -570,6 +584,8 @@ class EvidenceIndex:
         words = self.vocabulary.words
         if whole in words or (whole[-1:] == "s" and whole[:-1] in words):
             return True  # "MySQL" for mysql, "GPUs" for gpu
+        if "-" in whole and whole.replace("-", "") in words:
+            return True  # "Wi-Fi" for wifi
         if not name.isascii() and (plain := _unaccented(name)) != name:
             return self.has_name(plain)  # "Fauré" for Faure
         parts = [p for p in word_parts(name) if len(p) >= 2]
@@ -635,7 +651,7 @@ class EvidenceIndex:
             keys.append(number_key(number.scaled))
         if number.percent:  # "70%" for 0.7
             keys.append(number_key(number.value / 100))
-        if any(k in facts.numbers for k in keys):
+        if any(k in facts.numbers for k in keys) or number.value in self._spaced_amounts():
             return True
         if number.unit and not number.decimals and number.scaled is None and any(
             round(value) == number.value and unit == number.unit for value, unit in facts.units
@@ -760,6 +776,8 @@ class EvidenceIndex:
                 )
             ):
                 return True
+        if date.year is None and (date.month, date.day) in self._month_days():
+            return True
         if date.month is None and date.day is None and date.year is not None:
             return number_key(date.year) in facts.numbers
         if date.month is not None and date.day is not None:  # "16-18 Jul", "3 and 14 November"
@@ -779,6 +797,27 @@ class EvidenceIndex:
                 rf"\b{date.day}(?:st|nd|rd|th)\b", self.text
             ) is not None and any(known.month == date.month for known in facts.dates)
         return False
+
+    def _spaced_amounts(self) -> set[float]:
+        """Amounts whose thousands are set apart by spaces beside their currency ("SEK 14
+        250"), read on the first number the other readings miss."""
+        if self._spaced is None:
+            self._spaced = {
+                float(re.sub(r"\D", "", m.group(1) or m.group(2)))
+                for text in self._texts for m in _SPACED_AMOUNT.finditer(text)
+            }
+        return self._spaced
+
+    def _month_days(self) -> set[tuple[int | None, int | None]]:
+        """Months and days written "04-15" beside dates written year first ("free until 04-15"
+        of a 2026-04-17 stay), read on the first date the other readings miss."""
+        if self._written_month_days is None:
+            self._written_month_days = {
+                (int(m.group(1)), int(m.group(2)))
+                for text in self._texts if _ISO_DAY.search(text)
+                for m in _MONTH_DAY.finditer(text)
+            }
+        return self._written_month_days
 
     def has_identifier(self, identifier: str) -> bool:
         return not self.missing_identifiers((identifier,))
@@ -1038,7 +1077,7 @@ class EvidenceIndex:
                     # output's, no row's; nor is a sentence of prose
                     if n and not (
                         label or _SUMMARY_LINE.match(record) or _SETTING.match(record)
-                        or _prose(record)
+                        or _prose(record) or self.heads_a_table(record)
                     ) and _NUMBER_FIELD.search(record):
                         self._data_rows.add(at)
                     at += 1
@@ -1089,8 +1128,9 @@ class EvidenceIndex:
     @staticmethod
     def heads_a_table(text: str) -> bool:
         """Whether an evidence line is a table's header ("Passenger  Seat  Checked bag",
-        "pupil,class,paid_gbp"): columns named, no value, nothing stated."""
-        return not _DIGIT_IN.search(text) and (
+        "pupil,class,paid_gbp", "Adult  Youth (7-15)"): columns named, no value (a column's
+        range in brackets is none), nothing stated."""
+        return not _DIGIT_IN.search(_BRACKETED.sub("", text)) and (
             len(_COLUMN_GAP.findall(text.strip())) >= 2 or _CSV_HEAD.fullmatch(text.strip())
             is not None
         )

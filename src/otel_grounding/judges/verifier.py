@@ -175,20 +175,29 @@ STATE_BESIDE = 4
 #: A line naming a field ("Fuel: hybrid"), and how many such lines, each named once, make an
 #: output one record (`_one_record_line`).
 _LINE_LABEL = re.compile(
-    r"^[ \t]*([a-z][\w /()-]{0,30}?)[ \t]*:[ \t]", re.MULTILINE | re.IGNORECASE
+    r"^[ \t]*\"?([a-z][\w /()-]{0,30}?)\"?[ \t]*:[ \t]", re.MULTILINE | re.IGNORECASE
 )
 ONE_RECORD_MIN_FIELDS = 4
 ONE_RECORD_VALUE_WORDS = 4
+
+
+def _group(words: str) -> frozenset[str]:
+    """A group of a closed set, with the singular of each plural ("tablets": tablet)."""
+    group = word_list(words)
+    return frozenset((*group, *(w[:-1] for w in group if w.endswith("s") and w[-2:] != "ss")))
+
+
 #: States that exclude each other, as written: each group's words against the other groups'
 #: of its set ("Lint failed" where the output's lint line has "passed" or a check mark).
 _STATES: tuple[tuple[frozenset[str], ...], ...] = tuple(
-    tuple(frozenset(word_list(group)) for group in groups.split("|"))
+    tuple(map(_group, groups.split("|")))
     for groups in (
         "passed pass passes passing succeeded succeeds success successful successfully \u2714 "
         "\u2713|failed fail fails failing failure unsuccessful \u2716 \u2717",
         "open|closed", "enabled|disabled", "online|offline", "active|inactive",
         "available|unavailable", "accepted approved granted|rejected declined denied refused",
-        "included|excluded", "allowed permitted allows|forbidden prohibited banned denies",
+        "included|excluded",
+        "allowed permitted allows|forbidden prohibited banned denies deny",
         "required mandatory compulsory|optional", "valid|invalid expired",
     )
 )
@@ -196,10 +205,10 @@ _STATES: tuple[tuple[frozenset[str], ...], ...] = tuple(
 #: writes the claim's word: a line may name one of two things the evidence has both of
 #: ("front brake pads" beside "Rear brake pads: 4 mm").
 _QUALITIES: tuple[tuple[frozenset[str], ...], ...] = tuple(
-    tuple(frozenset(word_list(group)) for group in groups.split("|"))
+    tuple(map(_group, groups.split("|")))
     for groups in (
         "high|medium|low", "higher|lower", "highest|lowest", "upper|lower", "above|below",
-        "north|south|east|west",
+        "north northerly|south southerly|east easterly|west westerly",
         "northern|southern|eastern|western", "front|rear", "inside|outside",
         "internal|external", "indoor|outdoor", "hot|cold", "warm|cool", "fast|slow",
         "faster|slower", "fastest|slowest", "larger bigger|smaller", "largest biggest|smallest",
@@ -214,10 +223,15 @@ _QUALITIES: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "temporary|permanent", "primary|secondary", "refundable|non-refundable", "wet|dry",
         "home|away", "won|lost", "male|female", "left|right", "spring|summer|autumn|winter",
         "northbound|southbound|eastbound|westbound", "northwards|southwards|eastwards|westwards",
+        "north-east northeast north-easterly northeasterly"
+        "|north-west northwest north-westerly northwesterly"
+        "|south-east southeast south-easterly southeasterly"
+        "|south-west southwest south-westerly southwesterly",
+        "early|late",
         "black|white|red|blue|green|yellow|orange|purple|pink|grey gray|brown|silver|gold|navy"
         "|beige|cream|teal",
         "oak|walnut|pine|ash|beech|birch|maple|cherry|teak|bamboo",
-        "velvet|linen|cotton|wool|leather|suede|polyester|silk|nylon|mesh|knit|denim",
+        "velvet|linen|cotton|wool|leather|suede|polyester|silk|nylon|mesh|knit|denim|boucle",
         "porcelain|ceramic|terracotta|marble|granite|slate|glass|concrete",
         "steel|aluminium aluminum|iron|brass|copper|titanium",
         "matt matte|gloss glossy|satin|eggshell",
@@ -275,6 +289,10 @@ _GOES_ON = frozenset(word_list("is are was were has have had does did can will n
 _YES_NO = YES | NO
 #: Words saying a yes/no field is off ("Eco mode is off", "MFA disabled").
 _OFF = frozenset(word_list("off disabl inactiv"))
+#: An "off" word -> the field it says is false ("disabled": enabled).
+_OFF_OF = {stem("disabled"): stem("enabled"), stem("inactive"): stem("active")}
+#: A field's words that only say it is on ("defrost_active"): its other words state it.
+_SWITCHED_ON = frozenset((stem("active"), stem("enabled")))
 #: Words joining two statements in one clause.
 _CLAUSE_JOINS = frozenset(("and", "but", "while", "or", "though", "although", "whereas"))
 #: Words that end the stretch of a clause an "off" word is said of (`_switched_off`).
@@ -318,7 +336,7 @@ _EMPTY_VALUE = re.compile(r"[:=]\s*(?:null|none|nil)(?=\s*(?:[,.;|})\]\n]|$))", 
 #: Two words meaning "not" ("used up rather than scrapped", "free of charge").
 _INSTEAD = frozenset(
     (("rather", "than"), ("instead", "of"), ("apart", "from"), ("except", "for"),
-     ("free", "of"))
+     ("free", "of"), ("out", "of"))
 )
 #: A percentage as a text states it ("20%", "12.5 %").
 _PERCENT_IN_TEXT = re.compile(r"(?<![\w.])(\d{1,2}(?:\.\d+)?)\s?%")
@@ -686,6 +704,8 @@ def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
     two rows compares them and is not read."""
     where = index.record_tokens
     named: frozenset[str] = frozenset()
+    # a row's label of one word names it however the claim writes it ("acupuncture")
+    labels = {cells[0] for table in index.tables for _, _, cells in table.rows if cells}
     for part in clauses(claim):
         lowered = part.lower()
         keys = frozenset(
@@ -693,7 +713,7 @@ def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
             if len(where.get(t, ())) == 1 and t not in STOPWORDS
             and (not t[0].isdigit() or _distinct_number(t))
             # "two runners" names no row where the output has only "Heaton Runners"
-            and (not written.islower() or t in index.lowercase)
+            and (not written.islower() or t in index.lowercase or t in labels)
         )
         opening = [w.lower() for w in _WORD_IN_CLAIM.findall(part)[:3]]
         # "..., and it is licensed under MIT", "..., and is on backorder" go on about the row
@@ -1006,14 +1026,36 @@ def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
             written.add(_ALLOWED)
         # a field's one word written as two ("data_rollover": "data rolls over")
         written.update(stem(stem(a.lower()) + b.lower()) for a, b in pairwise(words))
+        # "can be returned" states "Returnable", "be changed" "Changeable"
+        written.update(
+            stem(b[:cut].lower() + "able") for a, b in pairwise(words)
+            if a.lower() == "be" and b.lower().endswith("ed") for cut in (-2, -1)
+        )
         if written & _OFF:  # "Eco mode is off"
             negated = negated | _switched_off(words)
+            # "disabled" says "enabled": false
+            turned = {on for off, on in _OFF_OF.items() if off in written}
+            written |= turned
+            negated = negated | turned
         for field, value, position in index.fields:
-            if not field <= written or (negated and not field & negated):
+            # "defrosting" states "defrost_active", "enabled" is the field's own label
+            said = field if field <= written else field - _SWITCHED_ON
+            if not said or not said <= written or (negated and not said & negated):
                 continue  # "Walk-ins are not accepted": the negation is the predicate's
-            if bool(field & negated) == value:
+            if bool(said & negated) == value and not _stated_elsewhere(field, position, index):
                 return position
     return None
+
+
+def _stated_elsewhere(field: frozenset[str], position: int, index: EvidenceIndex) -> bool:
+    """Whether another line of the output writes a field's words ("enabled: false" of prod,
+    and "staging: enabled, 100%"): the claim's may be that line's."""
+    own = index.sentences[position].text
+    return any(
+        field <= index.profiles[p].stems and sentence.text != own
+        and not (index.is_diff and DIFF_REMOVED.match(sentence.text))  # what it was
+        for p, sentence in enumerate(index.sentences)
+    )
 
 
 def _total(claim: str, number: NumberFact) -> bool:
@@ -1364,15 +1406,23 @@ def _other_state(
         states = {stem(p) for _, groups in said.values() for w in chain(*groups)
                   for p in word_parts(w)}
         lines = _lines_about(stems - states, index)
+        pieces = [{w.lower() for w in words_of_in_order(p)} for p in _COMMA.split(clause)]
         for word, (at, (same, other)) in said.items():
-            if other & set(lowered):
-                continue  # both states in one clause: whose is not read here
+            both = bool(other & set(lowered))
+            if both and any(word in piece and other & piece for piece in pieces):
+                continue  # both states in one piece of a clause: whose is not read here
             beside = frozenset({
                 s for w in words[max(0, at - STATE_BESIDE):at + STATE_BESIDE + 1]
                 for s in words_profile([w])[0] if len(s) > 2  # not the "th" of "7th"
             } - states)
-            # the record's one line, only where no clause of the claim gives another state
-            for found in _about_it(lines, beside, same | other, not other & written, index):
+            # both in one clause, a comma apart ("in Sea Holly, a muted blue, ... white
+            # primer"): only the lines of its kind nearest its own words; the record's one
+            # line, only where no clause of the claim gives another state
+            sources = (
+                [_state_lines(beside, same | other, index)] if both
+                else _about_it(lines, beside, same | other, not other & written, index)
+            )
+            for found in sources:
                 opposite = _only_other(found, same, other, index)
                 if opposite is not None:
                     return (f"'{word}'", f"{_OTHER_STATE} '{opposite[1]}'"), opposite[0]
@@ -1548,6 +1598,8 @@ def _opposite(
     """The first evidence clause stating what these words state, when every such clause states
     it the other way round (`_polarity_flip`); `named`: the stems of the clause's dotted names
     (hosts, addresses, files)."""
+    if _not_until(words):
+        return None  # "isn't due until May 6" says when, not whether
     odd = _negations(words) % 2
     need = max(POLARITY_MIN_SHARED, POLARITY_OVERLAP * len(stems))
     # A field's "No" or null is the field rule's ("Out of service: No", "accepted": null),
@@ -1585,6 +1637,8 @@ def _opposite(
         claimed = negated & (shared := stems & index.profiles[p].stems)
         if claimed and not (heads & shared or not heads & index.stems):
             continue  # a clause sharing the rest but not what the claim denies is not about it
+        if _not_until(clause):
+            return None
         if not (
             bool(claimed) != bool(their & shared)
             and odd != _negations(clause) % 2
@@ -1661,6 +1715,16 @@ def _dotted_stems(text: str) -> frozenset[str]:
     )
 
 
+def _not_until(words: Sequence[str]) -> bool:
+    """Whether a clause's negation is a "not ... until" ("isn't due until May 6", "won't ship
+    until Friday"): it says when, not whether."""
+    lowered = [w.lower() for w in words]
+    if "until" not in lowered and "till" not in lowered:
+        return False
+    first = next((n for n, w in enumerate(words) if word_profile(w).negation), None)
+    return first is not None and any(w in ("until", "till") for w in lowered[first:])
+
+
 def _negation_heads(words: Sequence[str]) -> frozenset[str]:
     """The stems a clause's negations are said of: the negating word's own ("non-refundable")
     or the first word with stems after it ("isn't suitable for": suitabl)."""
@@ -1686,14 +1750,15 @@ def _negations(words: Sequence[str]) -> int:
 
 
 def _rather_than(words: list[str]) -> list[str]:
-    """A clause's words with "rather than", "instead of", "apart from" and "except for" read
-    as the "not" they mean before a word ("used up rather than scrapped")."""
+    """A clause's words with "rather than", "instead of", "apart from", "except for" and "out
+    of" read as the "not" they mean before a word ("used up rather than scrapped", "out of
+    stock")."""
     lowered = [w.lower() for w in words]
     for at in range(len(words) - 2):
         # "rather than frozen", not "instead of 31 August" (a value replaced, not denied)
         if (lowered[at], lowered[at + 1]) in _INSTEAD and words[at + 2].isalpha() and (
-            words[at + 2].islower()
-        ):
+            words[at + 2].islower() or (words[at].isupper() and words[at + 2].isupper())
+        ):  # a line in capitals too ("OUT OF STOCK")
             return [*words[:at], "not", *_rather_than(words[at + 2:])]
     return words
 
