@@ -85,7 +85,7 @@ AGENT_EXPECTED = {
     "blind-24": (40, 27, 20),  # the same
     "blind-25": (40, 28, 23),  # written after the ninth rules, measured once with them
     "blind-26": (40, 24, 13),  # the same
-    "blind-27": (40, 28, 0),  # the issue's own brief, measured once with the ninth rules, then
+    "blind-27": (40, 29, 0),  # the issue's own brief, measured once with the ninth rules, then
     "blind-28": (40, 25, 1),  # development for the tenth
     "blind-29": (40, 29, 2),  # the same brief, sealed until the tenth rules were final
     "blind-30": (40, 25, 1),  # the same
@@ -101,16 +101,20 @@ AGENT_EXPECTED = {
     "blind-40": (40, 30, 0),  # the same; development for the twelfth rules
     "blind-41": (40, 27, 1),  # the same brief, sealed until the twelfth rules were final
     "blind-42": (40, 29, 1),  # the same
-    "blind-43": (40, 24, 1),  # the same
-    "blind-44": (40, 29, 2),  # the same; development for the thirteenth rules
-    "blind-45": (40, 27, 0),  # the same brief, sealed until the thirteenth rules were final
+    "blind-43": (40, 25, 1),  # the same
+    "blind-44": (40, 30, 2),  # the same; development for the thirteenth rules
+    "blind-45": (40, 28, 0),  # the same brief, sealed until the thirteenth rules were final
     "blind-46": (40, 26, 1),  # the same
     "blind-47": (40, 30, 3),  # the same
     "blind-48": (40, 32, 1),  # the same; development for the fourteenth rules
-    "blind-49": (40, 32, 3),  # the same brief, sealed until the fourteenth rules were final
-    "blind-50": (40, 22, 0),  # the same
-    "blind-51": (40, 25, 1),  # the same
-    "blind-52": (40, 24, 0),  # the same
+    "blind-49": (40, 32, 2),  # the same brief, sealed until the fourteenth rules were final
+    "blind-50": (40, 24, 0),  # the same
+    "blind-51": (40, 25, 0),  # the same
+    "blind-52": (40, 26, 0),  # the same; development for the fifteenth rules
+    "blind-53": (40, 31, 3),  # the same brief, sealed until the fifteenth rules were final
+    "blind-54": (40, 30, 3),  # the same
+    "blind-55": (40, 29, 5),  # the same
+    "blind-56": (40, 26, 2),  # the same
 }
 
 

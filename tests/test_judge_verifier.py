@@ -1862,3 +1862,34 @@ def test_compass_bearings_winds_and_plurals_are_read_as_their_sets() -> None:
     )
     assert verdict("Your levothyroxine tablets (90) are ready.", refill)[0] == SUPPORTED
     assert verdict("Your levothyroxine capsules (90) are ready.", refill)[0] == UNSUPPORTED
+
+
+# -- the fifteenth rules (rules-v15) --------------------------------------------------------
+
+
+def test_a_time_to_the_second_abbreviations_and_an_excluded_item() -> None:
+    results = "bib,name,category,chip_time\n4478,Kwame Mensah,M40,2:58:31\n4471,Tomasz Wrona,M40,3:12:48"
+    assert verdict("Kwame Mensah ran 2:58:31.", results)[0] == SUPPORTED
+    assert verdict("Kwame Mensah ran 2:58:13.", results)[0] == UNSUPPORTED
+    quote = "Vehicle: Dacia Duster 4x4\nTotal: ISK 142,800 (incl. CDW, excl. gravel protection)"
+    assert verdict("The price includes CDW but not gravel protection.", quote)[0] == SUPPORTED
+
+
+def test_states_of_a_run_and_fields_said_on_or_off_or_to_be_done() -> None:
+    run = (
+        "$ go test ./...\n"
+        "ok   github.com/lumen/ledger/internal/accounts  0.412s\n"
+        "ok   github.com/lumen/ledger/internal/fx        1.208s\n"
+        "FAIL github.com/lumen/ledger/internal/settle    0.317s"
+    )
+    assert verdict("In the go test run, internal/fx passed in 1.208s.", run)[0] == SUPPORTED
+    assert verdict("In the go test run, internal/fx failed in 1.208s.", run)[0] == UNSUPPORTED
+    security = (
+        "Two-factor authentication: Enabled (authenticator app)\nActive sessions: 3\n"
+        "Login alerts: Off"
+    )
+    assert verdict("Login alerts are switched off.", security)[0] == SUPPORTED
+    assert verdict("Login alerts are switched on.", security)[0] == CONTRADICTED
+    result = "Module: STAT1020 Probability\nOverall: 63 \u2014 Pass\nResit required: No"
+    assert verdict("She doesn't need to resit.", result)[0] == SUPPORTED
+    assert verdict("She needs to resit.", result)[0] == CONTRADICTED

@@ -184,8 +184,8 @@ _STATUSES = frozenset(word_list(
     "accepted cleared protected approved confirmed verified included paid completed passed"
 ))
 #: A yes/no value as a field or a table's cell writes it.
-YES = frozenset(("true", "yes", "enabled"))
-NO = frozenset(("false", "no", "disabled"))
+YES = frozenset(("true", "yes", "enabled", "on"))
+NO = frozenset(("false", "no", "disabled", "off"))
 _TRUE_VALUES = YES | _STATUSES
 #: Values read as a yes/no field only where the field is written once: "end_date": null says
 #: there is none, "alert=none" on one line of a log says it of that line only.

@@ -192,7 +192,7 @@ def _group(words: str) -> frozenset[str]:
 _STATES: tuple[tuple[frozenset[str], ...], ...] = tuple(
     tuple(map(_group, groups.split("|")))
     for groups in (
-        "passed pass passes passing succeeded succeeds success successful successfully \u2714 "
+        "passed pass passes passing succeeded succeeds success successful successfully ok \u2714 "
         "\u2713|failed fail fails failing failure unsuccessful \u2716 \u2717",
         "open|closed", "enabled|disabled", "online|offline", "active|inactive",
         "available|unavailable", "accepted approved granted|rejected declined denied refused",
@@ -248,6 +248,10 @@ _QUALITIES: tuple[tuple[frozenset[str], ...], ...] = tuple(
 _UN = "un"
 #: An answer's "No," or "Not yet," opening a clause.
 _ANSWERS_NO = re.compile(r"\s*(?:[A-Za-z]+:\s*)?(?:no|not yet|nope)\s*[,.;!]", re.IGNORECASE)
+#: A word just before an evidence clause that excludes what the clause names.
+_DENYING_BEFORE = re.compile(r"\b(?:excl\.?|excluding|except|without)$", re.IGNORECASE)
+#: A time written to the second ("2:58:31").
+_HOURS_MINUTES_SECONDS = re.compile(r"(?<![\d:])\d{1,2}:\d\d:\d\d(?![\d:])")
 #: A dotted name: a host, an address, a file ("shop.example.com").
 _DOTTED_NAME = re.compile(r"[\w-]+(?:[.@/][\w-]+)+")
 #: A compass point in capitals ("N", "NE", "SSW").
@@ -293,6 +297,10 @@ _OFF = frozenset(word_list("off disabl inactiv"))
 _OFF_OF = {stem("disabled"): stem("enabled"), stem("inactive"): stem("active")}
 #: A field's words that only say it is on ("defrost_active"): its other words state it.
 _SWITCHED_ON = frozenset((stem("active"), stem("enabled")))
+#: Words before "to" that make what follows required ("needs to resit", "has to renew").
+_OBLIGED = frozenset(("need", "needs", "needed", "has", "have", "had", "required", "obliged"))
+#: What an ordinal's number is followed by ("7th").
+_ORDINAL_ENDINGS = frozenset(("st", "nd", "rd", "th"))
 #: Words joining two statements in one clause.
 _CLAUSE_JOINS = frozenset(("and", "but", "while", "or", "though", "although", "whereas"))
 #: Words that end the stretch of a clause an "off" word is said of (`_switched_off`).
@@ -1017,10 +1025,12 @@ def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
     for clause in _off_pieces(parts):
         words = _rather_than(words_of_in_order(clause))
         negated = words_profile(words)[1]
-        # "ready to collect" does not say it was collected
+        # "ready to collect" does not say it was collected; "needs to resit" says a resit is
+        # required
+        lowered = ["", "", *(w.lower() for w in words)]
         written = {
-            stem(p) for before, w in pairwise(["", *words])
-            if before.lower() != "to" for p in word_parts(w)
+            stem(p) for n, w in enumerate(words)
+            if lowered[n + 1] != "to" or lowered[n] in _OBLIGED for p in word_parts(w)
         }
         if written & _MAY:  # "can be carried over" states "carry_over_allowed"
             written.add(_ALLOWED)
@@ -1073,7 +1083,11 @@ def _as_a_time(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
     "2:49 clear"), hours as minutes."""
     at = _place(claim, number.text)
     return (
-        on_the_clock(claim, number.text, index.times)
+        any(  # "2:58:31" as the output writes it (a chip time, a duration)
+            number.text in clock.split(":") and clock in index.text
+            for clock in _HOURS_MINUTES_SECONDS.findall(claim)
+        )
+        or on_the_clock(claim, number.text, index.times)
         or in_a_duration(claim, number.text, index.number_values)
         or apart(
             number.value,
@@ -1411,9 +1425,11 @@ def _other_state(
             both = bool(other & set(lowered))
             if both and any(word in piece and other & piece for piece in pieces):
                 continue  # both states in one piece of a clause: whose is not read here
+            # "fx" is a word beside it, the "th" of "7th" none
             beside = frozenset({
                 s for w in words[max(0, at - STATE_BESIDE):at + STATE_BESIDE + 1]
-                for s in words_profile([w])[0] if len(s) > 2  # not the "th" of "7th"
+                for s in words_profile([w])[0]
+                if len(s) > 2 or (len(s) == 2 and s.isalpha() and s not in _ORDINAL_ENDINGS)
             } - states)
             # both in one clause, a comma apart ("in Sea Holly, a muted blue, ... white
             # primer"): only the lines of its kind nearest its own words; the record's one
@@ -1690,9 +1706,12 @@ def _answered(clause: str) -> str:
 
 def _under_a_denying_name(sentence: EvidenceSentence) -> bool:
     """Whether an evidence clause is the value of a field whose name denies ("Not suitable
-    for: vegans"): the line's polarity is its name's."""
+    for: vegans"), or follows a word that excludes it ("excl. gravel protection"): the line's
+    polarity is the words' before it."""
     at = sentence.text.find(sentence.clause)
     name = sentence.text[:at].rstrip() if at > 0 else ""
+    if _DENYING_BEFORE.search(name):
+        return True  # "(incl. CDW, excl. gravel protection)"
     return name.endswith((":", "=")) and _negations(words_of_in_order(name)) > 0
 
 
