@@ -3,6 +3,9 @@ the judge through the real processor and judge tier."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from otel_grounding import attributes as attr
@@ -16,7 +19,7 @@ from otel_grounding.judge import (
     JudgeRequest,
     load_judge,
 )
-from otel_grounding.judges.verifier import VerifierJudge
+from otel_grounding.judges.verifier import MODEL, VerifierJudge
 from otel_grounding.metrics import RUNS_JUDGE_FLAGGED
 
 from sdk_harness import Pipeline, attrs
@@ -1893,3 +1896,9 @@ def test_states_of_a_run_and_fields_said_on_or_off_or_to_be_done() -> None:
     result = "Module: STAT1020 Probability\nOverall: 63 \u2014 Pass\nResit required: No"
     assert verdict("She doesn't need to resit.", result)[0] == SUPPORTED
     assert verdict("She needs to resit.", result)[0] == CONTRADICTED
+
+
+def test_the_rules_written_as_judge_model_are_the_ones_the_readme_measures() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    measured = re.search(r"verifier `(rules-v\d+)`, this", readme)
+    assert measured is not None and measured.group(1) == MODEL

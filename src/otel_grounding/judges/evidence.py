@@ -410,7 +410,7 @@ class EvidenceIndex:
         self._times: set[tuple[int, int]] | None = None
         self._derived: tuple[set[float], set[float]] | None = None
         self._spaced: set[float] | None = None
-        self._written_month_days: set[tuple[int | None, int | None]] | None = None
+        self._written_month_days: set[tuple[int, int]] | None = None
         self._derived_across: set[float] | None = None
         self._number_at: dict[str, list[int]] | None = None
         self._profiles: list[_Profile] | None = None
@@ -808,7 +808,7 @@ class EvidenceIndex:
             }
         return self._spaced
 
-    def _month_days(self) -> set[tuple[int | None, int | None]]:
+    def _month_days(self) -> set[tuple[int, int]]:
         """Months and days written "04-15" beside dates written year first ("free until 04-15"
         of a 2026-04-17 stay), read on the first date the other readings miss."""
         if self._written_month_days is None:

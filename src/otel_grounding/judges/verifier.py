@@ -112,7 +112,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v12"
+MODEL = "rules-v15"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -252,8 +252,8 @@ _ANSWERS_NO = re.compile(r"\s*(?:[A-Za-z]+:\s*)?(?:no|not yet|nope)\s*[,.;!]", r
 _DENYING_BEFORE = re.compile(r"\b(?:excl\.?|excluding|except|without)$", re.IGNORECASE)
 #: A time written to the second ("2:58:31").
 _HOURS_MINUTES_SECONDS = re.compile(r"(?<![\d:])\d{1,2}:\d\d:\d\d(?![\d:])")
-#: A dotted name: a host, an address, a file ("shop.example.com").
-_DOTTED_NAME = re.compile(r"[\w-]+(?:[.@/][\w-]+)+")
+#: A name written with dots, "@" or slashes: a host, an e-mail address, a path.
+_ADDRESS = re.compile(r"[\w-]+(?:[.@/][\w-]+)+")
 #: A compass point in capitals ("N", "NE", "SSW").
 _COMPASS_POINT = re.compile(r"\b[NSEW]{1,3}\b")
 _COMPASS = {"N": "north", "S": "south", "E": "east", "W": "west"}
@@ -299,8 +299,6 @@ _OFF_OF = {stem("disabled"): stem("enabled"), stem("inactive"): stem("active")}
 _SWITCHED_ON = frozenset((stem("active"), stem("enabled")))
 #: Words before "to" that make what follows required ("needs to resit", "has to renew").
 _OBLIGED = frozenset(("need", "needs", "needed", "has", "have", "had", "required", "obliged"))
-#: What an ordinal's number is followed by ("7th").
-_ORDINAL_ENDINGS = frozenset(("st", "nd", "rd", "th"))
 #: Words joining two statements in one clause.
 _CLAUSE_JOINS = frozenset(("and", "but", "while", "or", "though", "although", "whereas"))
 #: Words that end the stretch of a clause an "off" word is said of (`_switched_off`).
@@ -1730,7 +1728,7 @@ def _names_a_denied_field(sentence: EvidenceSentence) -> bool:
 def _dotted_stems(text: str) -> frozenset[str]:
     """The stems of a text's dotted names ("shop.example.com", "a.b@example.org")."""
     return frozenset(
-        s for name in _DOTTED_NAME.findall(text) for s in words_profile(words_of_in_order(name))[0]
+        s for name in _ADDRESS.findall(text) for s in words_profile(words_of_in_order(name))[0]
     )
 
 
