@@ -1898,6 +1898,58 @@ def test_states_of_a_run_and_fields_said_on_or_off_or_to_be_done() -> None:
     assert verdict("She needs to resit.", result)[0] == CONTRADICTED
 
 
+def test_a_state_said_before_a_word_the_output_qualifies_with_the_other() -> None:
+    job = (
+        "Job card #5521\nWork done: replaced chain (KMC X11), new rear brake pads (organic), "
+        "trued rear wheel\nStatus: Ready for collection"
+    )
+    assert verdict("They fitted rear brake pads and trued the rear wheel.", job)[0] == SUPPORTED
+    found = verdict("They fitted rear brake pads and trued the front wheel.", job)
+    assert found[0] == UNSUPPORTED and "'rear wheel'" in found[1]
+    forecast = "Inshore waters forecast\nWind: northwest 4 or 5, backing west later"
+    assert verdict("Expect a northwest wind of force 4 or 5.", forecast)[0] == SUPPORTED
+    assert verdict("Expect a northeast wind of force 4 or 5.", forecast)[0] == UNSUPPORTED
+    # the claim's word is written with the head elsewhere: said of it, however written
+    lawn = "Early spring: spring feed + moss control\nSummer (w/c 7 Jul): feed, skip if hosepipe ban"
+    assert verdict("The summer feed is in the week of 7 July.", lawn)[0] == SUPPORTED
+
+
+def test_a_negation_after_a_state_leaves_the_state_read() -> None:
+    bins = (
+        '{"address": "17 Heron Walk",\n "collections": [\n'
+        '  {"type": "Recycling", "bin": "blue", "next": "2026-04-21"}\n ]\n}'
+    )
+    assert verdict("The blue recycling bin isn't due until April 21.", bins)[0] == SUPPORTED
+    found = verdict("The green recycling bin isn't due until April 21.", bins)
+    assert found[0] == UNSUPPORTED and "'blue'" in found[1]
+
+
+def test_a_line_about_the_other_of_a_pair_gives_no_state() -> None:
+    advisory = (
+        "TRAFFIC ADVISORY\nRoute: SR-17 northbound between Exit 12 (Pine Hollow) and Exit 15 "
+        "(Millbrook)\nClosure: full, both lanes\nWhen: nightly 21:00\u201305:00\n"
+        "Detour: via County Road 9\nSouthbound lanes: open"
+    )
+    claim = "SR-17 northbound will be fully closed between Exit 12 (Pine Hollow) and Exit 15."
+    assert verdict(claim, advisory)[0] == SUPPORTED
+    notice = (
+        "Road: A598 Fenwick Lane, between Mill Roundabout and Cotter's Bridge\n"
+        "Works: Resurfacing\nClosure: 2026-06-08 to 2026-06-19, 20:00-06:00 nightly\n"
+        "Daytime: road open, two-way traffic"
+    )
+    claim = "The A598 Fenwick Lane will be closed for resurfacing every night from 8 pm to 6 am."
+    assert verdict(claim, notice)[0] == SUPPORTED
+
+
+def test_names_written_short_as_codes_and_with_versions() -> None:
+    listing = '{"model": "ThinkPad T14", "ships_from": "Reno, NV", "in_stock": 7}'
+    assert verdict("It ships from Reno, Nevada.", listing)[0] == SUPPORTED
+    assert verdict("It ships from Reno, Oregon.", listing)[0] == UNSUPPORTED
+    matrix = "py3.11 / ubuntu-22.04   passed   4m12s\npy3.12 / ubuntu-22.04   failed   2m41s"
+    assert verdict("The Python 3.12 job on Ubuntu failed.", matrix)[0] == SUPPORTED
+    assert verdict("The Python 3.13 job on Ubuntu failed.", matrix)[0] == UNSUPPORTED
+
+
 def test_the_rules_written_as_judge_model_are_the_ones_the_readme_measures() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     measured = re.search(r"verifier `(rules-v\d+)`, this", readme)

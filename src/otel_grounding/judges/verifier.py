@@ -34,7 +34,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain, combinations, pairwise
 from typing import NamedTuple
 
@@ -112,7 +112,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v15"
+MODEL = "rules-v16"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -227,7 +227,7 @@ _QUALITIES: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "|north-west northwest north-westerly northwesterly"
         "|south-east southeast south-easterly southeasterly"
         "|south-west southwest south-westerly southwesterly",
-        "early|late",
+        "early|late", "day daytime|night nightly overnight",
         "black|white|red|blue|green|yellow|orange|purple|pink|grey gray|brown|silver|gold|navy"
         "|beige|cream|teal",
         "oak|walnut|pine|ash|beech|birch|maple|cherry|teak|bamboo",
@@ -1289,8 +1289,8 @@ def _abbreviated(claim: str, name: str, index: EvidenceIndex) -> bool:
         return False
     named = re.escape(name)
     pairs = chain(
-        ((m.group(1), True) for m in re.finditer(rf"(\w+)\s+{named}\b", claim)),
-        ((m.group(1), False) for m in re.finditer(rf"\b{named}\s+(\w+)", claim)),
+        ((m.group(1), True) for m in re.finditer(rf"(\w+),?\s+{named}\b", claim)),
+        ((m.group(1), False) for m in re.finditer(rf"\b{named},?\s+(\w+)", claim)),
     )
     for neighbour, before in pairs:
         beside = re.escape(neighbour.lower())
@@ -1303,8 +1303,8 @@ def _abbreviated(claim: str, name: str, index: EvidenceIndex) -> bool:
         if not short:
             continue
         pattern = (
-            rf"\b{beside}\s+([a-z]{{2,{_SHORT_MAX}}})(\.?)(?!\w)" if before
-            else rf"\b([a-z]{{2,{_SHORT_MAX}}})(\.?)\s+{beside}\b"
+            rf"\b{beside},?\s+([a-z]{{2,{_SHORT_MAX}}})(\.?)(?!\w)" if before
+            else rf"\b([a-z]{{2,{_SHORT_MAX}}})(\.?),?\s+{beside}\b"
         )
         if any(
             _shortens(s.group(1), word, index, dotted=bool(s.group(2)))
@@ -1314,13 +1314,33 @@ def _abbreviated(claim: str, name: str, index: EvidenceIndex) -> bool:
     return False
 
 
+#: A version written after a name ("Python 3.12").
+_VERSION_AFTER = re.compile(r"\s+v?(\d+(?:\.\d+)+)\b")
+
+
+def _versioned(claim: str, name: str, index: EvidenceIndex) -> bool:
+    """Whether the evidence writes a name with the version the claim gives it, the name cut
+    short ("Python 3.12" for py3.12)."""
+    at = claim.find(name)
+    found = _VERSION_AFTER.match(claim, at + len(name)) if at >= 0 else None
+    if found is None:
+        return False
+    word = name.lower()
+    return any(
+        word.startswith(short.group(1)) for short in
+        re.finditer(rf"\b([a-z]{{2,}})[\s-]?v?{re.escape(found.group(1))}\b", index.text)
+    )
+
+
 def _shortens(short: str, word: str, index: EvidenceIndex, *, dotted: bool) -> bool:
     """Whether a short form abbreviates a word: written capitalised in the evidence, its first
     letter, then some of its letters in order, and either no vowel after the first letter or a
     dot after it ("Rd": road, "Sdgs": sidings, "Res.": reserves; "Ben" is a name of its own)."""
     if short[0] != word[0] or len(short) > len(word) - 2 or short in STOPWORDS:
         return False
-    if short.capitalize() not in index.proper or not (dotted or not _VOWELS & set(short[1:])):
+    if (short.capitalize() not in index.proper and short.upper() not in index.proper) or not (
+        dotted or not _VOWELS & set(short[1:])
+    ):
         return False
     rest = iter(word[1:])
     return all(c in rest for c in short[1:])
@@ -1358,6 +1378,7 @@ def _missing_facts(
                 f"name '{n}'" for n in unknown if n not in spelled
                 and n.split("'")[0].split("\u2019")[0] not in spelled
                 and not _abbreviated(claim, n, index)
+                and not _versioned(claim, n, index)
             )
     if facts.numbers:
         unheld = [
@@ -1398,7 +1419,9 @@ def _other_state(
     "an unencrypted snapshot" where the upload's line has "encrypted=true". The lines about
     it: those sharing the most of the clause's other words; or else, of the lines stating a
     state of its kind, those sharing the most of the words written beside it; or else, in an
-    output that is one record, its one field giving a state of that kind."""
+    output that is one record, its one field giving a state of that kind. First, a state the
+    claim puts before a word the evidence puts only the other state before ("trued the front
+    wheel" where it has "trued rear wheel")."""
     written = {w.lower() for clause in parts for w in words_of_in_order(clause)}
     for clause in parts:
         words = words_of_in_order(clause)
@@ -1410,16 +1433,31 @@ def _other_state(
             and not _to_come(lowered[max(0, n - 2):n])  # "expected to open": not yet so
             and (groups := _opposites(w.lower(), index))
         }
+        kinds = [
+            (at, kind) for at, word in enumerate(lowered[:-1])
+            if (kind := _STATE_OF.get(word) or _QUALITY_OF.get(word)) is not None
+            and (words[at].islower() or at == 0)
+        ]
+        if not said and not kinds:
+            continue
+        # "didn't pass" is left to the polarity rule; "the green bin isn't due" says green
+        negation = next((n for n, w in enumerate(words) if word_profile(w).negation), len(words))
+        for at, kind in kinds:
+            if at < negation and (before := _other_before(lowered[at + 1], *kind, index)):
+                said_of = f"{lowered[at]} {lowered[at + 1]}"
+                return (f"'{said_of}'", f"{_OTHER_STATE} '{before[1]} {lowered[at + 1]}'"), (
+                    before[0]
+                )
         if not said:
             continue
-        stems, negated = words_profile(words)
-        if negated:  # "didn't pass": left to the polarity rule
-            continue
+        stems, _ = words_profile(words)
         states = {stem(p) for _, groups in said.values() for w in chain(*groups)
                   for p in word_parts(w)}
         lines = _lines_about(stems - states, index)
         pieces = [{w.lower() for w in words_of_in_order(p)} for p in _COMMA.split(clause)]
         for word, (at, (same, other)) in said.items():
+            if negation <= at:
+                continue
             both = bool(other & set(lowered))
             if both and any(word in piece and other & piece for piece in pieces):
                 continue  # both states in one piece of a clause: whose is not read here
@@ -1438,11 +1476,52 @@ def _other_state(
             )
             for found in sources:
                 opposite = _only_other(found, same, other, index)
-                if opposite is not None:
+                if opposite is not None and not _of_the_other(
+                    index.sentences[opposite[0]].text,
+                    next((piece for piece in pieces if word in piece), set()), same | other,
+                ):
                     return (f"'{word}'", f"{_OTHER_STATE} '{opposite[1]}'"), opposite[0]
                 if any(_states_of(index.sentences[p].text) & (same | other) for p in found):
                     break  # the lines about it state it: the claim's state, or a negated one
     return None
+
+
+#: A field's one-word name and its value's first word ("Wind: northwest 4 or 5").
+_FIELD_VALUE = re.compile(r"\s*([A-Za-z][\w ]{0,30}?)\s*[:=]\s*([A-Za-z][\w-]*)")
+
+
+def _other_before(
+    head: str, same: frozenset[str], other: frozenset[str], index: EvidenceIndex
+) -> tuple[int, str] | None:
+    """The evidence line giving the word a state qualifies the other state, where no line gives
+    it the claim's ("trued the front wheel" against "trued rear wheel")."""
+    if len(head) < 3 or head in STOPWORDS or head not in index.text.lower():
+        return None
+    found = None
+    for position, sentence in enumerate(index.sentences):
+        lowered = [w.lower() for w in words_of_in_order(sentence.text)]
+        if head in lowered and not same.isdisjoint(lowered):
+            return None  # "Summer (w/c 7 Jul): feed": said of it, however written
+        for n in range(len(lowered) - 1):
+            if lowered[n + 1] == head and lowered[n] in other and found is None:
+                found = (position, lowered[n])
+        if found is None and (field := _FIELD_VALUE.match(sentence.text)):
+            name, value = field.group(1).lower().split(), field.group(2).lower()
+            if name[-1:] == [head] and value in other:  # "Wind: northwest 4 or 5"
+                found = (position, value)
+    return found
+
+
+def _of_the_other(line: str, lowered: Iterable[str], states: frozenset[str]) -> bool:
+    """Whether an evidence line is about the other of a pair the claim names one of beside a
+    state ("Southbound lanes: open" is not about "northbound ... closed"); `states`: the set of
+    the state read, whose words are not such a pair."""
+    written = {w.lower() for w in words_of_in_order(line)}
+    return any(
+        (kind := _QUALITY_OF.get(w)) is not None and w not in states
+        and not kind[0] & written and bool(kind[1] & written)
+        for w in lowered
+    )
 
 
 def _about_it(
