@@ -57,7 +57,7 @@ def test_detection_on_the_development_slice(task: str) -> None:
 AGENT_CASES = ROOT / "benchmarks" / "data" / "agent_style_cases.json"
 #: set -> (pairs, recommended TP, recommended FP): the agent-style cases by where they come from.
 AGENT_EXPECTED = {
-    "rules-v2-development": (42, 36, 0),
+    "rules-v2-development": (42, 37, 0),
     "rules-v3-development": (24, 19, 3),
     "blind-1": (30, 23, 0),
     "blind-2": (30, 21, 1),
@@ -66,10 +66,10 @@ AGENT_EXPECTED = {
     "blind-5": (40, 35, 3),
     "blind-6": (40, 32, 4),  # held out: never tuned on
     "blind-7": (40, 12, 1),
-    "blind-8": (40, 21, 10),  # held out
+    "blind-8": (40, 22, 11),  # held out
     "blind-9": (40, 18, 2),
     "blind-10": (40, 21, 4),  # held out
-    "blind-11": (40, 17, 3),
+    "blind-11": (40, 18, 3),
     "blind-12": (40, 23, 2),
     "blind-13": (40, 21, 5),
     "blind-14": (40, 24, 3),
@@ -77,7 +77,7 @@ AGENT_EXPECTED = {
     "blind-16": (40, 26, 8),
     "blind-17": (40, 20, 10),  # written for the sixth rules, measured once when they were final
     "blind-18": (40, 18, 4),  # the same; development for the seventh rules
-    "blind-19": (40, 10, 3),  # written for the seventh rules, measured once when they were final
+    "blind-19": (40, 11, 3),  # written for the seventh rules, measured once when they were final
     "blind-20": (40, 17, 3),  # the same; development for the eighth rules
     "blind-21": (40, 26, 19),  # written for the eighth rules, measured once when they were final
     "blind-22": (40, 25, 16),  # the same; development for the ninth rules
@@ -102,23 +102,27 @@ AGENT_EXPECTED = {
     "blind-41": (40, 27, 1),  # the same brief, sealed until the twelfth rules were final
     "blind-42": (40, 29, 1),  # the same
     "blind-43": (40, 26, 1),  # the same
-    "blind-44": (40, 31, 2),  # the same; development for the thirteenth rules
+    "blind-44": (40, 31, 1),  # the same; development for the thirteenth rules
     "blind-45": (40, 28, 0),  # the same brief, sealed until the thirteenth rules were final
     "blind-46": (40, 26, 1),  # the same
-    "blind-47": (40, 29, 2),  # the same
+    "blind-47": (40, 30, 2),  # the same
     "blind-48": (40, 33, 1),  # the same; development for the fourteenth rules
     "blind-49": (40, 32, 2),  # the same brief, sealed until the fourteenth rules were final
     "blind-50": (40, 25, 0),  # the same
     "blind-51": (40, 25, 0),  # the same
     "blind-52": (40, 26, 0),  # the same; development for the fifteenth rules
-    "blind-53": (40, 30, 3),  # the same brief, sealed until the fifteenth rules were final
+    "blind-53": (40, 30, 2),  # the same brief, sealed until the fifteenth rules were final
     "blind-54": (40, 30, 2),  # the same
-    "blind-55": (40, 29, 3),  # the same
-    "blind-56": (40, 27, 2),  # the same; development for the sixteenth rules
-    "blind-57": (40, 27, 3),  # the same brief, sealed until the sixteenth rules were final
-    "blind-58": (40, 33, 1),  # the same
-    "blind-59": (40, 28, 5),  # the same
-    "blind-60": (40, 25, 3),  # the same
+    "blind-55": (40, 30, 3),  # the same
+    "blind-56": (40, 28, 2),  # the same; development for the sixteenth rules
+    "blind-57": (40, 28, 2),  # the same brief, sealed until the sixteenth rules were final
+    "blind-58": (40, 36, 0),  # the same
+    "blind-59": (40, 28, 3),  # the same
+    "blind-60": (40, 26, 1),  # the same; development for the seventeenth rules
+    "blind-61": (40, 26, 2),  # the same brief, sealed until the seventeenth rules were final
+    "blind-62": (40, 27, 2),  # the same
+    "blind-63": (40, 25, 2),  # the same
+    "blind-64": (40, 23, 1),  # the same
 }
 
 

@@ -1950,6 +1950,65 @@ def test_names_written_short_as_codes_and_with_versions() -> None:
     assert verdict("The Python 3.13 job on Ubuntu failed.", matrix)[0] == UNSUPPORTED
 
 
+def test_a_people_and_a_phrase_written_by_their_initials() -> None:
+    entry = "Nationality: Canada\nDestination: Japan\nPurpose of travel: tourism\nVisa required: No"
+    assert verdict("As a Canadian tourist you don't need a visa for Japan.", entry)[0] == SUPPORTED
+    assert verdict("As a Mexican tourist you don't need a visa for Japan.", entry)[0] == UNSUPPORTED
+    dates = "NordicML 2027\nAbstract registration: March 4, 2027 (AoE)"
+    claim = "Register your abstract by March 4 (anywhere on Earth)."
+    assert verdict(claim, dates)[0] == SUPPORTED
+
+
+def test_more_closed_sets_compass_points_to_a_sixteenth_and_how_often() -> None:
+    recovery = (
+        "Ring: L40732    Species: Blackcap\nRinged: 2026-09-18, Dungeness, Kent\n"
+        "Found: 2027-02-02, near M\u00e1laga, Spain\nDistance: 1,842 km    Direction: SSW"
+    )
+    claim = "It was found near M\u00e1laga on February 2, 1,842 km to the south-south-{}."
+    assert verdict(claim.format("west"), recovery)[0] == SUPPORTED
+    assert verdict(claim.format("east"), recovery)[0] == UNSUPPORTED
+    tariff = "Unit rate: 27.4p/kWh\nPayment method: Monthly Direct Debit (unchanged)"
+    assert verdict("You still pay by monthly direct debit.", tariff)[0] == SUPPORTED
+    assert verdict("You still pay by quarterly direct debit.", tariff)[0] == UNSUPPORTED
+    quote = "Origin: Ningbo, CN\nMode: Sea freight, LCL (consolidated)\nCargo: 6 pallets"
+    assert verdict("The 6 pallets go as LCL sea freight.", quote)[0] == SUPPORTED
+    assert verdict("The 6 pallets go as LCL air freight.", quote)[0] == UNSUPPORTED
+    parcel = "Status: Delivered\nLeft at: front porch\nSigned by: not required"
+    assert verdict("It was left on the back porch.", parcel)[0] == UNSUPPORTED
+
+
+def test_polarity_is_read_against_the_clauses_stating_most_of_it() -> None:
+    limits = (
+        "Rate limits \u2014 Orbitly Public API v2\n- Free tier: 60 requests/min, burst 10\n"
+        "- Webhooks are not rate-limited.\n- Limits apply per API key, not per IP address."
+    )
+    assert verdict("Webhooks aren't rate-limited.", limits)[0] == SUPPORTED
+    assert verdict("Going over returns a 429, while webhooks are rate-limited.", limits)[0] == (
+        CONTRADICTED
+    )
+
+
+def test_a_row_named_in_its_own_clause_and_a_heading_is_no_row() -> None:
+    prices = (
+        "Product: Brevana Duo 2 espresso machine\n"
+        "Retailer        Price     Stock        Delivery\n"
+        "KitchenCo       \u00a3349.00   In stock     2 days\n"
+        "HomeHub         \u00a3329.99   Low stock    4 days\n"
+        "BaristaDirect   \u00a3365.00   In stock     next day"
+    )
+    claim = (
+        "If you want it fast, BaristaDirect delivers next day at \u00a3365, while KitchenCo has "
+        "it in stock for \u00a3349 with 2-day delivery."
+    )
+    assert verdict(claim, prices)[0] == SUPPORTED
+    changelog = (
+        "## v2.7.0 - 2026-02-18\n### Fixed\n- Crash on empty config file (#1182)\n"
+        "## v2.6.3 - 2026-01-29\n### Security\n- Bumped yaml-parse to 4.2.1 (CVE-2025-31904)"
+    )
+    claim = "The yaml-parse bump to 4.2.1 for CVE-2025-31904 landed in v2.6.3 on January 29."
+    assert verdict(claim, changelog)[0] == SUPPORTED
+
+
 def test_the_rules_written_as_judge_model_are_the_ones_the_readme_measures() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     measured = re.search(r"verifier `(rules-v\d+)`, this", readme)

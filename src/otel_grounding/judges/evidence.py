@@ -205,6 +205,8 @@ _DIFF_ADDED = re.compile(r"^\+[^\s+]", re.MULTILINE)
 DIFF_REMOVED = re.compile(r"-[^\s-]")
 #: A line that totals the others ("TOTAL   £51.97", "Subtotal 57.75").
 _SUMMARY_LINE = re.compile(r"\s*(?:sub|grand )?total\b", re.IGNORECASE)
+#: A markdown heading ("## v2.6.3 - 2026-01-29"): it names the lines under it, as a title.
+_HEADING = re.compile(r"\s*#{1,6}\s")
 #: A log line: a date or a time of day first ("2024-07-19 13:55 SIGNED_OFF", "22:41:07 BOOK").
 _LOG_LINE = re.compile(r"\s*\[?(?:\d{4}-\d\d-\d\d|\d{1,2}:\d\d)")
 #: A range of months ("Mar-May 2025"): the first one, and the year after the range.
@@ -1078,6 +1080,7 @@ class EvidenceIndex:
                     if n and not (
                         label or _SUMMARY_LINE.match(record) or _SETTING.match(record)
                         or _prose(record) or self.heads_a_table(record)
+                        or _HEADING.match(record)
                     ) and _NUMBER_FIELD.search(record):
                         self._data_rows.add(at)
                     at += 1
@@ -1105,7 +1108,8 @@ class EvidenceIndex:
     @property
     def data_rows(self) -> set[int]:
         """The records of a structured output that are rows: holding a number, but neither each
-        output's first, a label's or a setting's line, a totals line nor a sentence of prose."""
+        output's first, a label's or a setting's line, a heading, a totals line nor a sentence
+        of prose."""
         self.record_tokens  # noqa: B018 -- the records
         return self._data_rows
 

@@ -112,7 +112,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v16"
+MODEL = "rules-v17"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -209,7 +209,7 @@ _QUALITIES: tuple[tuple[frozenset[str], ...], ...] = tuple(
     for groups in (
         "high|medium|low", "higher|lower", "highest|lowest", "upper|lower", "above|below",
         "north northerly|south southerly|east easterly|west westerly",
-        "northern|southern|eastern|western", "front|rear", "inside|outside",
+        "northern|southern|eastern|western", "front|rear back", "inside|outside",
         "internal|external", "indoor|outdoor", "hot|cold", "warm|cool", "fast|slow",
         "faster|slower", "fastest|slowest", "larger bigger|smaller", "largest biggest|smallest",
         "heavy|light", "heavier|lighter", "heaviest|lightest", "longer|shorter",
@@ -226,8 +226,11 @@ _QUALITIES: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "north-east northeast north-easterly northeasterly"
         "|north-west northwest north-westerly northwesterly"
         "|south-east southeast south-easterly southeasterly"
-        "|south-west southwest south-westerly southwesterly",
+        "|south-west southwest south-westerly southwesterly"
+        "|north-north-east|east-north-east|east-south-east|south-south-east"
+        "|south-south-west|west-south-west|west-north-west|north-north-west",
         "early|late", "day daytime|night nightly overnight",
+        "daily|weekly|fortnightly|monthly|quarterly|annually yearly",
         "black|white|red|blue|green|yellow|orange|purple|pink|grey gray|brown|silver|gold|navy"
         "|beige|cream|teal",
         "oak|walnut|pine|ash|beech|birch|maple|cherry|teak|bamboo",
@@ -236,7 +239,8 @@ _QUALITIES: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "steel|aluminium aluminum|iron|brass|copper|titanium",
         "matt matte|gloss glossy|satin|eggshell",
         "kitchen|bathroom|bedroom|hallway|conservatory|garage|loft attic|cellar basement|lounge",
-        "breakfast|lunch|dinner", "road|rail", "petrol gasoline|diesel|electric|hybrid",
+        "breakfast|lunch|dinner", "road|rail|sea ocean|air",
+        "petrol gasoline|diesel|electric|hybrid",
         "cash|card|cheque", "capsules|tablets|liquid",
         "solid|engineered|laminate", "natural|washed", "window|aisle|middle", "small|large",
         "clockwise|anticlockwise counterclockwise", "heat heating|cool cooling",
@@ -254,6 +258,10 @@ _DENYING_BEFORE = re.compile(r"\b(?:excl\.?|excluding|except|without)$", re.IGNO
 _HOURS_MINUTES_SECONDS = re.compile(r"(?<![\d:])\d{1,2}:\d\d:\d\d(?![\d:])")
 #: A name written with dots, "@" or slashes: a host, an e-mail address, a path.
 _ADDRESS = re.compile(r"[\w-]+(?:[.@/][\w-]+)+")
+#: A people's name: its place's first letters and an ending ("Canad-ian", "Japan-ese").
+_DEMONYM = re.compile(r"([A-Z][a-z]{3,}?)(?:ian|an|ese|ish)")
+#: How the place ends where its people's name ends otherwise ("Canad-a", "Ital-y").
+_PLACE_ENDINGS = ("", "a", "o", "y")
 #: A compass point in capitals ("N", "NE", "SSW").
 _COMPASS_POINT = re.compile(r"\b[NSEW]{1,3}\b")
 _COMPASS = {"N": "north", "S": "south", "E": "east", "W": "west"}
@@ -275,6 +283,9 @@ _FALLS = frozenset(
 )
 #: A run of three to five capitalised words ("Tree Preservation Order").
 _CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s[A-Z][a-z]+){2,4}\b")
+#: A word and capitalised ones with small words between them, initialled with theirs
+#: ("anywhere on Earth" for AoE, "Bank of England" for BoE).
+_TITLED_RUN = re.compile(r"\b[A-Za-z][a-z]+(?:\s(?:of|on|and|for|the|in|at|to)\s[A-Z][a-z]+)+\b")
 #: Two capitalised words of a name, and how long they must be joined to be read inside an
 #: address ("Old Forge": oldforge.example).
 _NAME_PAIR = re.compile(r"\b([A-Z][A-Za-z]+)\s(?=([A-Z][A-Za-z]+)\b)")
@@ -723,8 +734,10 @@ def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
         )
         opening = [w.lower() for w in _WORD_IN_CLAIM.findall(part)[:3]]
         # "..., and it is licensed under MIT", "..., and is on backorder" go on about the row
-        # named before
-        goes_on = PRONOUNS.intersection(opening) or (not keys and set(opening[:1]) <= _GOES_ON)
+        # named before; "KitchenCo has it ..." names its own
+        goes_on = (PRONOUNS.intersection(opening) and not keys & labels) or (
+            not keys and set(opening[:1]) <= _GOES_ON
+        )
         named = named | keys if goes_on else keys
         values: TextFacts | None = None
         for table in index.tables:
@@ -1332,6 +1345,16 @@ def _versioned(claim: str, name: str, index: EvidenceIndex) -> bool:
     )
 
 
+def _of_a_place(name: str, index: EvidenceIndex) -> bool:
+    """Whether a name is a people's, of a place the evidence names as a word of its own
+    ("Canadian" for Canada, "Japanese" for Japan, "Italian" for Italy)."""
+    found = _DEMONYM.fullmatch(name)
+    if found is None:
+        return False
+    place = found.group(1)
+    return any(place + end in index.proper for end in _PLACE_ENDINGS)
+
+
 def _shortens(short: str, word: str, index: EvidenceIndex, *, dotted: bool) -> bool:
     """Whether a short form abbreviates a word: written capitalised in the evidence, its first
     letter, then some of its letters in order, and either no vowel after the first letter or a
@@ -1352,7 +1375,7 @@ def _spelled_out(claim: str, index: EvidenceIndex) -> set[str]:
     ("Old Forge" for oldforge.example, "Quartz DNS" for ns2.quartzdns.example)."""
     words = index.vocabulary.words
     spelled: set[str] = set()
-    for m in _CAPITALISED_RUN.finditer(claim):
+    for m in chain(_CAPITALISED_RUN.finditer(claim), _TITLED_RUN.finditer(claim)):
         run = m.group().split()
         if "".join(w[0] for w in run).lower() in words:
             spelled.update(run)
@@ -1377,7 +1400,7 @@ def _missing_facts(
             missing.extend(
                 f"name '{n}'" for n in unknown if n not in spelled
                 and n.split("'")[0].split("\u2019")[0] not in spelled
-                and not _abbreviated(claim, n, index)
+                and not _abbreviated(claim, n, index) and not _of_a_place(n, index)
                 and not _versioned(claim, n, index)
             )
     if facts.numbers:
@@ -1620,10 +1643,11 @@ def _sharing_most(shared: dict[str, set[str]], first: dict[str, int], need: int)
 
 def _states_of(text: str) -> set[str]:
     """The words and check marks of an evidence line, lowercased, a compass point's letters
-    read as its directions ("N and NE aspects": north, east)."""
+    read as its directions and as one ("N and NE aspects": north, east, north-east)."""
     words = {w.lower() for w in words_of_in_order(text)} | set(_CHECK_MARKS.findall(text))
     for point in _COMPASS_POINT.findall(text):
         words.update(_COMPASS[letter] for letter in point)
+        words.add("-".join(_COMPASS[letter] for letter in point))  # "SSW": south-south-west
     return words
 
 
@@ -1712,6 +1736,10 @@ def _opposite(
     ]
     if not same:
         return None
+    # the clauses stating most of it ("Webhooks are not rate-limited", not the title "Rate
+    # limits")
+    most = max(len(stems & index.profiles[p].stems) for p in same)
+    same = [p for p in same if len(stems & index.profiles[p].stems) == most]
     # Both ways: the negated shared words, and the count of negations ("doesn't work" /
     # "doesn't suit": both negate; "can't add names without a fee" / "will incur a fee").
     # What a negation is said of is shared, or, for the claim's, written nowhere in the
