@@ -80,8 +80,8 @@ AGENT_EXPECTED = {
     "blind-19": (40, 11, 3),  # written for the seventh rules, measured once when they were final
     "blind-20": (40, 17, 3),  # the same; development for the eighth rules
     "blind-21": (40, 26, 19),  # written for the eighth rules, measured once when they were final
-    "blind-22": (40, 25, 16),  # the same; development for the ninth rules
-    "blind-23": (40, 19, 13),  # written for the ninth rules, measured once when they were final
+    "blind-22": (40, 24, 15),  # the same; development for the ninth rules
+    "blind-23": (40, 18, 12),  # written for the ninth rules, measured once when they were final
     "blind-24": (40, 27, 20),  # the same
     "blind-25": (40, 28, 23),  # written after the ninth rules, measured once with them
     "blind-26": (40, 24, 13),  # the same
@@ -94,35 +94,39 @@ AGENT_EXPECTED = {
     "blind-33": (40, 28, 2),  # the same brief, measured once with a draft of the eleventh
     "blind-34": (40, 23, 2),  # rules, then development for the rest of them
     "blind-35": (40, 30, 0),  # the same
-    "blind-36": (40, 30, 1),  # the same
+    "blind-36": (40, 31, 0),  # the same
     "blind-37": (40, 34, 2),  # the same brief, sealed until the eleventh rules were final
     "blind-38": (40, 31, 3),  # the same
-    "blind-39": (40, 27, 1),  # the same
+    "blind-39": (40, 28, 1),  # the same
     "blind-40": (40, 30, 0),  # the same; development for the twelfth rules
     "blind-41": (40, 27, 1),  # the same brief, sealed until the twelfth rules were final
-    "blind-42": (40, 29, 1),  # the same
+    "blind-42": (40, 28, 1),  # the same
     "blind-43": (40, 26, 1),  # the same
     "blind-44": (40, 31, 1),  # the same; development for the thirteenth rules
     "blind-45": (40, 28, 0),  # the same brief, sealed until the thirteenth rules were final
     "blind-46": (40, 26, 1),  # the same
     "blind-47": (40, 30, 2),  # the same
     "blind-48": (40, 33, 1),  # the same; development for the fourteenth rules
-    "blind-49": (40, 32, 2),  # the same brief, sealed until the fourteenth rules were final
+    "blind-49": (40, 33, 2),  # the same brief, sealed until the fourteenth rules were final
     "blind-50": (40, 25, 0),  # the same
     "blind-51": (40, 25, 0),  # the same
     "blind-52": (40, 26, 0),  # the same; development for the fifteenth rules
     "blind-53": (40, 30, 2),  # the same brief, sealed until the fifteenth rules were final
     "blind-54": (40, 30, 2),  # the same
-    "blind-55": (40, 30, 3),  # the same
+    "blind-55": (40, 31, 3),  # the same
     "blind-56": (40, 28, 2),  # the same; development for the sixteenth rules
     "blind-57": (40, 28, 2),  # the same brief, sealed until the sixteenth rules were final
     "blind-58": (40, 36, 0),  # the same
-    "blind-59": (40, 28, 3),  # the same
+    "blind-59": (40, 29, 3),  # the same
     "blind-60": (40, 26, 1),  # the same; development for the seventeenth rules
-    "blind-61": (40, 26, 2),  # the same brief, sealed until the seventeenth rules were final
-    "blind-62": (40, 27, 2),  # the same
-    "blind-63": (40, 25, 2),  # the same
-    "blind-64": (40, 23, 1),  # the same
+    "blind-61": (40, 28, 2),  # the same brief, sealed until the seventeenth rules were final
+    "blind-62": (40, 28, 2),  # the same
+    "blind-63": (40, 28, 0),  # the same
+    "blind-64": (40, 24, 0),  # the same; development for the eighteenth rules
+    "blind-65": (40, 28, 2),  # the same brief, sealed until the eighteenth rules were final
+    "blind-66": (40, 27, 0),  # the same
+    "blind-67": (40, 31, 3),  # the same
+    "blind-68": (40, 29, 1),  # the same
 }
 
 

@@ -2009,6 +2009,57 @@ def test_a_row_named_in_its_own_clause_and_a_heading_is_no_row() -> None:
     assert verdict(claim, changelog)[0] == SUPPORTED
 
 
+def test_two_things_said_a_comma_apart_and_a_fee_of_nought() -> None:
+    stores = (
+        "Store availability:\n  Leeds White Rose    - 4 in stock, click & collect today\n"
+        "  Bradford Forster Sq - Out of stock\n"
+        "  Wakefield Trinity   - 1 in stock, click & collect not available"
+    )
+    claim = (
+        "Leeds White Rose has 4 for same-day click & collect, Bradford Forster Square is out "
+        "of stock, and Wakefield Trinity has one."
+    )
+    assert verdict(claim, stores)[0] == SUPPORTED
+    account = (
+        "Early upgrade: not eligible until 2027-08-10\nUpgrade fee if eligible: GBP 0\n"
+        "SIM lock: unlocked"
+    )
+    claim = "Once you're eligible there's no upgrade fee."
+    assert verdict(claim, account)[0] == SUPPORTED
+
+
+def test_a_name_cut_short_before_its_version_without_dots() -> None:
+    pipeline = (
+        "JOB                  STAGE    STATUS    DURATION\n"
+        "unit-tests-py311     test     passed    6:12\n"
+        "integration-pg15     test     passed    11:04"
+    )
+    claim = "The Python 3.11 unit tests and the Postgres 15 integration job passed."
+    assert verdict(claim, pipeline)[0] == SUPPORTED
+    assert verdict("The Perl 15 integration job passed.", pipeline)[0] == UNSUPPORTED
+
+
+def test_closed_sets_of_contracts_readings_materials_and_completeness() -> None:
+    posting = "Title: Senior Data Engineer\nEmployment type: Full-time, permanent"
+    assert verdict("It's a full-time permanent position.", posting)[0] == SUPPORTED
+    assert verdict("It's a full-time fixed-term position.", posting)[0] == UNSUPPORTED
+    bill = "Usage: 38 m\u00b3\nAmount due: GBP 127.64\nMeter reading type: actual"
+    assert verdict("The bill of \u00a3127.64 is based on an actual meter reading.", bill)[0] == (
+        SUPPORTED
+    )
+    assert verdict("The bill of \u00a3127.64 is based on an estimated meter reading.", bill)[0] == (
+        UNSUPPORTED
+    )
+    recall = "Hazard: the carbon fork steerer can crack under load.\nRemedy: stop riding."
+    assert verdict("The aluminium fork steerer can crack under load.", recall)[0] == UNSUPPORTED
+    certificate = (
+        "Valid until: 2026-05-15 06:11 UTC\nChain: complete\nOCSP stapling: not enabled\n"
+        "HSTS: enabled (max-age=31536000)"
+    )
+    assert verdict("The chain is complete and HSTS is on.", certificate)[0] == SUPPORTED
+    assert verdict("The chain is incomplete and HSTS is on.", certificate)[0] == UNSUPPORTED
+
+
 def test_the_rules_written_as_judge_model_are_the_ones_the_readme_measures() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     measured = re.search(r"verifier `(rules-v\d+)`, this", readme)

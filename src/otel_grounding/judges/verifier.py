@@ -112,7 +112,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v17"
+MODEL = "rules-v18"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -199,6 +199,7 @@ _STATES: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "included|excluded",
         "allowed permitted allows|forbidden prohibited banned denies deny",
         "required mandatory compulsory|optional", "valid|invalid expired",
+        "complete completed|incomplete",
     )
 )
 #: Qualities that exclude each other, read like `_STATES` but only where the evidence never
@@ -220,7 +221,8 @@ _QUALITIES: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "manual|automatic", "public|private", "domestic|international", "morning|afternoon|evening",
         "freehold|leasehold", "hardcover hardback|paperback softcover", "overactive|underactive",
         "positive|negative", "urgent|routine", "express|standard", "interim|final",
-        "temporary|permanent", "primary|secondary", "refundable|non-refundable", "wet|dry",
+        "temporary fixed-term|permanent", "full-time|part-time", "actual|estimated",
+        "primary|secondary", "refundable|non-refundable", "wet|dry",
         "home|away", "won|lost", "male|female", "left|right", "spring|summer|autumn|winter",
         "northbound|southbound|eastbound|westbound", "northwards|southwards|eastwards|westwards",
         "north-east northeast north-easterly northeasterly"
@@ -236,11 +238,11 @@ _QUALITIES: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "oak|walnut|pine|ash|beech|birch|maple|cherry|teak|bamboo",
         "velvet|linen|cotton|wool|leather|suede|polyester|silk|nylon|mesh|knit|denim|boucle",
         "porcelain|ceramic|terracotta|marble|granite|slate|glass|concrete",
-        "steel|aluminium aluminum|iron|brass|copper|titanium",
+        "steel|aluminium aluminum|iron|brass|copper|titanium|carbon|plastic|composite",
         "matt matte|gloss glossy|satin|eggshell",
         "kitchen|bathroom|bedroom|hallway|conservatory|garage|loft attic|cellar basement|lounge",
         "breakfast|lunch|dinner", "road|rail|sea ocean|air",
-        "petrol gasoline|diesel|electric|hybrid",
+        "petrol gasoline|diesel|electric|hybrid|gas",
         "cash|card|cheque", "capsules|tablets|liquid",
         "solid|engineered|laminate", "natural|washed", "window|aisle|middle", "small|large",
         "clockwise|anticlockwise counterclockwise", "heat heating|cool cooling",
@@ -345,7 +347,7 @@ DIRECTION_WORDS = 3
 #: Marks that end a phrase inside a clause.
 _PHRASE_MARKS = (",", ";", " \u2014 ", " \u2013 ", " - ")
 #: A field's value that is nought ("rain_delay_hours": 0): the field is not there.
-_ZERO_VALUE = re.compile(r"\s*0(?:\.0+)?\s*[,;]?\s*")
+_ZERO_VALUE = re.compile(r"\s*(?:[A-Z]{3}\s?|[$\u00a3\u20ac\u00a5]\s?)?0(?:\.0+)?\s*[,;]?\s*")
 #: A field's value saying it does not hold.
 _FALSE_VALUE = r"(?:false|no|0|null|none|off)\b"
 #: A field with no value ("accepted_quote": null, "refund": None).
@@ -1328,21 +1330,29 @@ def _abbreviated(claim: str, name: str, index: EvidenceIndex) -> bool:
 
 
 #: A version written after a name ("Python 3.12").
-_VERSION_AFTER = re.compile(r"\s+v?(\d+(?:\.\d+)+)\b")
+_VERSION_AFTER = re.compile(r"\s+v?(\d+(?:\.\d+)*)\b")
 
 
-def _versioned(claim: str, name: str, index: EvidenceIndex) -> bool:
-    """Whether the evidence writes a name with the version the claim gives it, the name cut
-    short ("Python 3.12" for py3.12)."""
+def _versions(claim: str, name: str, index: EvidenceIndex) -> set[str]:
+    """The versions the claim gives a name that the evidence writes with the name cut short
+    ("Python 3.12" for py3.12 or py312, "Postgres 15" for pg15)."""
+    word, found = name.lower(), set()
     at = claim.find(name)
-    found = _VERSION_AFTER.match(claim, at + len(name)) if at >= 0 else None
-    if found is None:
-        return False
-    word = name.lower()
-    return any(
-        word.startswith(short.group(1)) for short in
-        re.finditer(rf"\b([a-z]{{2,}})[\s-]?v?{re.escape(found.group(1))}\b", index.text)
-    )
+    while at >= 0:
+        after = _VERSION_AFTER.match(claim, at + len(name))
+        if after is not None:
+            version = after.group(1)
+            # "py3.12", "py312", "pg15": its first letter, then some of its letters in order
+            written = (
+                rf"\b({word[0]}[a-z]+)[\s-]?v?(?:{re.escape(version)}|{version.replace('.', '')})\b"
+            )
+            if any(
+                _in_order(short.group(1)[1:], word[1:])
+                for short in re.finditer(written, index.text)
+            ):
+                found.add(version)
+        at = claim.find(name, at + len(name))
+    return found
 
 
 def _of_a_place(name: str, index: EvidenceIndex) -> bool:
@@ -1365,8 +1375,13 @@ def _shortens(short: str, word: str, index: EvidenceIndex, *, dotted: bool) -> b
         dotted or not _VOWELS & set(short[1:])
     ):
         return False
-    rest = iter(word[1:])
-    return all(c in rest for c in short[1:])
+    return _in_order(short[1:], word[1:])
+
+
+def _in_order(letters: str, word: str) -> bool:
+    """Whether a word holds these letters in this order."""
+    rest = iter(word)
+    return all(c in rest for c in letters)
 
 
 def _spelled_out(claim: str, index: EvidenceIndex) -> set[str]:
@@ -1393,20 +1408,25 @@ def _missing_facts(
     names: bool = True,
 ) -> tuple[str, ...]:
     missing: list[str] = []
+    versions: dict[str, set[str]] = {}  # a name the evidence writes short with its version
     if names and facts.names:
         unknown = [n for n in facts.names if not index.has_name(n)]
         if unknown:
             spelled = _spelled_out(claim, index)
-            missing.extend(
-                f"name '{n}'" for n in unknown if n not in spelled
-                and n.split("'")[0].split("\u2019")[0] not in spelled
-                and not _abbreviated(claim, n, index) and not _of_a_place(n, index)
-                and not _versioned(claim, n, index)
-            )
+            for n in unknown:
+                if (n in spelled or n.split("'")[0].split("\u2019")[0] in spelled
+                        or _abbreviated(claim, n, index) or _of_a_place(n, index)):
+                    continue
+                found = _versions(claim, n, index)
+                if found:
+                    versions[n] = found
+                else:
+                    missing.append(f"name '{n}'")
     if facts.numbers:
         unheld = [
             n for n in facts.numbers
             if not index.has_number(n) and not _as_a_time(claim, n, index)
+            and not any(n.text in v for v in versions.values())
         ]
         if unheld:
             held = [n for n in facts.numbers if n not in unheld]
@@ -1509,6 +1529,11 @@ def _other_state(
     return None
 
 
+#: Two things said a comma apart, each with its own verb ("Leeds has 4, Bradford is out of
+#: stock").
+_TWO_SAID = re.compile(
+    r"\b(?:is|are|has|have|was|were)\b[^,]*,[^,]*\b(?:is|are|has|have|was|were)\b"
+)
 #: A field's one-word name and its value's first word ("Wind: northwest 4 or 5").
 _FIELD_VALUE = re.compile(r"\s*([A-Za-z][\w ]{0,30}?)\s*[:=]\s*([A-Za-z][\w-]*)")
 
@@ -1694,6 +1719,8 @@ def _polarity_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
             continue
         cut = _COMMA.split(clause) if "," in clause else []
         for n, piece in enumerate([clause, *(cut if len(cut) > 1 else ())]):
+            if n == 0 and len(cut) > 1 and _TWO_SAID.search(clause):
+                continue
             words = words_of_in_order(piece)
             if title_like(words):  # a bare name asserts no polarity
                 continue
