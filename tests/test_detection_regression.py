@@ -107,13 +107,13 @@ AGENT_EXPECTED = {
     "blind-46": (40, 26, 1),  # the same
     "blind-47": (40, 30, 2),  # the same
     "blind-48": (40, 33, 1),  # the same; development for the fourteenth rules
-    "blind-49": (40, 33, 2),  # the same brief, sealed until the fourteenth rules were final
+    "blind-49": (40, 34, 2),  # the same brief, sealed until the fourteenth rules were final
     "blind-50": (40, 25, 0),  # the same
     "blind-51": (40, 25, 0),  # the same
     "blind-52": (40, 26, 0),  # the same; development for the fifteenth rules
     "blind-53": (40, 30, 2),  # the same brief, sealed until the fifteenth rules were final
     "blind-54": (40, 30, 2),  # the same
-    "blind-55": (40, 31, 3),  # the same
+    "blind-55": (40, 31, 2),  # the same
     "blind-56": (40, 28, 2),  # the same; development for the sixteenth rules
     "blind-57": (40, 28, 2),  # the same brief, sealed until the sixteenth rules were final
     "blind-58": (40, 36, 0),  # the same
@@ -123,10 +123,14 @@ AGENT_EXPECTED = {
     "blind-62": (40, 28, 2),  # the same
     "blind-63": (40, 28, 0),  # the same
     "blind-64": (40, 24, 0),  # the same; development for the eighteenth rules
-    "blind-65": (40, 28, 2),  # the same brief, sealed until the eighteenth rules were final
+    "blind-65": (40, 29, 2),  # the same brief, sealed until the eighteenth rules were final
     "blind-66": (40, 27, 0),  # the same
-    "blind-67": (40, 31, 3),  # the same
-    "blind-68": (40, 29, 1),  # the same
+    "blind-67": (40, 33, 3),  # the same
+    "blind-68": (40, 29, 0),  # the same; development for the nineteenth rules
+    "blind-69": (40, 31, 4),  # the same brief, sealed until the nineteenth rules were final
+    "blind-70": (40, 28, 2),  # the same
+    "blind-71": (40, 28, 2),  # the same
+    "blind-72": (40, 28, 0),  # the same
 }
 
 

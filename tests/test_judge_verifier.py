@@ -2060,6 +2060,29 @@ def test_closed_sets_of_contracts_readings_materials_and_completeness() -> None:
     assert verdict("The chain is incomplete and HSTS is on.", certificate)[0] == UNSUPPORTED
 
 
+def test_an_outputs_own_status_line_a_transfer_and_a_condition() -> None:
+    firewall = (
+        "$ sudo ufw status\nStatus: active\n\nTo                         Action      From\n"
+        "22/tcp                     ALLOW       10.20.0.0/16\n"
+        "443/tcp                    ALLOW       Anywhere"
+    )
+    assert verdict("The firewall is active.", firewall)[0] == SUPPORTED
+    assert verdict("The firewall is inactive.", firewall)[0] == UNSUPPORTED
+    claim = (
+        "Claim ID: HC-2026-118493\nDecision: approved\n"
+        "Settlement: GBP 3,210.00 by bank transfer\nExcess applied: GBP 250.00"
+    )
+    said = "It was approved, and you'll receive \u00a33,210.00 by {}, with a \u00a3250.00 excess."
+    assert verdict(said.format("bank transfer"), claim)[0] == SUPPORTED
+    assert verdict(said.format("cheque"), claim)[0] == UNSUPPORTED
+    locker = (
+        "Pickup code: 4471\nCollect by: 2026-12-05 20:00\n"
+        "Parcel will be returned to sender if not collected."
+    )
+    claim = "Collect it by 8 pm on December 5, or it will be returned to the sender."
+    assert verdict(claim, locker)[0] == SUPPORTED
+
+
 def test_the_rules_written_as_judge_model_are_the_ones_the_readme_measures() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     measured = re.search(r"verifier `(rules-v\d+)`, this", readme)

@@ -112,7 +112,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v18"
+MODEL = "rules-v19"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -243,7 +243,7 @@ _QUALITIES: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "kitchen|bathroom|bedroom|hallway|conservatory|garage|loft attic|cellar basement|lounge",
         "breakfast|lunch|dinner", "road|rail|sea ocean|air",
         "petrol gasoline|diesel|electric|hybrid|gas",
-        "cash|card|cheque", "capsules|tablets|liquid",
+        "cash|card|cheque|transfer", "capsules|tablets|liquid",
         "solid|engineered|laminate", "natural|washed", "window|aisle|middle", "small|large",
         "clockwise|anticlockwise counterclockwise", "heat heating|cool cooling",
         "lumbar|cervical|thoracic", "kw|kwh",
@@ -1620,21 +1620,29 @@ def _state_lines(beside: frozenset[str], kind: frozenset[str], index: EvidenceIn
     return _sharing_most(shared, first, POLARITY_MIN_SHARED)
 
 
+#: A negation inside a condition ("if not collected", "unless paid"): it states nothing.
+_IF_NOT = re.compile(r"\b(?:if|when)\s+(?:\w+\s+)?(?:not|no|never)\b|\bunless\b", re.IGNORECASE)
+#: A line giving the whole output's status ("Status: active" over a firewall's rules).
+_STATUS_LINE = re.compile(r"\s*(?:status|state)\s*:", re.IGNORECASE)
+
+
 def _one_record_line(kind: frozenset[str], index: EvidenceIndex) -> list[int]:
     """The one line stating a state of this kind in an output that is one record: its lines
     are fields, each named once ("Fuel: hybrid" of a booking, "Direction: eastbound" of a road
-    event), so the record's one such line is about what the claim is about."""
-    labels = _LINE_LABEL.findall(index.text)
-    lines = index.text.count("\n") + 1
-    if len(labels) < ONE_RECORD_MIN_FIELDS or len(set(labels)) < len(labels) or (
-        2 * len(labels) < lines
-    ):
-        return []
+    event), so the record's one such line is about what the claim is about; or the output's
+    own status line ("Status: active" over a firewall's rules)."""
     stating = {s.text: p for p, s in reversed(list(enumerate(index.sentences)))
                if _states_of(s.text) & kind}
     if len(stating) != 1:
         return []
     (text, at), = stating.items()
+    labels = _LINE_LABEL.findall(index.text)
+    lines = index.text.count("\n") + 1
+    # an output's own "Status: active" line is about what the whole output is about
+    own_status = _STATUS_LINE.match(text) is not None
+    if not own_status and (len(labels) < ONE_RECORD_MIN_FIELDS or len(set(labels)) < len(labels)
+                           or 2 * len(labels) < lines):
+        return []
     # the state is the field's short value ("Fuel: hybrid"), not a word of a long one
     value = _LINE_LABEL.sub("", text, count=1)
     short = value != text and len(words_of_in_order(value)) <= ONE_RECORD_VALUE_WORDS
@@ -1756,6 +1764,7 @@ def _opposite(
         and text.strip().lower() not in index.rows_with_a_no
         and not (index.structured and index.heads_a_table(text))
         and not _CROSSED.match(text)  # "✘ Airport shuttle": its mark is the negation
+        and not _IF_NOT.search(text)  # "returned to sender if not collected": a condition
         and not _names_a_denied_field(index.sentences[p])
         and not _quotes_a_negation(index.sentences[p].clause)
         and not _under_a_denying_name(index.sentences[p])
