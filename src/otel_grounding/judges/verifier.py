@@ -1534,16 +1534,13 @@ def _other_state(
 _TWO_SAID = re.compile(
     r"\b(?:is|are|has|have|was|were)\b[^,]*,[^,]*\b(?:is|are|has|have|was|were)\b"
 )
-#: A field's one-word name and its value's first word ("Wind: northwest 4 or 5").
-_FIELD_VALUE = re.compile(r"\s*([A-Za-z][\w ]{0,30}?)\s*[:=]\s*([A-Za-z][\w-]*)")
-
-
 def _other_before(
     head: str, same: frozenset[str], other: frozenset[str], index: EvidenceIndex
 ) -> tuple[int, str] | None:
-    """The evidence line giving the word a state qualifies the other state, where no line gives
-    it the claim's ("trued the front wheel" against "trued rear wheel")."""
-    if len(head) < 3 or head in STOPWORDS or head not in index.text.lower():
+    """The evidence line putting the other state before the word the claim's state qualifies
+    (or giving it as that word's field), and that state, where no line writes the word beside
+    a state of the claim's group ("trued the front wheel" against "trued rear wheel")."""
+    if len(head) < 3 or head in STOPWORDS or head not in index.text:
         return None
     found = None
     for position, sentence in enumerate(index.sentences):
@@ -1553,10 +1550,11 @@ def _other_before(
         for n in range(len(lowered) - 1):
             if lowered[n + 1] == head and lowered[n] in other and found is None:
                 found = (position, lowered[n])
-        if found is None and (field := _FIELD_VALUE.match(sentence.text)):
-            name, value = field.group(1).lower().split(), field.group(2).lower()
-            if name[-1:] == [head] and value in other:  # "Wind: northwest 4 or 5"
-                found = (position, value)
+        if found is None and (label := _LINE_LABEL.match(sentence.text)):
+            value = sentence.text[label.end():].split(maxsplit=1)[:1]
+            written = value[0].strip(",.;").lower() if value else ""
+            if label.group(1).lower().split()[-1:] == [head] and written in other:
+                found = (position, written)  # "Wind: northwest 4 or 5"
     return found
 
 
