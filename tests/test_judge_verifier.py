@@ -583,9 +583,77 @@ def test_csv_values_weekday_abbreviations_and_currency_codes() -> None:
     assert verdict("VWCE last traded at €118.42 on XETRA.", quote)[0] == SUPPORTED
 
 
-def test_a_yes_no_field_of_several_things_is_not_read() -> None:
+def test_a_yes_no_field_of_several_things_is_read_under_its_record() -> None:
     flags = "flags:\n  new_checkout:\n    enabled: true\n  dark_mode_v2:\n    enabled: false\n"
     assert verdict("new_checkout is enabled and dark_mode_v2 is disabled.", flags)[0] == SUPPORTED
+    # each "enabled" is its YAML key's, or its INI section's
+    found = verdict("new_checkout is enabled and dark_mode_v2 is switched on.", flags)
+    assert found[0] == CONTRADICTED
+    assert found[1].endswith('"enabled: false" (under "dark_mode_v2")')
+    assert verdict("dark_mode_v2 is owned by the web team.", flags)[0] == SUPPORTED
+    router = "[firewall]\nenabled = true\n[upnp]\nenabled = false\n[remote_admin]\nenabled = false"
+    assert verdict("The firewall is on, and UPnP and remote admin are off.", router)[0] == SUPPORTED
+    assert verdict("UPnP and remote admin are both turned on.", router)[0] == CONTRADICTED
+    assert verdict("The firewall is switched off.", router)[0] == CONTRADICTED
+
+
+def test_things_listed_on_one_line_each_have_their_own_state() -> None:
+    checks = "Checks: build \u2713, unit-tests \u2713, e2e \u2717 (timeout after 30m)"
+    found = verdict("Build and unit tests both failed.", checks)
+    assert found[0] == UNSUPPORTED
+    assert "'failed' is the other state" in found[1]
+    assert verdict("Build and unit tests both passed.", checks)[0] == SUPPORTED
+    assert verdict("The e2e check failed after timing out.", checks)[0] == SUPPORTED
+    ufw = "Status: active\nDefault: deny (incoming), allow (outgoing)"
+    assert verdict("The firewall allows incoming traffic by default.", ufw)[0] == UNSUPPORTED
+    assert verdict("The firewall denies incoming traffic by default.", ufw)[0] == SUPPORTED
+
+
+def test_a_field_is_read_by_a_name_written_in_capitals_and_a_list_said_off_at_once() -> None:
+    controls = "[parental_controls]\nsafesearch = true\nyoutube_restricted = false"
+    assert verdict("YouTube restricted mode is on.", controls)[0] == CONTRADICTED
+    assert verdict("SafeSearch is on, while YouTube restricted mode is off.", controls)[0] == (
+        SUPPORTED
+    )
+    router = "[wan]\nupnp = disabled\nremote_admin = disabled\n[wifi]\nwps = disabled"
+    assert verdict("UPnP, remote admin and WPS are all off.", router)[0] == SUPPORTED
+    checkout = "[checkout]\nnew_payment_sheet = true\napple_pay = enabled\nklarna = disabled"
+    said = "The new payment sheet is on, with Apple Pay {} and Klarna disabled."
+    assert verdict(said.format("enabled"), checkout)[0] == SUPPORTED
+    assert verdict(said.format("disabled"), checkout)[0] == CONTRADICTED
+    assert verdict("UPnP is switched on.", router)[0] == CONTRADICTED
+
+
+def test_a_name_put_on_another_rows_facts_is_unsupported() -> None:
+    timetable = (
+        "Class 7B \u2014 Thursday\n"
+        "P1 08:15\u201309:00 Mathematics (Mr. Okafor, R12)\n"
+        "P2 09:05\u201309:50 English (Ms. Lindqvist, R04)\n"
+        "P3 10:10\u201310:55 Biology (Dr. Haas, Lab 2)\n"
+        "P4 11:00\u201311:45 PE (Mr. Okafor, Gym)"
+    )
+    found = verdict("Third period is Biology with Ms. Lindqvist in Lab 2.", timetable)
+    assert found[0] == UNSUPPORTED
+    assert "'lindqvist' belongs to another line" in found[1]
+    assert verdict("Third period is Biology with Dr. Haas in Lab 2.", timetable)[0] == SUPPORTED
+    # a list of rows names several lines, none of them the name's other line
+    panel = (
+        "Test                    Result  Units\nHemoglobin              13.8    g/dL\n"
+        "Serum Vitamin B12       412     pg/mL\nFasting Plasma Glucose  92      mg/dL"
+    )
+    assert verdict(
+        "In this panel, Hemoglobin, Serum Vitamin B12 and Fasting Plasma Glucose are in range.",
+        panel,
+    )[0] == SUPPORTED
+    loans = (
+        "Title                                   Due         Renewals\n"
+        "The Overstory / Richard Powers          2026-04-02  1 of 3\n"
+        "Salt Fat Acid Heat / Samin Nosrat       2026-04-09  0 of 3"
+    )
+    # two rows, each named by its title
+    assert verdict(
+        "The Overstory is due on April 2 and Salt Fat Acid Heat on April 9.", loans
+    )[0] == SUPPORTED
 
 
 def test_markdown_rows_date_ranges_and_words_that_are_no_names() -> None:
@@ -2081,6 +2149,95 @@ def test_an_outputs_own_status_line_a_transfer_and_a_condition() -> None:
     )
     claim = "Collect it by 8 pm on December 5, or it will be returned to the sender."
     assert verdict(claim, locker)[0] == SUPPORTED
+
+
+def test_names_written_as_initials_short_forms_and_currency_prefixes() -> None:
+    audit = "axios  1.0.0 - 1.6.0\nSeverity: high\nCross-Site Request Forgery - GHSA-3hw8-pq6c-r2mj"
+    assert verdict("axios has a high-severity CSRF issue.", audit)[0] == SUPPORTED
+    assert verdict("axios has a high-severity SSRF issue.", audit)[0] == UNSUPPORTED
+    report = "Mathematics: 7 (Paper 1: 68/80)\nChemistry: 8\nHistory: 5"
+    assert verdict("She got a 7 in Maths and an 8 in Chemistry.", report)[0] == SUPPORTED
+    assert verdict("She got a 7 in Physics and an 8 in Chemistry.", report)[0] == UNSUPPORTED
+    # a short form and its word both end in "s": "Chris" is no short form of Christopher
+    assert verdict("The director was Chris.", "Director: Christopher Wren\nYear: 2004")[0] == (
+        UNSUPPORTED
+    )
+    invoice = "Clinic: Maple Row Veterinary\nTotal due: 265.50 CAD\nStatus: UNPAID"
+    assert verdict("The visit to Maple Row came to CA$265.50.", invoice)[0] == SUPPORTED
+    pull = "Bump pydantic from 2.7.4 to 2.9.2\n#1182 opened by dependabot[bot]"
+    assert verdict("Dependabot's PR #1182 bumps pydantic to 2.9.2.", pull)[0] == SUPPORTED
+    dig = "orrisfield.net.        300   IN  A    203.0.113.48"
+    assert verdict("The A record points to 203.0.113.48 with a 300-second TTL.", dig)[0] == (
+        SUPPORTED
+    )
+
+
+def test_a_negation_is_read_in_its_own_piece_of_a_clause_or_line() -> None:
+    invoice = (
+        "INVOICE INV-3308 - Hollins Joinery\nBilled to: Mr P. Sandoval\n"
+        "Amount: \u00a31,460.00 (no VAT)\nStatus: PAID 2026-05-04\n"
+        "Payment method: Bank transfer (ref SANDOVAL-3308)\nWork: oak handrail, fitted"
+    )
+    said = "The invoice for the oak handrail, \u00a31,460 with no VAT, was paid by {} on May 4."
+    assert verdict(said.format("bank transfer"), invoice)[0] == SUPPORTED
+    assert verdict(said.format("card"), invoice)[0] == UNSUPPORTED
+    permit = "Decision: APPROVED with conditions\nConditions: no kites above 60 m; drones prohibited"
+    assert verdict("Drones are allowed at the festival.", permit)[0] == UNSUPPORTED
+    assert verdict("Drones are prohibited at the festival.", permit)[0] == SUPPORTED
+    freeze = (
+        "Freeze length: 2 months\nLocker rental: Active (L-114), \u00a36/month, continues during "
+        "freeze\nClass bookings during freeze: Not permitted"
+    )
+    said = "His locker L-114 keeps running at \u00a36 a month, and class bookings are {} while he's frozen."
+    assert verdict(said.format("allowed"), freeze)[0] == UNSUPPORTED
+    assert verdict(said.format("not allowed"), freeze)[0] == SUPPORTED
+    cover = "Mold remediation: Not covered (excluded under section 4.2)"
+    assert verdict("Mold remediation is excluded under section 4.2.", cover)[0] == SUPPORTED
+
+
+def test_a_field_said_with_un_or_denied_by_its_own_value() -> None:
+    listing = "Rent: \u20ac1,150/month\nFurnished: Yes\nPets: Not allowed\nLift: Yes"
+    assert verdict("It's furnished and has a lift.", listing)[0] == SUPPORTED
+    assert verdict("It's unfurnished and has a lift.", listing)[0] == CONTRADICTED
+    cottage = "Sleeps: 4 (2 bedrooms)\nWi-Fi: yes, included\nWord processor: yes (spellcheck off)"
+    assert verdict("Wi-Fi is included.", cottage)[0] == SUPPORTED
+    assert verdict("Wi-Fi isn't included.", cottage)[0] == CONTRADICTED
+
+
+def test_closed_sets_of_storage_places_allergens_backups_finishes_leave_and_steps() -> None:
+    cases = (
+        ("Sample: serum, 2 ml, chilled\nLab: Norvet Diagnostics",
+         "The {} serum sample went to Norvet Diagnostics.", "chilled", "frozen"),
+        ('{\n  "status": "DELIVERED",\n  "proof": {\n    "method": "safe_place",\n'
+         '    "location": "porch",\n    "photo": true\n  }\n}',
+         "It was left in your safe place, the {}, with a photo.", "porch", "garage"),
+        ("Guests: 4\nDietary notes: 1 vegan, 1 nut allergy",
+         "They've noted one vegan diner and one {} allergy.", "nut", "shellfish"),
+        ("01:00:02 INFO backup start: stanza=orbit-main type=incremental repo=s3://pg",
+         "The orbit-main backup was an {} one.", "incremental", "differential"),
+        ("Material: Quartz, 'Calacatta Nuvo', 20 mm, polished\nPieces: 3",
+         "Three pieces of 20 mm {} Calacatta Nuvo quartz.", "polished", "honed"),
+        ("Employee: Jonas Marwick\nType: Compassionate leave\nStatus: Approved\nPay: full pay",
+         "Jonas Marwick's {} leave was approved on full pay.", "compassionate", "parental"),
+        ("\u2716 e2e-tests  11m03s  2 failed\n\u23f8 deploy-staging  skipped",
+         "The e2e stage failed, and the staging deploy {}.", "was skipped", "went ahead"),
+    )
+    for evidence, said, right, wrong in cases:
+        assert verdict(said.format(right), evidence)[0] == SUPPORTED, right
+        assert verdict(said.format(wrong), evidence)[0] == UNSUPPORTED, wrong
+
+
+def test_a_value_given_in_another_unit_of_its_kind() -> None:
+    panel = (
+        "Test            Result   Units    Reference range\nHaemoglobin     128      g/L      120-160\n"
+        "Ferritin        11       \u00b5g/L     15-150"
+    )
+    assert verdict("Haemoglobin is 128 g/L and ferritin 11 \u00b5g/L.", panel)[0] == SUPPORTED
+    found = verdict("Haemoglobin is 128 g/dL and ferritin 11 \u00b5g/L.", panel)
+    assert found[0] == UNSUPPORTED
+    assert "unit 'g/dL' of '128'" in found[1]
+    bake = "Product           Batches  Flour/batch\nCountry sourdough  6      2.5 kg"
+    assert verdict("The sourdough takes 2.5 lb of flour a batch.", bake)[0] == UNSUPPORTED
 
 
 def test_the_rules_written_as_judge_model_are_the_ones_the_readme_measures() -> None:

@@ -248,7 +248,7 @@ _ISO_DAY = re.compile(r"\b\d{4}-\d\d-\d\d\b")
 #: A month and day written as the year-first dates beside them write them ("04-15").
 _MONTH_DAY = re.compile(r"(?<![\w-])(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?![\w-])")
 #: A part of a line in brackets ("(7-15)").
-_BRACKETED = re.compile(r"\([^()]*\)")
+BRACKETED = re.compile(r"\([^()]*\)")
 #: An amount whose thousands are set apart by spaces, beside its currency ("SEK 14 250",
 #: "14 250 kr").
 _SPACED_AMOUNT = re.compile(
@@ -289,6 +289,33 @@ def _denied_fields(
     return found
 
 
+#: A line opening a nested record: a YAML key with no value ("legacy_coupon_engine:") or an
+#: INI section ("[upnp]").
+_RECORD_KEY = re.compile(r"([A-Za-z][\w .-]{0,40}):")
+_SECTION = re.compile(r"\[([A-Za-z][\w .-]{0,40})\]")
+
+
+def record_names(text: str) -> list[tuple[str, str | None]]:
+    """Each non-empty line of a tool output, stripped, with the name of the record it is
+    nested in: the YAML key above it at a lesser indent, or else its INI section."""
+    lines: list[tuple[str, str | None]] = []
+    section: str | None = None
+    keys: list[tuple[int, str]] = []  # the open YAML keys, by indent
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            continue
+        indent = len(line) - len(line.lstrip())
+        while keys and keys[-1][0] >= indent:
+            keys.pop()
+        lines.append((stripped, keys[-1][1] if keys else section))
+        if (m := _SECTION.fullmatch(stripped)) is not None:
+            section, keys = m.group(1), []
+        elif (m := _RECORD_KEY.fullmatch(stripped)) is not None:
+            keys.append((indent, m.group(1)))
+    return lines
+
+
 def _listed_fields(text: str, position: int) -> list[tuple[frozenset[str], bool, int]]:
     """A line listing what a state holds of ("Covered: motor, control board", "Not covered:
     door seal wear, blockages"): each item is a field of its words and the state's."""
@@ -301,6 +328,14 @@ def _listed_fields(text: str, position: int) -> list[tuple[frozenset[str], bool,
         (frozenset(stem(w) for w in words) | {state}, not m.group(1), position)
         for words in items if words
     ]
+
+
+def _values_of(fields: list[tuple[frozenset[str], bool, int]]) -> dict[frozenset[str], set[bool]]:
+    """Each field's name's stems -> the values written for it."""
+    values: dict[frozenset[str], set[bool]] = {}
+    for stems, value, _ in fields:
+        values.setdefault(stems, set()).add(value)
+    return values
 
 
 @lru_cache(maxsize=65536)
@@ -398,6 +433,8 @@ class EvidenceIndex:
         self._joined_parts: set[tuple[str, str]] | None = None
         self._codes: set[str] | None = None
         self._fields: list[tuple[frozenset[str], bool, int]] | None = None
+        self._record_fields: list[tuple[frozenset[str], bool, int]] = []
+        self._record_of: dict[int, str] = {}
         self._by_number: defaultdict[str, list[str]] | None = None
         self._structured: bool | None = None
         self._record_tokens: defaultdict[str, set[int]] | None = None
@@ -1038,12 +1075,58 @@ class EvidenceIndex:
                             self._fields.append((stems, value, position))
                     self._fields.extend(_denied_fields(sentence.text, position, self.text))
                     self._fields.extend(_listed_fields(sentence.text, position))
-            values: dict[frozenset[str], set[bool]] = {}
-            for stems, value, _ in self._fields:
-                values.setdefault(stems, set()).add(value)
-            # "enabled: true" and "enabled: false" under two flags: whose is not read here
+            values = _values_of(self._fields)
+            # "enabled: true" and "enabled: false" under two flags: each is its flag's, where
+            # the output nests them under its name (YAML keys, INI sections)
+            both = [f for f in self._fields if len(values[f[0]]) > 1]
             self._fields = [f for f in self._fields if len(values[f[0]]) == 1]
+            if both:
+                nested = self._nested(both)
+                held = _values_of(nested)
+                self._record_fields = [f for f in nested if len(held[f[0]]) == 1]
         return self._fields
+
+    @property
+    def record_fields(self) -> list[tuple[frozenset[str], bool, int]]:
+        """The yes/no fields written under several records' names with different values
+        ("enabled: false" under "legacy_coupon_engine:"), each with its record's name's stems."""
+        _ = self.fields
+        return self._record_fields
+
+    def record_of(self, position: int) -> str | None:
+        """The name of the record a yes/no field's line is nested in, where `record_fields`
+        read it."""
+        return self._record_of.get(position)
+
+    def _nested(
+        self, fields: list[tuple[frozenset[str], bool, int]]
+    ) -> list[tuple[frozenset[str], bool, int]]:
+        """These fields, each with the stems of the record its line is nested in; those on a
+        line in no record left out."""
+        named: dict[int, str] = {}
+        for source, text in enumerate(self._texts):
+            lines = record_names(text)
+            at = 0
+            last: str | None = None
+            name: str | None = None
+            for position, sentence in enumerate(self.sentences):
+                if sentence.source != source:
+                    continue
+                if sentence.text is not last:  # not another clause of the same line
+                    last = sentence.text
+                    while at < len(lines) and lines[at][0] != sentence.text:
+                        at += 1
+                    if at == len(lines):
+                        break  # not a line of its own: prose
+                    name = lines[at][1]
+                    at += 1
+                if name is not None:
+                    named[position] = name
+        self._record_of = named
+        return [
+            (stems | {stem(w) for w in word_parts(named[p])}, value, p)
+            for stems, value, p in fields if p in named
+        ]
 
     @property
     def record_tokens(self) -> dict[str, set[int]]:
@@ -1134,7 +1217,7 @@ class EvidenceIndex:
         """Whether an evidence line is a table's header ("Passenger  Seat  Checked bag",
         "pupil,class,paid_gbp", "Adult  Youth (7-15)"): columns named, no value (a column's
         range in brackets is none), nothing stated."""
-        return not _DIGIT_IN.search(_BRACKETED.sub("", text)) and (
+        return not _DIGIT_IN.search(BRACKETED.sub("", text)) and (
             len(_COLUMN_GAP.findall(text.strip())) >= 2 or _CSV_HEAD.fullmatch(text.strip())
             is not None
         )

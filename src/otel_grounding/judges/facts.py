@@ -41,8 +41,8 @@ NOT_NAMES = frozenset(
         "i usd eur gbp jpy chf cad aud cny inr utc gmt cet est pst am pm ok id ids api apis "
         "url urls http https json xml csv html css sql cpu gpu ram ssd hdd os ui kb mb gb tb "
         "kib mib gib ms km kg mph kmh hz ghz mhz n/a faq ceo cto cfo q1 q2 q3 q4 h1 h2 tl dr "
-        "tv according however meanwhile overall additionally also currently note yes no "
-        "councillor cllr nurse pharmacist dr mr mrs ms mx prof professor rev"
+        "tv pr prs ci ttl vpn dns cdn according however meanwhile overall additionally also "
+        "currently note yes no councillor cllr nurse pharmacist dr mr mrs ms mx prof professor rev"
     )
 )
 #: Pronouns, contractions of them included ("She's"): never a name.

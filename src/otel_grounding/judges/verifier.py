@@ -63,6 +63,7 @@ from otel_grounding.judges.clock import (
     unit_after,
 )
 from otel_grounding.judges.evidence import (
+    BRACKETED,
     CONVERSIONS,
     DERIVED_MIN,
     DIFF_REMOVED,
@@ -112,7 +113,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v19"
+MODEL = "rules-v20"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -153,6 +154,8 @@ ROW_BESIDE = 2
 CELL_STATE_REACH = 6
 #: A key is another line's when at least this many of its clause's words are that line's.
 ROW_MIN_TOKENS = 2
+#: ... and at least this many where the key is a word of a name ("Ms. Lindqvist").
+ROW_MIN_NAMED_TOKENS = 3
 #: A name this close after a number is that number's ("300 Crataegus monogyna").
 BIND_AFTER_CHARS = 8
 #: A count written in words ("three payments of £4,000").
@@ -233,21 +236,26 @@ _QUALITIES: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "|south-south-west|west-south-west|west-north-west|north-north-west",
         "early|late", "day daytime|night nightly overnight",
         "daily|weekly|fortnightly|monthly|quarterly|annually yearly",
-        "black|white|red|blue|green|yellow|orange|purple|pink|grey gray|brown|silver|gold|navy"
-        "|beige|cream|teal",
+        "black|white|red|blue|green|yellow|orange|purple|pink|grey gray|brown|silver"
+        "|gold|navy|beige|cream ivory|teal",
+        "ambient|chilled refrigerated|frozen",
         "oak|walnut|pine|ash|beech|birch|maple|cherry|teak|bamboo",
         "velvet|linen|cotton|wool|leather|suede|polyester|silk|nylon|mesh|knit|denim|boucle",
         "porcelain|ceramic|terracotta|marble|granite|slate|glass|concrete",
         "steel|aluminium aluminum|iron|brass|copper|titanium|carbon|plastic|composite",
         "matt matte|gloss glossy|satin|eggshell",
-        "kitchen|bathroom|bedroom|hallway|conservatory|garage|loft attic|cellar basement|lounge",
+        "kitchen|bathroom|bedroom|hallway|conservatory|garage|loft attic|cellar basement|lounge"
+        "|porch|shed",
         "breakfast|lunch|dinner", "road|rail|sea ocean|air",
         "petrol gasoline|diesel|electric|hybrid|gas",
         "cash|card|cheque|transfer", "capsules|tablets|liquid",
         "solid|engineered|laminate", "natural|washed", "window|aisle|middle", "small|large",
         "clockwise|anticlockwise counterclockwise", "heat heating|cool cooling",
         "lumbar|cervical|thoracic", "kw|kwh",
-        "celery|mustard|sesame|peanuts|soya soy|lupin|molluscs|crustaceans|sulphites",
+        "celery|mustard|sesame|peanuts|soya soy|lupin|molluscs|crustaceans|sulphites|nut nuts"
+        "|shellfish|gluten|dairy",
+        "skipped|ahead", "incremental|differential", "polished|honed|brushed|leathered",
+        "compassionate bereavement|parental|maternity|paternity|sick",
     )
 )
 #: A prefix that makes a state its opposite ("encrypted" / "unencrypted").
@@ -310,6 +318,12 @@ _OFF = frozenset(word_list("off disabl inactiv"))
 _OFF_OF = {stem("disabled"): stem("enabled"), stem("inactive"): stem("active")}
 #: A field's words that only say it is on ("defrost_active"): its other words state it.
 _SWITCHED_ON = frozenset((stem("active"), stem("enabled")))
+#: A clause saying a thing is on ("is switched on", "turned on", "enabled").
+_SWITCHED = re.compile(
+    r"\b(?:is|are|was|were|switched|turned|still|left|set|stays|remains|now)\s+on\b"
+    r"|\b(?:enabled|active|live)\b",
+    re.IGNORECASE,
+)
 #: Words before "to" that make what follows required ("needs to resit", "has to renew").
 _OBLIGED = frozenset(("need", "needs", "needed", "has", "have", "had", "required", "obliged"))
 #: Words joining two statements in one clause.
@@ -653,10 +667,16 @@ def _row_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
     line only, but on none of the lines the clause's keys name, nor beside a word of its own line
     ("The /data filesystem is at 95%" where 95% is on the root's line), or an identifier whose
     line holds nothing else the clause says while two of its other tokens are on one other line
-    ("i-0c3d9 (10.0.2.41) in eu-west-1b" where the address and the zone are i-0b77c's). A key
-    is a token of one data line only (a line holding a number, past the output's first: titles
-    and headers are no rows)."""
+    ("i-0c3d9 (10.0.2.41) in eu-west-1b" where the address and the zone are i-0b77c's), or a
+    word of a name whose line holds nothing else the clause says while three are on one other
+    line, and on no third ("Biology with Ms. Lindqvist in Lab 2" where Biology and Lab 2 are Dr.
+    Haas's), unless those are all a name too. A key is a token of one data line only (a line
+    holding a number, past the output's first: titles and headers are no rows)."""
     where, rows = index.record_tokens, index.data_rows
+    # a name's words: capitalised, not the claim's first word, not an acronym ("MCU")
+    capitals = {
+        w.lower() for w in words_of_in_order(claim)[1:] if w[:1].isupper() and not w.isupper()
+    }
     for part in clauses(claim):
         tokens = [
             t for written in record_tokens(part) for t in _as_written_there(written, index)
@@ -682,7 +702,8 @@ def _row_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
             if not where[token] & near and not where[token] & (beside - near):
                 return (f"'{token}'", _OTHER_RECORD)
         for k, row in keys:
-            if id_shape(tokens[k]) is None or any(
+            named = tokens[k] in capitals and id_shape(tokens[k]) is None
+            if (id_shape(tokens[k]) is None and not named) or any(
                 row in where[t] for j, t in enumerate(tokens) if j != k
             ):
                 continue
@@ -690,7 +711,16 @@ def _row_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
                 r for j, t in enumerate(tokens) if j != k and len(where[t]) == 1
                 for r in where[t] if r in rows
             )
-            if others and others.most_common(1)[0][1] >= ROW_MIN_TOKENS:
+            if not others:
+                continue
+            (other, count), = others.most_common(1)
+            if named and (len(others) > 1 or all(
+                t in capitals for t in tokens if where[t] == {other}
+            )):
+                # a list of rows ("hemoglobin, vitamin B12 and fasting glucose"), or two rows
+                # each named ("The Overstory is due on April 2 and Salt Fat Acid Heat on ...")
+                continue
+            if count >= (ROW_MIN_NAMED_TOKENS if named else ROW_MIN_TOKENS):
                 return (f"'{tokens[k]}'", _OTHER_RECORD)
     return ()
 
@@ -874,7 +904,19 @@ def _off_pieces(parts: Sequence[str]) -> list[str]:
     pieces: list[str] = []
     for clause in parts:
         if "," in clause and _OFF & {stem(w) for w in words_of_in_order(clause)}:
-            pieces.extend(_COMMA.split(clause))
+            # a piece saying nothing is a list's item, said with the next ("UPnP, remote
+            # admin and WPS are all off")
+            held = ""
+            for piece in _COMMA.split(clause):
+                held = f"{held}, {piece}" if held else piece
+                written = {w.lower() for w in words_of_in_order(piece)}
+                if written & _GOES_ON or {stem(w) for w in written} & (_OFF | _SWITCHED_ON) or (
+                    "on" in written
+                ):
+                    pieces.append(held)
+                    held = ""
+            if held:
+                pieces.append(held)
         else:
             pieces.append(clause)
     return pieces
@@ -882,17 +924,21 @@ def _off_pieces(parts: Sequence[str]) -> list[str]:
 
 def _switched_off(words: Sequence[str]) -> set[str]:
     """The stems an "off" word is said of: its stretch of the clause between joining words
-    ("a word processor with the spellcheck disabled": spellcheck, not word processor)."""
+    ("a word processor with the spellcheck disabled": spellcheck, not word processor); a
+    stretch with no verb and no "on" goes on past "and" ("UPnP, remote admin and WPS are all
+    off"; but "Apple Pay enabled and Klarna disabled")."""
     off: set[str] = set()
     stretch: set[str] = set()
-    said = False
+    said = verb = False
     for w in [*words, "and"]:
-        if w.lower() in _JOINING:
+        lowered = w.lower()
+        if lowered in _JOINING and (said or verb or lowered != "and"):
             if said:
                 off |= stretch
-            stretch, said = set(), False
+            stretch, said, verb = set(), False, False
             continue
         found = {stem(p) for p in word_parts(w)}
+        verb = verb or lowered in _GOES_ON or lowered == "on" or bool(found & _SWITCHED_ON)
         said = said or bool(found & _OFF)
         stretch |= found - _OFF
     return off
@@ -1033,8 +1079,11 @@ def _denied_by_itself(claim: str) -> tuple[str, ...]:
 def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
     """The yes/no field a claim's clause states the other way round: "has been deprecated"
     where the tool returned "deprecated": false, "isn't gluten-free" for Gluten-free: yes."""
-    if not index.fields:
+    fields = index.fields
+    nested = index.record_fields
+    if not fields and not nested:
         return None
+    one_word = {next(iter(field)) for field, _, _ in fields if len(field) == 1}
     for clause in _off_pieces(parts):
         words = _rather_than(words_of_in_order(clause))
         negated = words_profile(words)[1]
@@ -1045,8 +1094,16 @@ def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
             stem(p) for n, w in enumerate(words)
             if lowered[n + 1] != "to" or lowered[n] in _OBLIGED for p in word_parts(w)
         }
+        # "unfurnished" says "Furnished: yes" the other way round
+        undone = {
+            stem(w[len(_UN):]) for w in words if w.lower().startswith(_UN) and len(w) > 6
+        } & one_word
+        written |= undone
+        negated = negated | undone
         if written & _MAY:  # "can be carried over" states "carry_over_allowed"
             written.add(_ALLOWED)
+        # a name written in capitals inside ("YouTube") is the field's one word "youtube"
+        written.update(stem(w.lower()) for w in words if not w.islower())
         # a field's one word written as two ("data_rollover": "data rolls over")
         written.update(stem(stem(a.lower()) + b.lower()) for a, b in pairwise(words))
         # "can be returned" states "Returnable", "be changed" "Changeable"
@@ -1060,14 +1117,33 @@ def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
             turned = {on for off, on in _OFF_OF.items() if off in written}
             written |= turned
             negated = negated | turned
-        for field, value, position in index.fields:
-            # "defrosting" states "defrost_active", "enabled" is the field's own label
-            said = field if field <= written else field - _SWITCHED_ON
-            if not said or not said <= written or (negated and not said & negated):
-                continue  # "Walk-ins are not accepted": the negation is the predicate's
-            if bool(said & negated) == value and not _stated_elsewhere(field, position, index):
+        # a flag's name alone says nothing of whether it is on
+        switched = bool(written & _OFF) or _SWITCHED.search(clause) is not None
+        read = [(f, False) for f in fields] + [(f, True) for f in nested if switched]
+        for (field, value, position), in_record in read:
+            # "defrosting" states "defrost_active", "enabled" is the field's own label (and
+            # of a nested field, its record's name says what is on)
+            said = field if field <= written and not in_record else field - _SWITCHED_ON
+            if not said or not said <= written:
+                continue
+            # "Walk-ins are not accepted": the negation is the predicate's, unless the field's
+            # line writes that predicate ("Wi-Fi isn't included" of "Wi-Fi: yes, included")
+            denied = bool(said & negated) or bool(negated & _value_stems(position, index))
+            if negated and not denied:
+                continue
+            if denied == value and not _stated_elsewhere(field, position, index):
                 return position
     return None
+
+
+def _value_stems(position: int, index: EvidenceIndex) -> frozenset[str]:
+    """The content stems of a field's short value ("yes, included" of "Wi-Fi: yes, included"),
+    leaving out what is in brackets; none for a long one."""
+    text = index.sentences[position].text
+    label = _LINE_LABEL.match(text)
+    value = BRACKETED.sub("", text[label.end():]) if label else ""  # "yes (spellcheck disabled)"
+    words = words_of_in_order(value)
+    return words_profile(words)[0] if len(words) <= ONE_RECORD_VALUE_WORDS else frozenset()
 
 
 def _stated_elsewhere(field: frozenset[str], position: int, index: EvidenceIndex) -> bool:
@@ -1329,6 +1405,69 @@ def _abbreviated(claim: str, name: str, index: EvidenceIndex) -> bool:
     return False
 
 
+def _units_swapped(claim: str, index: EvidenceIndex) -> list[str]:
+    """A value the claim gives in a unit where the evidence writes that value only in another
+    unit of the same kind ("9 ng/mL" where the output has "9       pg/mL")."""
+    found = []
+    for m in _MEASURED.finditer(claim):
+        unit = m.group(2).lower()
+        value = re.escape(m.group(1))
+        there = set(re.findall(rf"(?<![\d.]){value}[ \t]*({_UNIT_NAMES})(?![\w/])", index.text))
+        if there and not there & _UNIT_OF[unit]:
+            found.append(f"unit '{m.group(2)}' of '{m.group(1)}'")
+    return found
+
+
+#: Units of one kind, any one of which a claim may swap for another (names in a group: one
+#: unit, as written several ways).
+_UNITS = (
+    "g/dl|g/l|mg/dl|mg/l|mmol/l|\u00b5mol/l umol/l|nmol/l|pmol/l|ng/ml|pg/ml|\u00b5g/l ug/l"
+    "|ng/l|iu/l|iu/ml|miu/l mu/l|u/l",
+    "kg kgs|lb lbs",
+)
+_UNIT_OF = {
+    name: frozenset(group.split()) for kind in _UNITS for group in kind.split("|")
+    for name in group.split()
+}
+#: What a claim's number's unit word reads as, for those units ("ng" of "ng/mL").
+_UNIT_HEADS = frozenset(name.split("/")[0] for name in _UNIT_OF)
+_UNIT_NAMES = "|".join(sorted(map(re.escape, _UNIT_OF), key=len, reverse=True))
+#: A value and the unit written after it, in a claim.
+_MEASURED = re.compile(
+    rf"(?<![\w.])(\d+(?:\.\d+)?)[ \t]?({_UNIT_NAMES})(?![\w/])", re.IGNORECASE
+)
+
+
+def _initials_there(name: str, index: EvidenceIndex) -> bool:
+    """Whether the evidence spells out a name the claim writes as its initials ("CSRF" for
+    Cross-Site Request Forgery, "RCE" for remote code execution)."""
+    if not (INITIALS_MIN <= len(name) <= INITIALS_MAX and name.isalpha() and name.isupper()):
+        return False
+    spelled = _INITIALS_GAP.join(rf"{c}[a-z]*" for c in name.lower())
+    return re.search(rf"\b{spelled}\b", index.text) is not None
+
+
+def _short_form(name: str, index: EvidenceIndex) -> bool:
+    """Whether a name is the short form of a longer word the evidence capitalises, both
+    ending in "s" ("Maths" for Mathematics, "Stats" for Statistics; not "Chris" for
+    Christopher)."""
+    short = name[:-1].lower()
+    return name.endswith("s") and len(short) >= SHORT_FORM_MIN and any(
+        len(w) >= len(short) + SHORT_FORM_CUT and w.lower().startswith(short) and w.endswith("s")
+        for w in index.proper
+    )
+
+
+#: A short form keeps at least this many letters of its word, and drops at least this many.
+SHORT_FORM_MIN = 4
+SHORT_FORM_CUT = 4
+#: Between the words of a name spelled out: a space or a hyphen, and perhaps a small word.
+_INITIALS_GAP = r"[\s-]+(?:(?:of|and|the|for|on|in|to)\s+)?"
+#: A claim's name read as initials has this many capitals (fewer: too many phrases fit).
+INITIALS_MIN = 3
+INITIALS_MAX = 6
+
+
 #: A version written after a name ("Python 3.12").
 _VERSION_AFTER = re.compile(r"\s+v?(\d+(?:\.\d+)*)\b")
 
@@ -1415,7 +1554,9 @@ def _missing_facts(
             spelled = _spelled_out(claim, index)
             for n in unknown:
                 if (n in spelled or n.split("'")[0].split("\u2019")[0] in spelled
-                        or _abbreviated(claim, n, index) or _of_a_place(n, index)):
+                        or _abbreviated(claim, n, index) or _of_a_place(n, index)
+                        or _initials_there(n, index) or f"{n}$" in claim  # "CA$265.50"
+                        or _short_form(n, index)):
                     continue
                 found = _versions(claim, n, index)
                 if found:
@@ -1440,6 +1581,8 @@ def _missing_facts(
                 and not _share_of(n, facts.numbers, index)
                 and not _anchored(claim, n, facts, answer, index)
             )
+    if any(n.unit in _UNIT_HEADS for n in facts.numbers) or "\u00b5" in claim:
+        missing.extend(_units_swapped(claim, index))
     written = claim_times(claim)
     if written and index.times:  # a time of day, where the output writes times of day
         missing.extend(
@@ -1484,9 +1627,9 @@ def _other_state(
         if not said and not kinds:
             continue
         # "didn't pass" is left to the polarity rule; "the green bin isn't due" says green
-        negation = next((n for n, w in enumerate(words) if word_profile(w).negation), len(words))
+        hidden = _after_a_negation(clause, words)
         for at, kind in kinds:
-            if at < negation and (before := _other_before(lowered[at + 1], *kind, index)):
+            if not hidden[at] and (before := _other_before(lowered[at + 1], *kind, index)):
                 said_of = f"{lowered[at]} {lowered[at + 1]}"
                 return (f"'{said_of}'", f"{_OTHER_STATE} '{before[1]} {lowered[at + 1]}'"), (
                     before[0]
@@ -1498,8 +1641,9 @@ def _other_state(
                   for p in word_parts(w)}
         lines = _lines_about(stems - states, index)
         pieces = [{w.lower() for w in words_of_in_order(p)} for p in _COMMA.split(clause)]
+        subject = frozenset(w for w in lowered if w not in STOPWORDS and w not in said)
         for word, (at, (same, other)) in said.items():
-            if negation <= at:
+            if hidden[at]:
                 continue
             both = bool(other & set(lowered))
             if both and any(word in piece and other & piece for piece in pieces):
@@ -1518,10 +1662,12 @@ def _other_state(
                 else _about_it(lines, beside, same | other, not other & written, index)
             )
             for found in sources:
-                opposite = _only_other(found, same, other, index)
+                own = next((piece for piece in pieces if word in piece), set())
+                opposite = _only_other(found, same, other, index, own) or _items_other(
+                    found, subject, same, other, index
+                )
                 if opposite is not None and not _of_the_other(
-                    index.sentences[opposite[0]].text,
-                    next((piece for piece in pieces if word in piece), set()), same | other,
+                    index.sentences[opposite[0]].text, own, same | other
                 ):
                     return (f"'{word}'", f"{_OTHER_STATE} '{opposite[1]}'"), opposite[0]
                 if any(_states_of(index.sentences[p].text) & (same | other) for p in found):
@@ -1534,6 +1680,25 @@ def _other_state(
 _TWO_SAID = re.compile(
     r"\b(?:is|are|has|have|was|were)\b[^,]*,[^,]*\b(?:is|are|has|have|was|were)\b"
 )
+
+
+def _after_a_negation(clause: str, words: Sequence[str]) -> list[bool]:
+    """For each of a clause's words, whether a negation comes at or before it in the clause's
+    piece between commas ("with no VAT, was paid by card": "card" is not negated)."""
+    counts = [len(words_of_in_order(piece)) for piece in _COMMA.split(clause)]
+    if sum(counts) != len(words):
+        counts = [len(words)]  # read as one piece
+    hidden: list[bool] = []
+    start = 0
+    for count in counts:
+        seen = False
+        for w in words[start:start + count]:
+            seen = seen or word_profile(w).negation
+            hidden.append(seen)
+        start += count
+    return hidden
+
+
 def _other_before(
     head: str, same: frozenset[str], other: frozenset[str], index: EvidenceIndex
 ) -> tuple[int, str] | None:
@@ -1583,23 +1748,74 @@ def _about_it(
 
 
 def _only_other(
-    lines: list[int], same: frozenset[str], other: frozenset[str], index: EvidenceIndex
+    lines: list[int], same: frozenset[str], other: frozenset[str], index: EvidenceIndex,
+    own: Iterable[str] = (),
 ) -> tuple[int, str] | None:
     """The first of these lines stating the other state, and the word it writes, when none
     states the claim's; a negated line abstains ("Smoking: not permitted" is the claim's
-    "prohibited")."""
+    "prohibited"), unless the negation is in a piece of it about something the claim's own
+    piece (`own`, its words) does not name ("no kites above 60 m; drones prohibited")."""
     found = {p: _states_of(index.sentences[p].text) for p in lines}
-    if any(found[p] & same for p in lines):
-        return None
+    stating = [p for p in lines if found[p] & same]
+    if stating:
+        # "Class bookings during freeze: Not permitted" against "bookings are allowed"
+        if any(found[p] & other for p in lines) or not all(
+            _denies(index.sentences[p].text, found[p] & same) for p in stating
+        ):
+            return None
+        return stating[0], f"not {sorted(found[stating[0]] & same)[0]}"
     at = next((p for p in lines if found[p] & other), None)
-    if at is None or _negations(_rather_than(words_of_in_order(text := index.sentences[at].text))):
+    if at is None:
         return None
+    text = index.sentences[at].text
     word = sorted(found[at] & other)[0]
+    named = words_profile(list(own))[0]
+    if any(
+        _negations(_rather_than(words := words_of_in_order(piece)))
+        and (word in _states_of(piece) or words_profile(words)[0] & named)
+        for piece in _LINE_PIECES.split(text)
+    ):
+        return None
     if re.search(rf"\b{re.escape(word)}\W{{0,2}}\s*[:=]\s*{_FALSE_VALUE}", text, re.IGNORECASE):
         return None  # "enabled": false is the claim's "disabled"
     if index.sentences[at].text.count("{") > 1:
         return None  # a line of JSON holding many records: whose state it is is not read here
     return at, word
+
+
+def _denies(text: str, states: set[str]) -> bool:
+    """Whether every piece of an evidence line writing one of these states negates it before
+    it ("Not permitted", "isn't cracked")."""
+    pieces = [
+        lowered for piece in _LINE_PIECES.split(text)
+        if states & set(lowered := [w.lower() for w in words_of_in_order(piece)])
+    ]
+    return bool(pieces) and all(
+        any(word_profile(w).negation for w in words[:min(map(words.index, states & set(words)))])
+        for words in pieces
+    )
+
+
+def _items_other(
+    lines: list[int], subject: frozenset[str], same: frozenset[str], other: frozenset[str],
+    index: EvidenceIndex,
+) -> tuple[int, str] | None:
+    """Of lines listing things a comma apart, each with its own state ("Checks: build ✓,
+    unit-tests ✓, e2e ✗"), the first whose items writing the claim's words (lowercased)
+    all state the other state, and that state."""
+    for at in lines:
+        text = index.sentences[at].text
+        items = [
+            (words, states) for item in _COMMA.split(_LINE_LABEL.sub("", text, count=1))
+            if (states := _states_of(item) & (same | other))
+            and (words := {w.lower() for w in words_of_in_order(item)})
+        ]
+        if len(items) < 2:
+            continue
+        named = [states for words, states in items if words & subject]
+        if named and not any(states & same for states in named):
+            return at, sorted(frozenset().union(*named))[0]
+    return None
 
 
 def _state_lines(beside: frozenset[str], kind: frozenset[str], index: EvidenceIndex) -> list[int]:
@@ -1618,6 +1834,8 @@ def _state_lines(beside: frozenset[str], kind: frozenset[str], index: EvidenceIn
     return _sharing_most(shared, first, POLARITY_MIN_SHARED)
 
 
+#: The pieces of an evidence line that may each state a thing of their own.
+_LINE_PIECES = re.compile(r";\s+|,\s+|\s*[()]\s*")
 #: A negation inside a condition ("if not collected", "unless paid"): it states nothing.
 _IF_NOT = re.compile(r"\b(?:if|when)\s+(?:\w+\s+)?(?:not|no|never)\b|\bunless\b", re.IGNORECASE)
 #: A line giving the whole output's status ("Status: active" over a firewall's rules).
@@ -1941,7 +2159,9 @@ def explain(check: ClaimCheck, index: EvidenceIndex) -> str:
     )
     if check.verdict == CONTRADICTED:
         claim_says = "the evidence says the opposite"
-        return f"polarity: {claim_says}{near}"[:MAX_EXPLANATION_CHARS]
+        record = None if check.nearest is None else index.record_of(check.nearest)
+        under = f" (under \"{_quote(record)}\")" if record else ""
+        return f"polarity: {claim_says}{near}{under}"[:MAX_EXPLANATION_CHARS]
     if check.verdict == UNSUPPORTED and check.missing and check.missing[-1].startswith(
         _OF_ANOTHER
     ):
@@ -1974,7 +2194,7 @@ def explain(check: ClaimCheck, index: EvidenceIndex) -> str:
             f"document, in an answer drawn loosely from it throughout{near}"
         )[:MAX_EXPLANATION_CHARS]
     if check.verdict == UNSUPPORTED and check.missing and check.missing[0].startswith(
-        ("name ", "number ", "date ", "identifier ", "time ")
+        ("name ", "number ", "date ", "identifier ", "time ", "unit ")
     ):
         return f"not in the evidence: {', '.join(check.missing)}{near}"[:MAX_EXPLANATION_CHARS]
     if check.verdict == UNSUPPORTED:
