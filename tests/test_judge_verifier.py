@@ -2240,6 +2240,105 @@ def test_a_value_given_in_another_unit_of_its_kind() -> None:
     assert verdict("The sourdough takes 2.5 lb of flour a batch.", bake)[0] == UNSUPPORTED
 
 
+def test_list_items_hyphened_words_and_names_joined_into_one_word_are_read_as_written() -> None:
+    run = (
+        "Run #3317 \u00b7 workflow: build-and-test\n\u2713 lint (41s)\n"
+        "\u2713 unit-tests (3m 12s) \u2014 842 passed, 0 failed\n"
+        "\u2717 integration-tests (6m 05s) \u2014 57 passed, 2 failed\n- deploy-preview (skipped)"
+    )
+    assert verdict("Lint and all 842 unit tests passed.", run)[0] == SUPPORTED
+    search = (
+        'Results for "noise cancelling headphones" (3 of 48)\n'
+        "1. Sonvara QuietTrek 700 | $229.99 | 4.6 stars (3,812 reviews) | battery 38 h\n"
+        "2. Audiolux Pace ANC | $149.00 | 4.3 stars (1,204 reviews) | battery 30 h"
+    )
+    said = "The Sonvara QuietTrek 700 costs {}, is rated 4.6 stars and gets 38 hours of battery."
+    assert verdict(said.format("$229.99"), search)[0] == SUPPORTED
+    assert verdict(said.format("$149.00"), search)[0] == UNSUPPORTED
+    regions = (
+        "NAME              RESOURCE GROUP    LOCATION\n"
+        "paymentsapi-app   rg-payments-prod  westeurope\npaymentsdb-sql    rg-payments-prod  northeurope"
+    )
+    assert verdict("paymentsapi-app is in West Europe.", regions)[0] == SUPPORTED
+    assert verdict("paymentsapi-app is in East Asia.", regions)[0] == UNSUPPORTED
+
+
+def test_names_as_codes_accents_and_titles() -> None:
+    draw = "QF1 10:00 Ct1  [1] Ewan Strachan (SCO) v Rafael Quintero (ESP)\nQF2 11:15 Ct2  Tom Reid"
+    assert verdict("Ewan Strachan plays Spain's Rafael Quintero at 10 am.", draw)[0] == SUPPORTED
+    assert verdict("Ewan Strachan plays Italy's Rafael Quintero at 10 am.", draw)[0] == UNSUPPORTED
+    record = "Immunisation record \u2014 Luc\u00eda Ferrer (DOB 2019-05-07)\nMMR  2/2  2023-06-12"
+    assert verdict("Luc\u00eda's MMR course is complete.", record)[0] == SUPPORTED
+    loans = (
+        "Borrower: 2209 4471 1180\nTITLE                              | DUE        | RENEWALS LEFT\n"
+        "The Salt Roads                     | 2026-02-11 | 2\n"
+        "Field Guide to Lichens             | 2026-02-03 | 0\n"
+        "March of the Quiet Engines (DVD)   | 2026-01-30 | 1"
+    )
+    said = "Your DVD of March of the Quiet Engines is due back on January 30."
+    assert verdict(said, loans)[0] == SUPPORTED
+    audit = "sanitize-markup  <2.4.1\nSeverity: high\nCross-site scripting via unescaped attributes"
+    assert verdict("sanitize-markup has a high-severity XSS issue.", audit)[0] == SUPPORTED
+
+
+def test_a_count_of_nought_or_a_refusal_is_no_polarity_flip() -> None:
+    gradle = "Tests: 1842 passed, 0 failed, 17 skipped\n\nBUILD SUCCESSFUL in 4m 12s"
+    assert verdict("1,842 tests passed, none failed and 17 were skipped.", gradle)[0] == SUPPORTED
+    dock = (
+        "[2026-05-11 06:42] DOCK-4 RECEIVED PO-77120 supplier=Veltmann pallets=14 damaged=0\n"
+        "[2026-05-11 07:58] DOCK-4 RECEIVED PO-77134 supplier=Orsola pallets=6 damaged=2"
+    )
+    assert verdict("Veltmann's 14 pallets came in with no damage.", dock)[0] == SUPPORTED
+    lock = (
+        '[2026-08-09 08:05] LOCK 14 narrowboat "Otter\'s Rest" downhill  crew 2  water 64 m3\n'
+        '[2026-08-09 08:31] LOCK 14 widebeam "Marigold" uphill  crew 4  water 112 m3  NOTE: '
+        "paired passage refused, beam 3.4 m"
+    )
+    said = "The widebeam Marigold went uphill at 8:31 am, and it wasn't allowed a paired passage."
+    assert verdict(said, lock)[0] == SUPPORTED
+
+
+def test_closed_sets_of_levels_cover_milk_weather_and_grades() -> None:
+    cases = (
+        ('{"class": "Kettlebell Conditioning", "level": "intermediate", "spots_left": 4}',
+         "Kettlebell Conditioning is an {} class.", "intermediate", "advanced"),
+        ("Policy: HM-558210\nProduct: Home contents insurance\nCover limit: \u00a345,000\n"
+         "Excess: \u00a3250\nRenewal: 2026-12-01",
+         "Your policy is {} cover up to \u00a345,000.", "contents", "buildings"),
+        ("Glenvorr lifts: 3 of 9 open\nClosed: Summit chair (wind)\nReopening: tomorrow",
+         "The Summit chair is closed because of {}.", "wind", "fog"),
+        ("Student: A. Siddiqui\nTerm 2 effort: good\nAttendance: 97%",
+         "A. Siddiqui's effort this term was {}.", "good", "excellent"),
+    )
+    for evidence, said, right, wrong in cases:
+        assert verdict(said.format(right), evidence)[0] == SUPPORTED, right
+        assert verdict(said.format(wrong), evidence)[0] == UNSUPPORTED, wrong
+
+
+def test_fields_after_a_middle_dot_in_json_objects_and_beside_another_negation() -> None:
+    thermostat = "Thermostat: Hallway\nMode: Heat \u00b7 Eco mode: Off \u00b7 Away detection: On"
+    assert verdict("Eco mode is off and away detection is on.", thermostat)[0] == SUPPORTED
+    assert verdict("Eco mode is on and away detection is on.", thermostat)[0] == CONTRADICTED
+    flags = (
+        '{"environment":"production","flags":[{"key":"new_checkout_flow","enabled":true},'
+        '{"key":"dark_mode_beta","enabled":false}]}'
+    )
+    assert verdict("new_checkout_flow is enabled, while dark_mode_beta is off.", flags)[0] == (
+        SUPPORTED
+    )
+    assert verdict("dark_mode_beta is switched on.", flags)[0] == CONTRADICTED
+    pull = "PR #1847\nReviews: 2 approved\nMergeable: yes (no conflicts)\nDraft: no"
+    said = "It's {} a draft and has no conflicts with main."
+    assert verdict(said.format("not"), pull)[0] == SUPPORTED
+    assert verdict(said.format("still"), pull)[0] == CONTRADICTED
+
+
+def test_a_duration_given_in_another_unit_of_time() -> None:
+    ps = "CONTAINER ID   IMAGE            STATUS        PORTS\n4c7b02e1f955   nginx:1.27   Up 2 hours   443/tcp"
+    assert verdict("The nginx proxy on port 443 has been up for 2 hours.", ps)[0] == SUPPORTED
+    assert verdict("The nginx proxy on port 443 has been up for 2 days.", ps)[0] == UNSUPPORTED
+
+
 def test_the_rules_written_as_judge_model_are_the_ones_the_readme_measures() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     measured = re.search(r"verifier `(rules-v\d+)`, this", readme)

@@ -191,11 +191,12 @@ _TRUE_VALUES = YES | _STATUSES
 #: there is none, "alert=none" on one line of a log says it of that line only.
 _ONE_RECORD_VALUES = frozenset(("null", "none", "nil", "enabled", "disabled")) | _STATUSES
 #: A yes/no field of a tool's output ("deprecated": false, Gluten-free: yes, "end_date": null,
-#: Insurance: accepted): its value, of those above (longest first, as alternatives).
+#: Insurance: accepted, "Eco mode: Off · Away detection: On"): its value, of those above
+#: (longest first, as alternatives).
 FIELD_VALUE = re.compile(
     r"[:=]\s*\"?("
     + "|".join(sorted(YES | NO | _ONE_RECORD_VALUES, key=lambda v: (-len(v), v)))
-    + r")\"?(?=\s*(?:[,.;|})\]\n]|\s[-\u2013\u2014]\s|\s\([^()\n]*\)\s*(?:\n|$)|$))",
+    + r")\"?(?=\s*(?:[,.;|})\]\n\u00b7\u2022]|\s[-\u2013\u2014]\s|\s\([^()\n]*\)\s*(?:\n|$)|$))",
     re.IGNORECASE,
 )
 #: Words that only label a field ("Customs status"), left out of its name.
@@ -243,6 +244,8 @@ _CURRENCIES = frozenset(word_list("EUR USD GBP JPY CHF CNY AUD CAD SEK NOK DKK P
 #: ";" inside a quoted CSV field); a JSON output's innermost objects.
 _RECORD_CUTS = re.compile(r"\s\|\s|;\s(?=[^\"]*(?:\"[^\"]*\"[^\"]*)*$)")
 _NUMBER_FIELD = re.compile(r"-?\d+(?:\.\d+)?")
+#: A numbered or bulleted list's item ("1. Sonvara QuietTrek 700 | $229.99 | 4.6 stars").
+_LIST_ITEM = re.compile(r"\s*(?:\d{1,2}[.)]|\[\d{1,2}\]|[-*\u2022])\s")
 #: A date written year first, to the day ("2026-04-17").
 _ISO_DAY = re.compile(r"\b\d{4}-\d\d-\d\d\b")
 #: A month and day written as the year-first dates beside them write them ("04-15").
@@ -289,9 +292,9 @@ def _denied_fields(
     return found
 
 
-#: A line opening a nested record: a YAML key with no value ("legacy_coupon_engine:") or an
-#: INI section ("[upnp]").
-_RECORD_KEY = re.compile(r"([A-Za-z][\w .-]{0,40}):")
+#: A line opening a nested record: a YAML key with no value ("legacy_coupon_engine:"), a JSON
+#: key opening an object ("legacy_coupon_engine": {) or an INI section ("[upnp]").
+_RECORD_KEY = re.compile(r"\"?([A-Za-z][\w .-]{0,40})\"?:(?:\s*\{)?")
 _SECTION = re.compile(r"\[([A-Za-z][\w .-]{0,40})\]")
 
 
@@ -314,6 +317,21 @@ def record_names(text: str) -> list[tuple[str, str | None]]:
         elif (m := _RECORD_KEY.fullmatch(stripped)) is not None:
             keys.append((indent, m.group(1)))
     return lines
+
+
+def _json_record(text: str, at: int) -> str | None:
+    """The name a JSON object gives itself ("key", "name", "id"), of the innermost object
+    holding this place of a line."""
+    opens = text.rfind("{", 0, at)
+    if opens < 0 or "}" in text[opens:at]:
+        return None
+    closes = text.find("}", at)
+    named = _NAMING_KEY.search(text, opens, closes if closes > 0 else len(text))
+    return named.group(1) if named else None
+
+
+#: A JSON object's own name ("key": "dark_mode_beta").
+_NAMING_KEY = re.compile(r"\"(?:key|name|id|flag|feature)\"\s*:\s*\"([^\"]{1,60})\"")
 
 
 def _listed_fields(text: str, position: int) -> list[tuple[frozenset[str], bool, int]]:
@@ -625,8 +643,8 @@ class EvidenceIndex:
             return True  # "MySQL" for mysql, "GPUs" for gpu
         if "-" in whole and whole.replace("-", "") in words:
             return True  # "Wi-Fi" for wifi
-        if not name.isascii() and (plain := _unaccented(name)) != name:
-            return self.has_name(plain)  # "Fauré" for Faure
+        if not name.isascii() and (plain := _unaccented(name)) != name and self.has_name(plain):
+            return True  # "Fauré" for Faure
         parts = [p for p in word_parts(name) if len(p) >= 2]
         if all(self._has_word(p) for p in parts):
             return True
@@ -1050,6 +1068,8 @@ class EvidenceIndex:
                     and _STATE_LISTED.search(self.text) is None):
                 return self._fields
             diff = self.is_diff
+            # a field of a JSON object naming itself ({"key": "dark_mode_beta", "enabled": false})
+            in_json: list[tuple[frozenset[str], str, bool, int]] = []
             for position, sentence in enumerate(self.sentences):
                 if diff and DIFF_REMOVED.match(sentence.text):
                     continue  # a diff's removed line: what the value was
@@ -1073,15 +1093,20 @@ class EvidenceIndex:
                         if stems:
                             value = written in _TRUE_VALUES
                             self._fields.append((stems, value, position))
+                            if (record := _json_record(sentence.text, m.start())) is not None:
+                                in_json.append((stems, record, value, position))
                     self._fields.extend(_denied_fields(sentence.text, position, self.text))
                     self._fields.extend(_listed_fields(sentence.text, position))
             values = _values_of(self._fields)
             # "enabled: true" and "enabled: false" under two flags: each is its flag's, where
-            # the output nests them under its name (YAML keys, INI sections)
+            # the output nests them under its name (YAML keys, INI sections, JSON objects)
             both = [f for f in self._fields if len(values[f[0]]) > 1]
             self._fields = [f for f in self._fields if len(values[f[0]]) == 1]
             if both:
-                nested = self._nested(both)
+                nested = self._nested(both) + [
+                    (stems | {stem(w) for w in word_parts(record)}, value, position)
+                    for stems, record, value, position in in_json if len(values[stems]) > 1
+                ]
                 held = _values_of(nested)
                 self._record_fields = [f for f in nested if len(held[f[0]]) == 1]
         return self._fields
@@ -1139,8 +1164,11 @@ class EvidenceIndex:
                 records = [m.group() for m in _GROUP.finditer(text)] if json_like else [
                     field
                     for line in text.split("\n")
-                    # a markdown table's row is one line, not its cells
-                    for field in ([line] if line.lstrip()[:1] == "|" else _RECORD_CUTS.split(line))
+                    # a markdown table's row is one line, not its cells; so is a list's item
+                    for field in (
+                        [line] if line.lstrip()[:1] == "|" or _LIST_ITEM.match(line)
+                        else _RECORD_CUTS.split(line)
+                    )
                 ]
                 for n, record in enumerate(records):
                     if _LOG_LINE.match(record):
