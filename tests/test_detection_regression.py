@@ -117,10 +117,10 @@ AGENT_EXPECTED = {
     "blind-56": (40, 29, 2),  # the same; development for the sixteenth rules
     "blind-57": (40, 29, 1),  # the same brief, sealed until the sixteenth rules were final
     "blind-58": (40, 36, 0),  # the same
-    "blind-59": (40, 29, 3),  # the same
+    "blind-59": (40, 29, 2),  # the same
     "blind-60": (40, 28, 1),  # the same; development for the seventeenth rules
     "blind-61": (40, 29, 1),  # the same brief, sealed until the seventeenth rules were final
-    "blind-62": (40, 29, 2),  # the same
+    "blind-62": (40, 29, 1),  # the same
     "blind-63": (40, 28, 0),  # the same
     "blind-64": (40, 24, 0),  # the same; development for the eighteenth rules
     "blind-65": (40, 30, 2),  # the same brief, sealed until the eighteenth rules were final
@@ -132,17 +132,21 @@ AGENT_EXPECTED = {
     "blind-71": (40, 28, 2),  # the same
     "blind-72": (40, 29, 0),  # the same; development for the twentieth rules
     "blind-73": (40, 27, 0),  # the same brief, measured once with a draft of the twentieth rules,
-    "blind-74": (40, 32, 2),  # then development for the rest of them
+    "blind-74": (40, 32, 1),  # then development for the rest of them
     "blind-75": (40, 30, 0),  # the same
     "blind-76": (40, 31, 1),  # the same
     "blind-77": (40, 31, 2),  # the same brief, sealed until the twentieth rules were final
     "blind-78": (40, 30, 0),  # the same
-    "blind-79": (40, 32, 1),  # the same
-    "blind-80": (40, 34, 2),  # the same; with blind-73 to -79, development for the twenty-first
-    "blind-81": (40, 24, 4),  # the same brief, sealed until the twenty-first rules were final
+    "blind-79": (40, 32, 0),  # the same
+    "blind-80": (40, 35, 2),  # the same; with blind-73 to -79, development for the twenty-first
+    "blind-81": (40, 24, 3),  # the same brief, sealed until the twenty-first rules were final
     "blind-82": (40, 27, 2),  # the same
-    "blind-83": (40, 23, 5),  # the same
-    "blind-84": (40, 27, 3),  # the same
+    "blind-83": (40, 23, 4),  # the same
+    "blind-84": (40, 27, 3),  # the same; development for the twenty-second rules
+    "blind-85": (40, 26, 2),  # the same brief, sealed until the twenty-second rules were final
+    "blind-86": (40, 30, 2),  # the same
+    "blind-87": (40, 30, 0),  # the same
+    "blind-88": (40, 32, 1),  # the same
 }
 
 

@@ -2339,6 +2339,39 @@ def test_a_duration_given_in_another_unit_of_time() -> None:
     assert verdict("The nginx proxy on port 443 has been up for 2 days.", ps)[0] == UNSUPPORTED
 
 
+def test_a_cron_schedule_is_read_as_its_times_and_weekdays() -> None:
+    workflow = (
+        "name: nightly-integration\non:\n  schedule:\n"
+        "    - cron: \"30 2 * * 1-5\"   # 02:30 UTC, Mon-Fri\n"
+        "jobs:\n  integration:\n    runs-on: ubuntu-24.04\n    timeout-minutes: 90\n"
+        "    steps:\n      - uses: actions/checkout@v4\n      - run: make test-integration"
+    )
+    said = "The nightly-integration workflow runs at {} on ubuntu-24.04."
+    assert verdict(said.format("2:30 am Monday to Friday"), workflow)[0] == SUPPORTED
+    assert verdict(said.format("2:30 am on Saturdays"), workflow)[0] == UNSUPPORTED
+    assert verdict(said.format("3:30 am Monday to Friday"), workflow)[0] == UNSUPPORTED
+    crontab = (
+        "$ crontab -l -u backup\n15   1  *   *   *    /opt/bk/run.sh --mode incremental\n"
+        "30   3  *   *   0    /opt/bk/run.sh --mode full"
+    )
+    said = "It runs an incremental backup every day at 1:15 am and a full backup every {} at 3:30 am."
+    assert verdict(said.format("Sunday"), crontab)[0] == SUPPORTED
+    assert verdict(said.format("Saturday"), crontab)[0] == UNSUPPORTED
+    # five numbers in a row, none of them "*", are no schedule
+    assert verdict("It runs every Sunday.", "scores: 30 3 12 11 0")[0] == UNSUPPORTED
+
+
+def test_weekdays_a_timetable_writes_in_two_letters() -> None:
+    courses = (
+        "COURSE    TITLE                         DAYS   TIME         OPEN/CAP\n"
+        "HIST 231  Medieval Mediterranean Trade  Tu/Th  10:00-11:15  3/40\n"
+        "HIST 245  Empires of the Steppe         M/W    14:00-15:15  0/35"
+    )
+    said = "HIST 231 still has 3 of 40 seats open; it meets {} from 10:00."
+    assert verdict(said.format("Tuesdays and Thursdays"), courses)[0] == SUPPORTED
+    assert verdict(said.format("Fridays"), courses)[0] == UNSUPPORTED
+
+
 def test_the_rules_written_as_judge_model_are_the_ones_the_readme_measures() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     measured = re.search(r"verifier `(rules-v\d+)`, this", readme)

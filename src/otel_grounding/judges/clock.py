@@ -243,3 +243,45 @@ def in_a_duration(claim: str, written: str, values: Iterable[float]) -> bool:
         if any(abs(v - minutes) < 1 or abs(v - 60 * minutes) < 60 for v in values):
             return True
     return False
+
+
+#: A cron schedule: minute, hour, day of month, month and weekday, at least one of the last
+#: three "*" ("30 2 * * 1-5", "0 3 * * sun").
+_CRON = re.compile(
+    r"(?<![\w:./-])([0-5]?\d)\s+([01]?\d|2[0-3])\s+([\d*,/-]+)\s+([\d*,/-]+)\s+"
+    r"([0-7*,/-]+|(?:mon|tue|wed|thu|fri|sat|sun)(?:[-,](?:mon|tue|wed|thu|fri|sat|sun))*)"
+    r"(?![\w:.])",
+    re.IGNORECASE,
+)
+_CRON_DAYS = ("sun", "mon", "tue", "wed", "thu", "fri", "sat")
+
+
+def cron_schedules(text: str) -> tuple[set[tuple[int, int]], set[int]]:
+    """The times of day (hour, minute) and the weekdays (0 for Monday) the cron schedules of a
+    text run at ("30 2 * * 1-5": 02:30, Monday to Friday)."""
+    times: set[tuple[int, int]] = set()
+    days: set[int] = set()
+    for minute, hour, day, month, weekday in _CRON.findall(text):
+        if "*" not in (day + month + weekday):
+            continue  # five numbers in a row are no schedule
+        times.add((int(hour), int(minute)))
+        days.update(_cron_days(weekday.lower()))
+    return times, days
+
+
+def _cron_days(field: str) -> set[int]:
+    """A cron weekday field's days, 0 for Monday ("1-5", "0,6", "mon-fri"); none for "*",
+    every day, which names no day."""
+    if field.startswith("*"):
+        return set()
+    found: set[int] = set()
+    for part in field.split(","):
+        ends = [
+            _CRON_DAYS.index(p) if p in _CRON_DAYS else int(p) % 7
+            for p in part.split("-") if p and (p in _CRON_DAYS or p.isdigit())
+        ]
+        if len(ends) == 2 and ends[0] <= ends[1]:
+            found.update(range(ends[0], ends[1] + 1))
+        elif len(ends) == 1:
+            found.add(ends[0])
+    return {(d - 1) % 7 for d in found}  # cron counts from Sunday

@@ -25,6 +25,7 @@ from otel_grounding.judges.arithmetic import (
 )
 from otel_grounding.judges.clock import (
     clock_seconds,
+    cron_schedules,
     times_of_day,
 )
 from otel_grounding.judges.facts import (
@@ -244,6 +245,8 @@ _CURRENCIES = frozenset(word_list("EUR USD GBP JPY CHF CNY AUD CAD SEK NOK DKK P
 #: ";" inside a quoted CSV field); a JSON output's innermost objects.
 _RECORD_CUTS = re.compile(r"\s\|\s|;\s(?=[^\"]*(?:\"[^\"]*\"[^\"]*)*$)")
 _NUMBER_FIELD = re.compile(r"-?\d+(?:\.\d+)?")
+#: Weekdays a timetable writes in two letters that are no other word ("Tu/Th").
+_TWO_LETTER_DAYS = frozenset(("tu", "th"))
 #: A numbered or bulleted list's item ("1. Sonvara QuietTrek 700 | $229.99 | 4.6 stars").
 _LIST_ITEM = re.compile(r"\s*(?:\d{1,2}[.)]|\[\d{1,2}\]|[-*\u2022])\s")
 #: A date written year first, to the day ("2026-04-17").
@@ -682,7 +685,9 @@ class EvidenceIndex:
         ):
             return True
         day = word[:-1] if word.endswith("days") else word  # "Tuesdays"
-        if day in WEEKDAYS and (day[:3] in words or day in words):  # "Tue" for Tuesday
+        # "Tue" for Tuesday; "Tu" and "Th" of a timetable's "Tu/Th"
+        short = day[:2] if day[:2] in _TWO_LETTER_DAYS else day[:3]
+        if day in WEEKDAYS and (day[:3] in words or day in words or short in words):
             return True
         # The weekdays of the evidence's dates are words of it too: read them only for a
         # word one of them could cover.
@@ -967,10 +972,12 @@ class EvidenceIndex:
 
     @property
     def times(self) -> set[tuple[int, int]]:
-        """The times of day the evidence writes ("19:15", "2026-12-03T16:00:00Z"), as (hour,
-        minute)."""
+        """The times of day the evidence writes ("19:15", "2026-12-03T16:00:00Z", a cron
+        schedule's "30 2 * * 1-5"), as (hour, minute)."""
         if self._times is None:
             self._times = times_of_day(self.text)
+            if "*" in self.text:  # a cron schedule's times ("30 2 * * 1-5": 02:30)
+                self._times |= cron_schedules(self.text)[0]
         return self._times
 
     @property
@@ -1439,6 +1446,8 @@ class _EvidenceFacts:
                 found.units.add((float(m.group(1)), m.group(2).lower()))
             found.dates.extend(facts.dates)
             found.dates.extend(numeric_dates(text))
+            if "*" in text:  # a cron schedule's weekdays ("30 2 * * 1-5": Monday to Friday)
+                found.weekdays.update(WEEKDAYS[day] for day in cron_schedules(text)[1])
         # "on Friday, December 4" for 2026-12-04; "Tuesday 2 April" for a "2 April" of a
         # letter whose other dates say 2024
         years = {d.year for d in found.dates if d.year}

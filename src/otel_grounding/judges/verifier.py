@@ -113,7 +113,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v21"
+MODEL = "rules-v22"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -1054,8 +1054,8 @@ def _id_swapped(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str
             token for start, token in ids
             if start < at and sum(1 for w in words if start < w < at) < BIND_MAX_WORDS
         ]
-        if not bound:
-            continue
+        if not bound or _as_a_time(claim, number, index):
+            continue  # "2:30 am": a time's hour is no value of an identifier
         token = bound[-1]
         stating = index.clauses_stating(number)
         shape = id_shape(token)
