@@ -2358,7 +2358,7 @@ def test_a_cron_schedule_is_read_as_its_times_and_weekdays() -> None:
     assert verdict(said.format("Sunday"), crontab)[0] == SUPPORTED
     assert verdict(said.format("Saturday"), crontab)[0] == UNSUPPORTED
     # five numbers in a row, none of them "*", are no schedule
-    assert verdict("It runs every Sunday.", "scores: 30 3 12 11 0")[0] == UNSUPPORTED
+    assert verdict("It runs every Sunday.", "scores (* best): 30 3 12 11 0")[0] == UNSUPPORTED
 
 
 def test_weekdays_a_timetable_writes_in_two_letters() -> None:

@@ -303,7 +303,7 @@ _SECTION = re.compile(r"\[([A-Za-z][\w .-]{0,40})\]")
 
 def record_names(text: str) -> list[tuple[str, str | None]]:
     """Each non-empty line of a tool output, stripped, with the name of the record it is
-    nested in: the YAML key above it at a lesser indent, or else its INI section."""
+    nested in: the YAML or JSON key above it at a lesser indent, or else its INI section."""
     lines: list[tuple[str, str | None]] = []
     section: str | None = None
     keys: list[tuple[int, str]] = []  # the open YAML keys, by indent
@@ -687,7 +687,7 @@ class EvidenceIndex:
         day = word[:-1] if word.endswith("days") else word  # "Tuesdays"
         # "Tue" for Tuesday; "Tu" and "Th" of a timetable's "Tu/Th"
         short = day[:2] if day[:2] in _TWO_LETTER_DAYS else day[:3]
-        if day in WEEKDAYS and (day[:3] in words or day in words or short in words):
+        if day in WEEKDAYS and (day in words or day[:3] in words or short in words):
             return True
         # The weekdays of the evidence's dates are words of it too: read them only for a
         # word one of them could cover.
