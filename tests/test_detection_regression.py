@@ -57,7 +57,7 @@ def test_detection_on_the_development_slice(task: str) -> None:
 AGENT_CASES = ROOT / "benchmarks" / "data" / "agent_style_cases.json"
 #: set -> (pairs, recommended TP, recommended FP): the agent-style cases by where they come from.
 AGENT_EXPECTED = {
-    "rules-v2-development": (42, 37, 0),
+    "rules-v2-development": (42, 38, 0),
     "rules-v3-development": (24, 19, 3),
     "blind-1": (30, 24, 0),
     "blind-2": (30, 21, 1),
@@ -68,13 +68,13 @@ AGENT_EXPECTED = {
     "blind-7": (40, 13, 1),
     "blind-8": (40, 22, 11),  # held out
     "blind-9": (40, 18, 2),
-    "blind-10": (40, 21, 4),  # held out
+    "blind-10": (40, 22, 4),  # held out
     "blind-11": (40, 18, 3),
     "blind-12": (40, 23, 2),
     "blind-13": (40, 21, 5),
     "blind-14": (40, 24, 3),
     "blind-15": (40, 25, 7),
-    "blind-16": (40, 26, 8),
+    "blind-16": (40, 26, 7),
     "blind-17": (40, 19, 9),  # written for the sixth rules, measured once when they were final
     "blind-18": (40, 18, 4),  # the same; development for the seventh rules
     "blind-19": (40, 11, 3),  # written for the seventh rules, measured once when they were final
@@ -82,7 +82,7 @@ AGENT_EXPECTED = {
     "blind-21": (40, 26, 19),  # written for the eighth rules, measured once when they were final
     "blind-22": (40, 25, 15),  # the same; development for the ninth rules
     "blind-23": (40, 18, 12),  # written for the ninth rules, measured once when they were final
-    "blind-24": (40, 27, 20),  # the same
+    "blind-24": (40, 26, 19),  # the same
     "blind-25": (40, 29, 23),  # written after the ninth rules, measured once with them
     "blind-26": (40, 25, 13),  # the same
     "blind-27": (40, 31, 0),  # the issue's own brief, measured once with the ninth rules, then
@@ -100,53 +100,57 @@ AGENT_EXPECTED = {
     "blind-39": (40, 29, 0),  # the same
     "blind-40": (40, 32, 0),  # the same; development for the twelfth rules
     "blind-41": (40, 27, 1),  # the same brief, sealed until the twelfth rules were final
-    "blind-42": (40, 30, 1),  # the same
+    "blind-42": (40, 31, 1),  # the same
     "blind-43": (40, 26, 1),  # the same
-    "blind-44": (40, 31, 1),  # the same; development for the thirteenth rules
+    "blind-44": (40, 32, 1),  # the same; development for the thirteenth rules
     "blind-45": (40, 29, 0),  # the same brief, sealed until the thirteenth rules were final
     "blind-46": (40, 26, 1),  # the same
     "blind-47": (40, 30, 1),  # the same
-    "blind-48": (40, 33, 1),  # the same; development for the fourteenth rules
-    "blind-49": (40, 33, 1),  # the same brief, sealed until the fourteenth rules were final
+    "blind-48": (40, 33, 0),  # the same; development for the fourteenth rules
+    "blind-49": (40, 34, 0),  # the same brief, sealed until the fourteenth rules were final
     "blind-50": (40, 25, 0),  # the same
     "blind-51": (40, 28, 0),  # the same
     "blind-52": (40, 26, 0),  # the same; development for the fifteenth rules
     "blind-53": (40, 30, 2),  # the same brief, sealed until the fifteenth rules were final
-    "blind-54": (40, 31, 1),  # the same
-    "blind-55": (40, 31, 2),  # the same
-    "blind-56": (40, 29, 2),  # the same; development for the sixteenth rules
-    "blind-57": (40, 29, 1),  # the same brief, sealed until the sixteenth rules were final
+    "blind-54": (40, 31, 0),  # the same
+    "blind-55": (40, 32, 1),  # the same
+    "blind-56": (40, 30, 2),  # the same; development for the sixteenth rules
+    "blind-57": (40, 30, 1),  # the same brief, sealed until the sixteenth rules were final
     "blind-58": (40, 36, 0),  # the same
     "blind-59": (40, 29, 2),  # the same
-    "blind-60": (40, 28, 1),  # the same; development for the seventeenth rules
+    "blind-60": (40, 28, 0),  # the same; development for the seventeenth rules
     "blind-61": (40, 29, 1),  # the same brief, sealed until the seventeenth rules were final
     "blind-62": (40, 29, 1),  # the same
-    "blind-63": (40, 28, 0),  # the same
+    "blind-63": (40, 29, 0),  # the same
     "blind-64": (40, 24, 0),  # the same; development for the eighteenth rules
     "blind-65": (40, 30, 2),  # the same brief, sealed until the eighteenth rules were final
     "blind-66": (40, 28, 0),  # the same
     "blind-67": (40, 32, 1),  # the same
-    "blind-68": (40, 29, 0),  # the same; development for the nineteenth rules
+    "blind-68": (40, 30, 0),  # the same; development for the nineteenth rules
     "blind-69": (40, 32, 1),  # the same brief, sealed until the nineteenth rules were final
     "blind-70": (40, 28, 0),  # the same
-    "blind-71": (40, 28, 2),  # the same
+    "blind-71": (40, 28, 1),  # the same
     "blind-72": (40, 29, 0),  # the same; development for the twentieth rules
-    "blind-73": (40, 27, 0),  # the same brief, measured once with a draft of the twentieth rules,
-    "blind-74": (40, 32, 1),  # then development for the rest of them
+    "blind-73": (40, 29, 0),  # the same brief, measured once with a draft of the twentieth rules,
+    "blind-74": (40, 31, 0),  # then development for the rest of them
     "blind-75": (40, 30, 0),  # the same
-    "blind-76": (40, 31, 1),  # the same
-    "blind-77": (40, 31, 2),  # the same brief, sealed until the twentieth rules were final
+    "blind-76": (40, 31, 0),  # the same
+    "blind-77": (40, 33, 2),  # the same brief, sealed until the twentieth rules were final
     "blind-78": (40, 30, 0),  # the same
-    "blind-79": (40, 32, 0),  # the same
+    "blind-79": (40, 33, 0),  # the same
     "blind-80": (40, 35, 2),  # the same; with blind-73 to -79, development for the twenty-first
-    "blind-81": (40, 24, 3),  # the same brief, sealed until the twenty-first rules were final
-    "blind-82": (40, 27, 2),  # the same
-    "blind-83": (40, 23, 4),  # the same
-    "blind-84": (40, 27, 3),  # the same; development for the twenty-second rules
-    "blind-85": (40, 26, 2),  # the same brief, sealed until the twenty-second rules were final
-    "blind-86": (40, 30, 2),  # the same
-    "blind-87": (40, 30, 0),  # the same
-    "blind-88": (40, 32, 1),  # the same
+    "blind-81": (40, 26, 2),  # the same brief, sealed until the twenty-first rules were final
+    "blind-82": (40, 28, 1),  # the same
+    "blind-83": (40, 23, 3),  # the same
+    "blind-84": (40, 28, 2),  # the same; development for the twenty-second rules
+    "blind-85": (40, 26, 1),  # the same brief, sealed until the twenty-second rules were final
+    "blind-86": (40, 30, 1),  # the same
+    "blind-87": (40, 31, 0),  # the same
+    "blind-88": (40, 32, 1),  # the same; development for the twenty-third rules
+    "blind-89": (40, 32, 3),  # the same brief, sealed until the twenty-third rules were final
+    "blind-90": (40, 33, 2),  # the same
+    "blind-91": (40, 28, 2),  # the same
+    "blind-92": (40, 32, 1),  # the same
 }
 
 

@@ -2372,6 +2372,169 @@ def test_weekdays_a_timetable_writes_in_two_letters() -> None:
     assert verdict(said.format("Fridays"), courses)[0] == UNSUPPORTED
 
 
+def test_a_table_row_written_with_bars_is_one_row() -> None:
+    loans = (
+        "Loan ID | Object | Borrower | Out | Return due | Insurance (GBP)\n"
+        "LN-2026-014 | 'Harbour at Dusk', oil, E. Varga 1911 | Kelvingrove Art Gallery | "
+        "2026-02-10 | 2026-08-30 | 450,000\n"
+        "LN-2026-016 | Map of the Severn, 1688 | Bristol Archives | 2026-04-22 | 2026-06-15 | 38,000"
+    )
+    said = "E. Varga's 'Harbour at Dusk' is with Kelvingrove Art Gallery until August 30, insured for £{}."
+    assert verdict(said.format("450,000"), loans)[0] == SUPPORTED
+    found, why = verdict(said.format("38,000"), loans)
+    assert found == UNSUPPORTED and "another line" in why
+
+
+def test_a_line_the_clause_names_by_two_of_its_words() -> None:
+    pytest_run = (
+        "platform linux -- Python 3.12.4, pytest-8.2.1\ncollected 412 items\n"
+        "tests/api/ ........................ [ 38%]\ntests/cli/ ......s.............   [100%]\n"
+        "====== 411 passed, 1 skipped in 48.73s ======"
+    )
+    said = "{} of the 412 collected tests passed and 1 was skipped, in 48.73 seconds."
+    assert verdict(said.format(411), pytest_run)[0] == SUPPORTED
+    assert verdict(said.format(409), pytest_run)[0] == UNSUPPORTED
+
+
+def test_polarity_is_not_read_against_a_waiver_a_condition_or_a_contrast() -> None:
+    ticket = "Parts: flow switch (ordered, arriving 2 Nov)\nCall-out fee: waived (under warranty)"
+    assert verdict("There's no call-out fee because it's under warranty.", ticket)[0] == SUPPORTED
+    notice = "Please bring photo ID. Items not collected within 14 days will be returned."
+    assert verdict("Collect within 14 days or they'll be returned.", notice)[0] == SUPPORTED
+    gallery = (
+        "- Admission: free; special exhibitions £12\n"
+        "- Photography: allowed without flash in permanent collection; not allowed in special "
+        "exhibitions"
+    )
+    claim = "You can take photos without flash in the permanent collection but not in the special exhibitions."
+    assert verdict(claim, gallery)[0] == SUPPORTED
+    # a waiver the claim denies is still read: "not exempt" against "exempt"
+    bridge = "Weight limit 7.5 t from 3 March. Buses and emergency vehicles are exempt."
+    assert verdict("Buses and emergency vehicles are not exempt.", bridge)[0] == CONTRADICTED
+
+
+def test_weekdays_a_timetable_writes_by_their_codes() -> None:
+    sections = (
+        "Section  Days   Time         Room       Instructor     Cap  Enrolled  Waitlist\n"
+        "001      MWF    09:00-09:50  HUM 110    Dr. Ferrand    60   60        7\n"
+        "002      TR     11:00-12:15  HUM 204    Dr. Ferrand    45   38        0"
+    )
+    said = "Section 002 meets on {} from 11:00 am to 12:15 pm in HUM 204."
+    assert verdict(said.format("Tuesdays and Thursdays"), sections)[0] == SUPPORTED
+    assert verdict(said.format("Saturdays"), sections)[0] == UNSUPPORTED
+    assert verdict("Section 001 meets on Wednesdays at 9 am.", sections)[0] == SUPPORTED
+
+
+def test_a_calendar_invites_date_and_times() -> None:
+    invite = (
+        "BEGIN:VEVENT\nSUMMARY:Quarterly board review\nDTSTART:20261112T150000Z\n"
+        "DTEND:20261112T163000Z\nLOCATION:Room 4.12, Aldgate House\nEND:VEVENT"
+    )
+    said = "The quarterly board review is on {} from 3:00 to 4:30 pm UTC in Room 4.12."
+    assert verdict(said.format("November 12"), invite)[0] == SUPPORTED
+    assert verdict(said.format("November 21"), invite)[0] == UNSUPPORTED
+    assert verdict("The review starts at 5 pm UTC on November 12.", invite)[0] == UNSUPPORTED
+
+
+def test_states_of_two_things_said_a_comma_apart_and_more_closed_sets() -> None:
+    centre = (
+        "Main pool: open 06:30-21:00\nLearner pool: closed for maintenance\nSauna: open\n"
+        "Café: closed"
+    )
+    said = "The learner pool is closed for maintenance, the café is {} as well, and the sauna is open."
+    assert verdict(said.format("closed"), centre)[0] == SUPPORTED
+    assert verdict(said.format("open"), centre)[0] == UNSUPPORTED
+    home = '{"home": "Birchfield House", "alarm": "disarmed", "hub": "connected"}'
+    assert verdict("The alarm is disarmed.", home)[0] == SUPPORTED
+    assert verdict("The alarm is armed.", home)[0] == UNSUPPORTED
+    assert verdict("The hub is disconnected.", home)[0] == UNSUPPORTED
+    status = "Card authorisation API: Operational\nPayouts: Degraded performance\nDashboard: Operational"
+    assert verdict("Payouts are operational.", status)[0] == UNSUPPORTED
+
+
+def test_a_state_the_claim_denies_where_the_thing_s_line_states_it() -> None:
+    status = "Card authorisation API: Operational\nWebhooks: Major outage\nDashboard: Operational"
+    found, why = verdict("The dashboard is not operational.", status)
+    assert found == UNSUPPORTED and "'not operational'" in why
+    assert verdict("The webhooks are not operational.", status)[0] == SUPPORTED
+    # a field given as false states nothing plainly ("approved": false)
+    sample = '{"sample_round": "PP2", "fit_session": {"approved": false}, "colourway_approved": true}'
+    assert verdict("The PP2 sample was not approved.", sample)[0] == SUPPORTED
+
+
+def test_a_state_and_its_non_prefixed_opposite() -> None:
+    booking = "Pitch: 17 (hardstanding)\nCampfires: not permitted\nTotal paid: £96.00 (non-refundable)"
+    assert verdict("The £96.00 you paid is non-refundable.", booking)[0] == SUPPORTED
+    assert verdict("The £96.00 you paid is refundable.", booking)[0] == UNSUPPORTED
+
+
+def test_fields_named_with_a_place_and_beside_other_fields_names() -> None:
+    drill = (
+        "2026-09-21 02:00:41 promote pg-b: success (38s)\n"
+        "2026-09-21 02:03:55 failback to pg-a: not attempted (scheduled for 2026-09-28)"
+    )
+    assert verdict("Failback to pg-a was attempted.", drill)[0] == CONTRADICTED
+    assert verdict("Failback to pg-a wasn't attempted.", drill)[0] == SUPPORTED
+    recall = (
+        '{"battery_serial": "VB36-5521-0948", "recall_campaign": "VR-2026-03",\n'
+        ' "affected_range": "VB36-5400-0000 to VB36-5499-9999",\n "affected": false}'
+    )
+    said = "Your battery VB36-5521-0948 {} affected by recall VR-2026-03."
+    assert verdict(said.format("is"), recall)[0] == CONTRADICTED
+    assert verdict(said.format("isn't"), recall)[0] == SUPPORTED
+
+
+def test_a_skipped_job_that_ran_and_counts_that_are_no_state() -> None:
+    pipeline = (
+        "stage     job                status    duration\nlint      eslint             passed    0:41\n"
+        "test      e2e-chromium       failed    7:55\nbuild     docker-image       skipped   -"
+    )
+    said = "The e2e-chromium job failed, so the docker-image build {}."
+    assert verdict(said.format("was skipped"), pipeline)[0] == SUPPORTED
+    assert verdict(said.format("still ran"), pipeline)[0] == UNSUPPORTED
+    pr = "state:     OPEN\nchecks:    14 passed, 1 failed (integration-macos)"
+    assert verdict("While 14 checks passed, integration-macos failed.", pr)[0] == SUPPORTED
+    tests = "✔ unit-tests      6m12s   (1,482 passed, 0 failed, 12 skipped)"
+    assert verdict("All 1,482 unit tests that ran passed, with 12 skipped.", tests)[0] == SUPPORTED
+
+
+def test_a_state_read_of_its_own_piece_of_the_clause() -> None:
+    order = (
+        '{"items": [\n {"product": "Farrow Lane Estate Emulsion", "colour": "Sage Whisper", '
+        '"finish": "matt"},\n {"product": "Farrow Lane Eggshell", "colour": "Chalk White", '
+        '"finish": "eggshell"}\n]}'
+    )
+    said = "It holds Farrow Lane Estate Emulsion in Sage Whisper with a {} finish and Farrow Lane Eggshell."
+    assert verdict(said.format("matt"), order)[0] == SUPPORTED
+    assert verdict(said.format("satin"), order)[0] == UNSUPPORTED
+    # "carbon", a material the output writes, is no other state beside "steel"
+    build = "Frame: Ridgeline Audax, titanium, 56 cm, disc-brake\nFork: carbon, thru-axle"
+    said = "Your Ridgeline Audax is a 56 cm {} disc-brake frame with a carbon thru-axle fork."
+    assert verdict(said.format("titanium"), build)[0] == SUPPORTED
+    assert verdict(said.format("steel"), build)[0] == UNSUPPORTED
+    fare = (
+        "Cabin bag: 1 personal item only (40x30x15 cm)\nChecked bag: not included\n"
+        "Changes: not permitted"
+    )
+    claim = "Only a 40x30x15 cm personal item is included, no checked bag, and you can't change it."
+    assert verdict(claim, fare)[0] == SUPPORTED
+    assert verdict("A checked bag is included.", fare)[0] != SUPPORTED
+
+
+def test_a_word_before_a_number_written_as_its_initial_and_ordinal_words() -> None:
+    uniform = (
+        "Larkfield Academy - Uniform reminder\nBlazer: navy with crest (compulsory Y7-Y11)\n"
+        "Tie: house colour, clip-on only"
+    )
+    said = "At Larkfield Academy, {} must wear the navy blazer."
+    assert verdict(said.format("Years 7 to 11"), uniform)[0] == SUPPORTED
+    assert verdict(said.format("Years 12 and 13"), uniform)[0] == UNSUPPORTED
+    recitals = "Tue 17 March, 13:10  Tomasz Wielicki  Widor Symphony No. 5"
+    said = "Tomasz Wielicki plays Widor's {} Symphony on March 17."
+    assert verdict(said.format("Fifth"), recitals)[0] == SUPPORTED
+    assert verdict(said.format("Sixth"), recitals)[0] == UNSUPPORTED
+
+
 def test_the_rules_written_as_judge_model_are_the_ones_the_readme_measures() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     measured = re.search(r"verifier `(rules-v\d+)`, this", readme)

@@ -23,6 +23,16 @@ def test_numbers_versions_and_abbreviations_stay_inside_their_sentence() -> None
     ]
 
 
+def test_an_identifier_or_a_unit_ending_in_a_capital_ends_its_sentence() -> None:
+    answer = "Your reference is PIO-88120-K. Remember to bring photo ID. HDL was 1.3 mmol/L. LDL was high."
+    assert texts(answer) == [
+        "Your reference is PIO-88120-K.",
+        "Remember to bring photo ID.",
+        "HDL was 1.3 mmol/L.",
+        "LDL was high.",
+    ]
+
+
 def test_line_breaks_and_cjk_full_stops_end_sentences() -> None:
     assert texts("- Paris: 18 C\n- Lyon: 15 C") == ["- Paris: 18 C", "- Lyon: 15 C"]
     assert texts("東京は晴れです。気温は18度です。") == ["東京は晴れです。", "気温は18度です。"]

@@ -55,8 +55,9 @@ def _ends_sentence(text: str, stop: int) -> bool:
     if match is None:
         return True
     word = match.group(1)
-    if len(word) == 1 and word.isupper():  # an initial: "J. R. R. Tolkien"
-        return False
+    joined = match.start(1) > 0 and text[match.start(1) - 1] in "-/#"
+    if len(word) == 1 and word.isupper() and not joined:  # an initial: "J. R. R. Tolkien"
+        return False  # ("PIO-88120-K." ends an identifier, and a sentence)
     return word.lower() not in _ABBREVIATIONS
 
 

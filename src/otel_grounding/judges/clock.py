@@ -86,12 +86,17 @@ _TWELVE_HOUR = re.compile(
 )
 #: A time of day in the evidence, on the 24-hour clock ("19:15", "T16:00:00Z").
 _EVIDENCE_TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d\d)(?!\d)")
+#: The time of a date and time written without separators, as calendars do
+#: ("20261112T150000Z"); `compact_date_times` reads the eight digits before it (the scan
+#: starts at the "T": a pattern starting with the digits costs twice as much).
+_COMPACT_TIME = re.compile(r"[Tt]([01]\d|2[0-3])([0-5]\d)(?:\d\d)?(?!\d)")
 
 
 def times_of_day(text: str) -> set[tuple[int, int]]:
     """The times of day a text writes ("19:15", "2026-12-03T16:00:00Z", "2.30pm"), as (hour,
     minute)."""
     found = {(int(h), int(m)) for h, m in _EVIDENCE_TIME.findall(text)}
+    found.update((hour, minute) for _, _, _, hour, minute in compact_date_times(text))
     found.update(
         (int(h) % 12 + (12 if half.lower() == "p" else 0), int(m))
         for h, m, half in _DOTTED_TIME.findall(text)
@@ -106,6 +111,20 @@ def times_of_day(text: str) -> set[tuple[int, int]]:
     for m in _AT_HOUR.finditer(text):  # "drop off by 11", "open until 7"
         hour = int(m.group(1))
         found.update(((hour, int(m.group(2) or 0)), (hour + 12, int(m.group(2) or 0))))
+    return found
+
+
+def compact_date_times(text: str) -> list[tuple[int, int, int, int, int]]:
+    """The dates and times a text writes as calendars do ("20261112T150000Z"), as (year,
+    month, day, hour, minute)."""
+    found = []
+    for m in _COMPACT_TIME.finditer(text):
+        at = m.start()
+        date = text[max(0, at - 8):at]
+        if len(date) == 8 and date.isdigit() and not text[max(0, at - 9):at - 8].isdigit():
+            found.append(
+                (int(date[:4]), int(date[4:6]), int(date[6:]), int(m.group(1)), int(m.group(2)))
+            )
     return found
 
 

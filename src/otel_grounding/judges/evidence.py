@@ -25,6 +25,7 @@ from otel_grounding.judges.arithmetic import (
 )
 from otel_grounding.judges.clock import (
     clock_seconds,
+    compact_date_times,
     cron_schedules,
     times_of_day,
 )
@@ -247,6 +248,10 @@ _RECORD_CUTS = re.compile(r"\s\|\s|;\s(?=[^\"]*(?:\"[^\"]*\"[^\"]*)*$)")
 _NUMBER_FIELD = re.compile(r"-?\d+(?:\.\d+)?")
 #: Weekdays a timetable writes in two letters that are no other word ("Tu/Th").
 _TWO_LETTER_DAYS = frozenset(("tu", "th"))
+#: A timetable's days a letter or two each, in the week's order ("MWF"; "TR", "TTh": Tuesday
+#: and Thursday), read on a line that gives a time.
+_DAY_CODE = re.compile(r"(?<![\w-])(?=\w\w)(M)?(T)?(W)?(Th|R)?(F)?(Sa|S)?(Su|U)?(?![\w-])")
+_TIME_OF_DAY = re.compile(r"\b\d{1,2}:\d\d\b")
 #: A numbered or bulleted list's item ("1. Sonvara QuietTrek 700 | $229.99 | 4.6 stars").
 _LIST_ITEM = re.compile(r"\s*(?:\d{1,2}[.)]|\[\d{1,2}\]|[-*\u2022])\s")
 #: A date written year first, to the day ("2026-04-17").
@@ -689,10 +694,11 @@ class EvidenceIndex:
         short = day[:2] if day[:2] in _TWO_LETTER_DAYS else day[:3]
         if day in WEEKDAYS and (day in words or day[:3] in words or short in words):
             return True
-        # The weekdays of the evidence's dates are words of it too: read them only for a
-        # word one of them could cover.
-        return _weekday_covers(word, WEEKDAYS) and _weekday_covers(
-            word, self._read_facts().weekdays
+        # The weekdays of the evidence's dates, and those its timetable writes by their
+        # codes, are words of it too: read them only for a word one of them could cover.
+        return _weekday_covers(word, WEEKDAYS) and (
+            _weekday_covers(word, self._read_facts().weekdays)
+            or any(_weekday_covers(word, _timetable_days(text)) for text in self._texts)
         )
 
     def _misspelt(self, word: str) -> bool:
@@ -1166,14 +1172,16 @@ class EvidenceIndex:
         if self._record_tokens is None:
             self._record_tokens = defaultdict(set)
             at = 0
+            table_rows = {text.strip() for table in self.tables for text, _, _ in table.rows}
             for text in self._texts:
                 json_like = text.lstrip()[:1] in ("{", "[")
                 records = [m.group() for m in _GROUP.finditer(text)] if json_like else [
                     field
                     for line in text.split("\n")
-                    # a markdown table's row is one line, not its cells; so is a list's item
+                    # a table's row is one line, not its cells; so is a list's item
                     for field in (
                         [line] if line.lstrip()[:1] == "|" or _LIST_ITEM.match(line)
+                        or line.strip().lower() in table_rows
                         else _RECORD_CUTS.split(line)
                     )
                 ]
@@ -1463,6 +1471,17 @@ class _EvidenceFacts:
         return found
 
 
+def _timetable_days(text: str) -> set[str]:
+    """The weekdays a timetable's lines name by their codes ("MWF  10:00-10:50")."""
+    days: set[str] = set()
+    for line in text.splitlines():
+        if not _TIME_OF_DAY.search(line):
+            continue
+        for m in _DAY_CODE.finditer(line):
+            days.update(WEEKDAYS[n] for n, letters in enumerate(m.groups()) if letters)
+    return days
+
+
 def _prose(line: str) -> bool:
     """Whether a line is a sentence of prose (a search result's snippet, an email's line)."""
     return line.rstrip()[-1:] in _PROSE_ENDS and line.count(" ") >= PARAGRAPH_MIN_WORDS - 1
@@ -1490,13 +1509,17 @@ def _derived_values(index: EvidenceIndex) -> tuple[set[float], set[float]]:
 
 def numeric_dates(text: str) -> list[DateFact]:
     """Dates written in digits the general reader leaves alone: a month ("2026-06"), EXIF's
-    "2026:09:19", and "03/11/2026" or "17/03", read both ways (month first and day first)."""
+    "2026:09:19", a calendar's "20261112T150000Z", and "03/11/2026" or "17/03", read both
+    ways (month first and day first)."""
     found: list[DateFact] = []
     for m in _YEAR_FIRST.finditer(text):
         year = int(m.group(1))
         month, day = (int(m.group(2)), None) if m.group(2) else (int(m.group(3)), int(m.group(4)))
         if 1 <= month <= 12 and (day is None or 1 <= day <= 31):
             found.append(DateFact(m.group(), year, month, day))
+    for year, month, day, _, _ in compact_date_times(text):  # a calendar's "20261112T150000Z"
+        if 1 <= month <= 12 and 1 <= day <= 31:
+            found.append(DateFact(f"{year}{month:02}{day:02}", year, month, day))
     for m in _MONTH_RANGE.finditer(text):  # "bank statements Mar-May 2025": March too
         written = int(m.group(2)) if m.group(2) else None
         found.append(DateFact(m.group(), written, MONTHS[m.group(1).lower()[:3]], None))

@@ -113,7 +113,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v22"
+MODEL = "rules-v23"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -199,7 +199,8 @@ _STATES: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "\u2713|failed fail fails failing failure unsuccessful \u2716 \u2717",
         "open|closed", "enabled|disabled", "online|offline", "active|inactive",
         "available|unavailable", "accepted approved granted|rejected declined denied refused",
-        "included|excluded",
+        "included|excluded", "armed|disarmed", "connected|disconnected",
+        "operational|degraded outage",
         "allowed permitted allows|forbidden prohibited banned denies deny",
         "required mandatory compulsory|optional", "valid|invalid expired",
         "complete completed|incomplete",
@@ -254,14 +255,15 @@ _QUALITIES: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "lumbar|cervical|thoracic", "kw|kwh",
         "celery|mustard|sesame|peanuts|soya soy|lupin|molluscs|crustaceans|sulphites|nut nuts"
         "|shellfish|gluten|dairy",
-        "skipped|ahead", "incremental|differential", "beginner|intermediate|advanced",
+        "skipped|ahead ran", "incremental|differential", "beginner|intermediate|advanced",
         "buildings|contents", "whole|skimmed|semi-skimmed", "wind|fog|snow|rain",
         "excellent|good|satisfactory|poor", "polished|honed|brushed|leathered",
         "compassionate bereavement|parental|maternity|paternity|sick",
     )
 )
-#: A prefix that makes a state its opposite ("encrypted" / "unencrypted").
+#: Prefixes that make a state its opposite ("encrypted" / "unencrypted", "non-refundable").
 _UN = "un"
+_NON = "non-"
 #: An answer's "No," or "Not yet," opening a clause.
 _ANSWERS_NO = re.compile(r"\s*(?:[A-Za-z]+:\s*)?(?:no|not yet|nope)\s*[,.;!]", re.IGNORECASE)
 #: A word just before an evidence clause that excludes what the clause names.
@@ -695,7 +697,11 @@ def _row_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
                 continue
             if where[token] <= index.events:  # a log's events: a clause may tell several
                 continue
-            near = {r for _, r in keys}  # the lines the clause names
+            # the lines the clause names: by a key, or by two more of their tokens
+            held = Counter(
+                r for j, t in enumerate(tokens) if j != i and len(where[t]) == 1 for r in where[t]
+            )
+            near = {r for _, r in keys} | {r for r, n in held.items() if n >= ROW_MIN_TOKENS}
             # its own line's words beside it name that line ("a standing charge of 0.41")
             beside = {
                 r for t in tokens[max(0, i - ROW_BESIDE):i] + tokens[i + 1:i + ROW_BESIDE + 1]
@@ -1106,11 +1112,12 @@ def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
         words = _rather_than(words_of_in_order(clause))
         negated = words_profile(words)[1]
         # "ready to collect" does not say it was collected; "needs to resit" says a resit is
-        # required
+        # required; "failback to pg-a" names where
         lowered = ["", "", *(w.lower() for w in words)]
         written = {
             stem(p) for n, w in enumerate(words)
-            if lowered[n + 1] != "to" or lowered[n] in _OBLIGED for p in word_parts(w)
+            if lowered[n + 1] != "to" or lowered[n] in _OBLIGED or not (w.isalpha() and w.islower())
+            for p in word_parts(w)
         }
         # "unfurnished" says "Furnished: yes" the other way round
         undone = {
@@ -1186,13 +1193,19 @@ def _value_stems(position: int, index: EvidenceIndex) -> frozenset[str]:
 
 def _stated_elsewhere(field: frozenset[str], position: int, index: EvidenceIndex) -> bool:
     """Whether another line of the output writes a field's words ("enabled: false" of prod,
-    and "staging: enabled, 100%"): the claim's may be that line's."""
+    and "staging: enabled, 100%"): the claim's may be that line's. Another field's name joined
+    by underscores ("affected_range" beside "affected": false) writes none."""
     own = index.sentences[position].text
     return any(
         field <= index.profiles[p].stems and sentence.text != own
         and not (index.is_diff and DIFF_REMOVED.match(sentence.text))  # what it was
+        and field <= words_profile(words_of_in_order(_SNAKE_CASE.sub(" ", sentence.text)))[0]
         for p, sentence in enumerate(index.sentences)
     )
+
+
+#: A name joined by underscores ("affected_range", "freeze_fee_gbp").
+_SNAKE_CASE = re.compile(r"\w+_\w+")
 
 
 def _total(claim: str, number: NumberFact) -> bool:
@@ -1576,6 +1589,36 @@ def _by_its_code(name: str, index: EvidenceIndex) -> bool:
     )
 
 
+def _by_its_initial(claim: str, name: str, index: EvidenceIndex) -> bool:
+    """Whether a word before a number is written as its initial with that number ("Years 7
+    to 11" for Y7-Y11, "Platform 4" for P4)."""
+    return any(
+        word == name and f"{name[0].lower()}{number}" in index.vocabulary.words
+        for word, number in _BEFORE_A_NUMBER.findall(claim)
+    )
+
+
+#: A capitalised word and the number after it ("Years 7", "Platform 4").
+_BEFORE_A_NUMBER = re.compile(r"\b([A-Z][a-z]+)\s+(\d+)\b")
+
+
+def _ordinal_there(name: str, index: EvidenceIndex) -> bool:
+    """Whether a capitalised ordinal is a number the evidence writes ("Widor's Fifth
+    Symphony" for "Symphony No. 5")."""
+    word = name.lower()
+    cardinal = _ORDINALS.get(word)
+    return cardinal is not None and float(cardinal) in index.number_values
+
+
+#: Ordinal words, each with its number ("fifth": 5).
+_ORDINALS = {
+    word: n for n, word in enumerate(word_list(
+        "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh "
+        "twelfth"
+    ))
+}
+
+
 #: Countries as sports results and shipping records write them (IOC and ISO codes; none that
 #: is also a common abbreviation, as EST or MAR).
 _COUNTRY_CODES: dict[str, tuple[str, ...]] = {
@@ -1650,7 +1693,8 @@ def _missing_facts(
                 if (n in spelled or n.split("'")[0].split("\u2019")[0] in spelled
                         or _abbreviated(claim, n, index) or _of_a_place(n, index)
                         or _initials_there(n, index) or f"{n}$" in claim  # "CA$265.50"
-                        or _short_form(n, index) or _by_its_code(n, index)):
+                        or _short_form(n, index) or _by_its_code(n, index)
+                        or _by_its_initial(claim, n, index) or _ordinal_there(n, index)):
                     continue
                 found = _versions(claim, n, index)
                 if found:
@@ -1706,7 +1750,10 @@ def _other_state(
     claim puts before a word the evidence puts only the other state before ("trued the front
     wheel" where it has "trued rear wheel")."""
     written = {w.lower() for clause in parts for w in words_of_in_order(clause)}
-    for clause in parts:
+    # two things said a comma apart are two clauses ("the pool is closed, the café is open")
+    for clause in chain.from_iterable(
+        _COMMA.split(part) if _TWO_SAID.search(part) else (part,) for part in parts
+    ):
         words = words_of_in_order(clause)
         lowered = [w.lower() for w in words]
         # a name's word is no state ("West Croydon"), but a sentence's first word may be one
@@ -1741,8 +1788,14 @@ def _other_state(
         subject = frozenset(w for w in lowered if w not in STOPWORDS and w not in said)
         for word, (at, (same, other)) in said.items():
             if hidden[at]:
+                # "the café is not closed" where the café's line says "closed"
+                stated = _NOT_JUST_BEFORE.search(" ".join(lowered[max(0, at - 3):at])) and (
+                    _stated_plainly(lines, same, other, index)
+                )
+                if stated:
+                    return (f"'not {word}'", f"{_OTHER_STATE} '{stated[1]}'"), stated[0]
                 continue
-            both = bool(other & set(lowered))
+            both = bool(other & said.keys())  # ("Farrow Lane Eggshell" names a product)
             if both and any(word in piece and other & piece for piece in pieces):
                 continue  # both states in one piece of a clause: whose is not read here
             # "fx" is a word beside it, the "th" of "7th" none
@@ -1761,7 +1814,7 @@ def _other_state(
             for found in sources:
                 own = next((piece for piece in pieces if word in piece), set())
                 opposite = _only_other(found, same, other, index, own) or _items_other(
-                    found, subject, same, other, index
+                    found, subject & own, same, other, index
                 )
                 if opposite is not None and not _of_the_other(
                     index.sentences[opposite[0]].text, own, same | other
@@ -1820,6 +1873,29 @@ def _other_before(
     return found
 
 
+#: A negation written just before a state ("is not closed", "isn't yet confirmed").
+_NOT_JUST_BEFORE = re.compile(
+    r"\b(?:not|never|isn't|aren't|wasn't|weren't|hasn't been|haven't been)"
+    r"(?: (?:yet|currently|been|be|fully))?$"
+)
+
+
+def _stated_plainly(
+    lines: list[int], same: frozenset[str], other: frozenset[str], index: EvidenceIndex
+) -> tuple[int, str] | None:
+    """The first of these lines stating a state of `same`, and its word, where none states
+    one of `other` and none negates anything (nor gives a field as false)."""
+    found = {p: _states_of(index.sentences[p].text) for p in lines}
+    stating = [p for p in lines if found[p] & same]
+    if not stating or any(
+        found[p] & other or _negations(words_of_in_order(text := index.sentences[p].text))
+        or re.search(rf"[:=]\s*{_FALSE_VALUE}", text, re.IGNORECASE)
+        for p in lines
+    ):
+        return None
+    return stating[0], sorted(found[stating[0]] & same)[0]
+
+
 def _of_the_other(line: str, lowered: Iterable[str], states: frozenset[str]) -> bool:
     """Whether an evidence line is about the other of a pair the claim names one of beside a
     state ("Southbound lanes: open" is not about "northbound ... closed"); `states`: the set of
@@ -1854,10 +1930,15 @@ def _only_other(
     piece (`own`, its words) does not name ("no kites above 60 m; drones prohibited")."""
     found = {p: _states_of(index.sentences[p].text) for p in lines}
     stating = [p for p in lines if found[p] & same]
+    named = words_profile(list(own))[0] - {stem(w) for w in same}
     if stating:
-        # "Class bookings during freeze: Not permitted" against "bookings are allowed"
+        # "Class bookings during freeze: Not permitted" against "bookings are allowed" (but
+        # "Checked bag: not included" is not about "a personal item is included, no checked
+        # bag": the line names nothing of the state's own piece)
         if any(found[p] & other for p in lines) or not all(
-            _denies(index.sentences[p].text, found[p] & same) for p in stating
+            _denies(index.sentences[p].text, found[p] & same)
+            and (not named or named & words_profile(words_of_in_order(index.sentences[p].text))[0])
+            for p in stating
         ):
             return None
         return stating[0], f"not {sorted(found[stating[0]] & same)[0]}"
@@ -1866,18 +1947,25 @@ def _only_other(
         return None
     text = index.sentences[at].text
     word = sorted(found[at] & other)[0]
-    named = words_profile(list(own))[0]
+    pieces = {piece: words_of_in_order(piece) for piece in _LINE_PIECES.split(text)}
     if any(
-        _negations(_rather_than(words := words_of_in_order(piece)))
+        # ("non-refundable" is the state, not a negation of it)
+        _negations([w for w in _rather_than(words) if w.lower() != word])
         and (word in _states_of(piece) or words_profile(words)[0] & named)
-        for piece in _LINE_PIECES.split(text)
+        for piece, words in pieces.items()
     ):
         return None
     if re.search(rf"\b{re.escape(word)}\W{{0,2}}\s*[:=]\s*{_FALSE_VALUE}", text, re.IGNORECASE):
         return None  # "enabled": false is the claim's "disabled"
+    if word in {w.lower() for w in _COUNTED.findall(text)}:
+        return None  # "14 passed, 1 failed", "12 skipped": counts of each, not the line's state
     if index.sentences[at].text.count("{") > 1:
         return None  # a line of JSON holding many records: whose state it is is not read here
     return at, word
+
+
+#: A word a count is given of ("14 passed", "12 skipped").
+_COUNTED = re.compile(r"(?<![\d.])\d[\d,]* ([A-Za-z]+)\b")
 
 
 def _denies(text: str, states: set[str]) -> bool:
@@ -1934,11 +2022,14 @@ def _state_lines(beside: frozenset[str], kind: frozenset[str], index: EvidenceIn
 #: A count of nought ("1842 passed, 0 failed", "damaged=0"): its polarity is the number's.
 _NOUGHT_COUNT = re.compile(r"(?<![\w.,])0 [a-z]|[a-z]=0(?![\d.])")
 #: Words that deny what they are said of without a negation ("paired passage refused").
-_DENIAL = re.compile(r"\b(?:refused|denied|declined|rejected)\b", re.IGNORECASE)
+_DENIAL = re.compile(r"\b(?:refused|denied|declined|rejected|waived|exempt)\b", re.IGNORECASE)
 #: The pieces of an evidence line that may each state a thing of their own.
 _LINE_PIECES = re.compile(r";\s+|,\s+|\s*[()]\s*")
 #: A negation inside a condition ("if not collected", "unless paid"): it states nothing.
 _IF_NOT = re.compile(r"\b(?:if|when)\s+(?:\w+\s+)?(?:not|no|never)\b|\bunless\b", re.IGNORECASE)
+#: A claim's consequence of not doing what it asks ("collect within 14 days or they'll be
+#: returned"): a condition, whose negation is unwritten.
+_OR_ELSE = re.compile(r"\bor\s+(?:else\s+)?\w+(?:'ll|\s+will)\b|\botherwise\b", re.IGNORECASE)
 #: A line giving the whole output's status ("Status: active" over a firewall's rules).
 _STATUS_LINE = re.compile(r"\s*(?:status|state)\s*:", re.IGNORECASE)
 
@@ -2009,6 +2100,11 @@ def _opposites(
     found = _STATE_OF.get(word)
     if found is None and word in _QUALITY_OF and stem(word) not in index.stems:
         found = _QUALITY_OF[word]
+    if found is None and len(word) > 4:  # "refundable" against "non-refundable"
+        if word.startswith(_NON) and len(word) > 6:
+            return frozenset((word,)), frozenset((word[len(_NON):],))
+        if word in index.vocabulary.words and _NON + word in index.text:
+            return frozenset((word,)), frozenset((_NON + word,))
     if found is None and len(word) > 4 and word.endswith("ed"):
         # "unencrypted" against "encrypted", and "locked" against "unlocked"
         if word.startswith(_UN) and len(word) > 6:
@@ -2047,6 +2143,10 @@ def _polarity_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
             if n == 0 and len(cut) > 1 and _TWO_SAID.search(clause):
                 continue
             words = words_of_in_order(piece)
+            # "... but not in the special exhibitions" denies the clause before of another
+            # thing; "... or they'll be returned" is a condition
+            if words[:1] == ["not"] or _OR_ELSE.search(piece):
+                continue
             if title_like(words):  # a bare name asserts no polarity
                 continue
             words = _rather_than(words)
@@ -2070,15 +2170,17 @@ def _opposite(
     if _not_until(words):
         return None  # "isn't due until May 6" says when, not whether
     odd = _negations(words) % 2
+    written = {w.lower() for w in words}
     need = max(POLARITY_MIN_SHARED, POLARITY_OVERLAP * len(stems))
     nearest = [p for _, p in index.nearest(stems, need)]
     if any(
-        _NOUGHT_COUNT.search(text := index.sentences[p].text) or (odd and _DENIAL.search(text))
+        _NOUGHT_COUNT.search(text := index.sentences[p].text)
+        or (odd and any(d.lower() not in written for d in _DENIAL.findall(text)))
         for p in nearest
     ):
         # "0 failed", "damaged=0" state the claim's "none failed", "no damage"; "paired
-        # passage refused" its "wasn't allowed a paired passage": what they deny is a count's
-        # or a word's, which polarity does not read
+        # passage refused" its "wasn't allowed a paired passage", "fee: waived" its "no
+        # fee": what they deny is a count's or a word's, which polarity does not read
         return None
     # A field's "No" or null is the field rule's ("Out of service: No", "accepted": null),
     # and so is a table cell's ("| W3 | unassigned | no | out of service |").
