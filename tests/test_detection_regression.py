@@ -110,7 +110,7 @@ AGENT_EXPECTED = {
     "blind-49": (40, 34, 0),  # the same brief, sealed until the fourteenth rules were final
     "blind-50": (40, 25, 0),  # the same
     "blind-51": (40, 28, 0),  # the same
-    "blind-52": (40, 26, 0),  # the same; development for the fifteenth rules
+    "blind-52": (40, 27, 0),  # the same; development for the fifteenth rules
     "blind-53": (40, 30, 2),  # the same brief, sealed until the fifteenth rules were final
     "blind-54": (40, 31, 0),  # the same
     "blind-55": (40, 32, 1),  # the same
@@ -118,7 +118,7 @@ AGENT_EXPECTED = {
     "blind-57": (40, 30, 1),  # the same brief, sealed until the sixteenth rules were final
     "blind-58": (40, 36, 0),  # the same
     "blind-59": (40, 29, 2),  # the same
-    "blind-60": (40, 28, 0),  # the same; development for the seventeenth rules
+    "blind-60": (40, 29, 0),  # the same; development for the seventeenth rules
     "blind-61": (40, 29, 1),  # the same brief, sealed until the seventeenth rules were final
     "blind-62": (40, 29, 1),  # the same
     "blind-63": (40, 29, 0),  # the same
@@ -129,7 +129,7 @@ AGENT_EXPECTED = {
     "blind-68": (40, 30, 0),  # the same; development for the nineteenth rules
     "blind-69": (40, 32, 1),  # the same brief, sealed until the nineteenth rules were final
     "blind-70": (40, 28, 0),  # the same
-    "blind-71": (40, 28, 1),  # the same
+    "blind-71": (40, 29, 1),  # the same
     "blind-72": (40, 29, 0),  # the same; development for the twentieth rules
     "blind-73": (40, 29, 0),  # the same brief, measured once with a draft of the twentieth rules,
     "blind-74": (40, 31, 0),  # then development for the rest of them
@@ -141,16 +141,20 @@ AGENT_EXPECTED = {
     "blind-80": (40, 35, 2),  # the same; with blind-73 to -79, development for the twenty-first
     "blind-81": (40, 26, 2),  # the same brief, sealed until the twenty-first rules were final
     "blind-82": (40, 28, 1),  # the same
-    "blind-83": (40, 23, 3),  # the same
-    "blind-84": (40, 28, 2),  # the same; development for the twenty-second rules
+    "blind-83": (40, 24, 3),  # the same
+    "blind-84": (40, 29, 2),  # the same; development for the twenty-second rules
     "blind-85": (40, 26, 1),  # the same brief, sealed until the twenty-second rules were final
     "blind-86": (40, 30, 1),  # the same
-    "blind-87": (40, 31, 0),  # the same
+    "blind-87": (40, 32, 0),  # the same
     "blind-88": (40, 32, 1),  # the same; development for the twenty-third rules
-    "blind-89": (40, 32, 3),  # the same brief, sealed until the twenty-third rules were final
-    "blind-90": (40, 33, 2),  # the same
-    "blind-91": (40, 28, 2),  # the same
-    "blind-92": (40, 32, 1),  # the same
+    "blind-89": (40, 33, 2),  # the same brief, sealed until the twenty-third rules were final
+    "blind-90": (40, 35, 2),  # the same
+    "blind-91": (40, 29, 1),  # the same
+    "blind-92": (40, 33, 1),  # the same; development for the twenty-fourth rules
+    "blind-93": (40, 30, 3),  # the same brief, sealed until the twenty-fourth rules were final
+    "blind-94": (40, 28, 2),  # the same
+    "blind-95": (40, 33, 1),  # the same
+    "blind-96": (40, 31, 0),  # the same
 }
 
 

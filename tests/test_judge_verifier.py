@@ -2535,6 +2535,68 @@ def test_a_word_before_a_number_written_as_its_initial_and_ordinal_words() -> No
     assert verdict(said.format("Sixth"), recitals)[0] == UNSUPPORTED
 
 
+def test_a_value_s_bracketed_note_that_denies_a_word() -> None:
+    parcel = (
+        "Status: Held at customs — Coventry International Hub\n"
+        "Duties & taxes: £18.40 (not yet paid)\nAction required: upload invoice"
+    )
+    said = "The £18.40 in duties and taxes {} been paid."
+    assert verdict(said.format("hasn't yet"), parcel)[0] == SUPPORTED
+    assert verdict(said.format("has already"), parcel)[0] == CONTRADICTED
+
+
+def test_log_levels_cancelled_jobs_and_a_shortage() -> None:
+    alert = (
+        "[FIRING] DiskSpaceLow\nhost: db-replica-03.fra1\nmountpoint: /var/lib/postgresql\n"
+        "used: 91.4%  (457 GiB of 500 GiB)\nthreshold: 90%\nseverity: warning"
+    )
+    said = "A {} DiskSpaceLow alert is firing on db-replica-03.fra1: /var/lib/postgresql is at 91.4% used."
+    assert verdict(said.format("warning"), alert)[0] == SUPPORTED
+    assert verdict(said.format("critical"), alert)[0] == UNSUPPORTED
+    # a log line's own level is the entry's, not what the claim calls critical
+    log = (
+        "2026-10-02T03:32:10Z WARN  node=db-replica-2 mount=/var/lib/postgresql used=91%\n"
+        "2026-10-02T03:41:02Z CRIT  node=db-replica-2 mount=/var/lib/postgresql used=95%\n"
+        "2026-10-02T03:41:05Z INFO  action=auto-expand volume=vol-0c7d1e size=500GiB->750GiB"
+    )
+    claim = "Usage on db-replica-2's /var/lib/postgresql hit a critical 95%, so it was auto-expanded."
+    assert verdict(claim, log)[0] == SUPPORTED
+    run = (
+        "Job                    Runner            Status     Duration\n"
+        "build-windows          windows-2022      failure    4m03s\n"
+        "publish                ubuntu-24.04      skipped    -"
+    )
+    said = "The Windows build failed, so the publish job was {}."
+    assert verdict(said.format("skipped"), run)[0] == SUPPORTED
+    assert verdict(said.format("cancelled"), run)[0] == UNSUPPORTED
+    dock = (
+        "2026-10-06 06:41:10 WARN  dock=D4 asn=ASN-558102 shortage pallets=2 sku=HX-0931 "
+        "status=discrepancy_open"
+    )
+    assert verdict("The two missing pallets are SKU HX-0931.", dock)[0] == SUPPORTED
+
+
+def test_a_state_read_before_a_word_only_when_written_just_before_it() -> None:
+    log = (
+        "[2026-03-02 14:19:44] FAILED tests/api/test_orders.py::test_bulk_cancel - Timeout (30s)\n"
+        "[2026-03-02 14:31:02] retry: 413 passed, 6 skipped in 211.4s"
+    )
+    claim = "The retry passed 413 tests with 6 skipped."
+    assert verdict(claim, log)[0] == SUPPORTED
+
+
+def test_more_closed_sets_of_courses_and_leave() -> None:
+    course = "Format: online, live sessions\nAssessment: two projects (40%), final exam (60%)"
+    said = "It runs online as {} sessions and is assessed by two projects and a final {}."
+    assert verdict(said.format("live", "exam"), course)[0] == SUPPORTED
+    assert verdict(said.format("recorded", "exam"), course)[0] == UNSUPPORTED
+    assert verdict(said.format("live", "essay"), course)[0] == UNSUPPORTED
+    leave = "Leave request LV-66120\nEmployee: Joanna Brzezinska\nType: parental leave (paid)"
+    said = "Joanna Brzezinska's paid {} leave, LV-66120, is recorded."
+    assert verdict(said.format("parental"), leave)[0] == SUPPORTED
+    assert verdict(said.format("sabbatical"), leave)[0] == UNSUPPORTED
+
+
 def test_the_rules_written_as_judge_model_are_the_ones_the_readme_measures() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     measured = re.search(r"verifier `(rules-v\d+)`, this", readme)

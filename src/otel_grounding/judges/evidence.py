@@ -168,8 +168,10 @@ TIMES = frozenset(("x", "times"))
 #: A number in the evidence with its sign: "-3.1", "+12%", and U+2212, the minus sign.
 _SIGNED = r"(?:(?<=[^\w.,])|^)([-+\u2212]?){}(?![\d.,]\d)"
 #: A field's value that denies one word ("Checked bag: not included", "Visa: not required
-#: for stays up to 90 days").
-_DENIED_VALUE = re.compile(r"[:=]\s*\"?not\s+(?:yet\s+)?([a-z]{4,})\b", re.IGNORECASE)
+#: for stays up to 90 days"), or a value's bracketed note that does ("£18.40 (not yet paid)").
+_DENIED_VALUE = re.compile(
+    r"[:=]\s*(?:[^\s(),;:]+\s+\()?\"?not\s+(?:yet\s+)?([a-z]{4,})\b", re.IGNORECASE
+)
 #: A table's header line: columns set apart by two spaces or more, or named in CSV.
 _COLUMN_GAP = re.compile(r"\S(?: {2,}|\t)(?=\S)")
 _CSV_HEAD = re.compile(r"[\w ]+(?:,[\w ]+){2,}")

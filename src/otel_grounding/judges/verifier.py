@@ -113,7 +113,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v23"
+MODEL = "rules-v24"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -192,6 +192,9 @@ def _group(words: str) -> frozenset[str]:
 
 #: States that exclude each other, as written: each group's words against the other groups'
 #: of its set ("Lint failed" where the output's lint line has "passed" or a check mark).
+#: Levels of a log line or an alert, from the least.
+_LOG_LEVEL_SET = "debug|info|warning warn|error|critical|fatal"
+_LOG_LEVELS = frozenset(_LOG_LEVEL_SET.replace("|", " ").split())
 _STATES: tuple[tuple[frozenset[str], ...], ...] = tuple(
     tuple(map(_group, groups.split("|")))
     for groups in (
@@ -255,10 +258,12 @@ _QUALITIES: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "lumbar|cervical|thoracic", "kw|kwh",
         "celery|mustard|sesame|peanuts|soya soy|lupin|molluscs|crustaceans|sulphites|nut nuts"
         "|shellfish|gluten|dairy",
-        "skipped|ahead ran", "incremental|differential", "beginner|intermediate|advanced",
+        "skipped|ahead ran|cancelled canceled", "incremental|differential",
+        _LOG_LEVEL_SET, "beginner|intermediate|advanced",
         "buildings|contents", "whole|skimmed|semi-skimmed", "wind|fog|snow|rain",
         "excellent|good|satisfactory|poor", "polished|honed|brushed|leathered",
-        "compassionate bereavement|parental|maternity|paternity|sick",
+        "compassionate bereavement|parental|maternity|paternity|sick|sabbatical",
+        "exam examination|essay|coursework|dissertation", "live|recorded",
     )
 )
 #: Prefixes that make a state its opposite ("encrypted" / "unencrypted", "non-refundable").
@@ -1773,8 +1778,10 @@ def _other_state(
         # "didn't pass" is left to the polarity rule; "the green bin isn't due" says green
         hidden = _after_a_negation(clause, words)
         for at, kind in kinds:
-            if not hidden[at] and (before := _other_before(lowered[at + 1], *kind, index)):
-                said_of = f"{lowered[at]} {lowered[at + 1]}"
+            said_of = f"{lowered[at]} {lowered[at + 1]}"
+            if hidden[at] or said_of not in " ".join(clause.lower().split()):
+                continue  # "passed 413 tests" puts no state before "tests"
+            if before := _other_before(lowered[at + 1], *kind, index):
                 return (f"'{said_of}'", f"{_OTHER_STATE} '{before[1]} {lowered[at + 1]}'"), (
                     before[0]
                 )
@@ -1959,6 +1966,8 @@ def _only_other(
         return None  # "enabled": false is the claim's "disabled"
     if word in {w.lower() for w in _COUNTED.findall(text)}:
         return None  # "14 passed, 1 failed", "12 skipped": counts of each, not the line's state
+    if word in _LOG_LEVELS and word.upper() in text:
+        return None  # a log line's "WARN" is the entry's level, not a thing's
     if index.sentences[at].text.count("{") > 1:
         return None  # a line of JSON holding many records: whose state it is is not read here
     return at, word
@@ -2022,7 +2031,9 @@ def _state_lines(beside: frozenset[str], kind: frozenset[str], index: EvidenceIn
 #: A count of nought ("1842 passed, 0 failed", "damaged=0"): its polarity is the number's.
 _NOUGHT_COUNT = re.compile(r"(?<![\w.,])0 [a-z]|[a-z]=0(?![\d.])")
 #: Words that deny what they are said of without a negation ("paired passage refused").
-_DENIAL = re.compile(r"\b(?:refused|denied|declined|rejected|waived|exempt)\b", re.IGNORECASE)
+_DENIAL = re.compile(
+    r"\b(?:refused|denied|declined|rejected|waived|exempt|shortage)\b", re.IGNORECASE
+)
 #: The pieces of an evidence line that may each state a thing of their own.
 _LINE_PIECES = re.compile(r";\s+|,\s+|\s*[()]\s*")
 #: A negation inside a condition ("if not collected", "unless paid"): it states nothing.
