@@ -190,11 +190,11 @@ def _group(words: str) -> frozenset[str]:
     return frozenset((*group, *(w[:-1] for w in group if w.endswith("s") and w[-2:] != "ss")))
 
 
-#: States that exclude each other, as written: each group's words against the other groups'
-#: of its set ("Lint failed" where the output's lint line has "passed" or a check mark).
-#: Levels of a log line or an alert, from the least.
+#: Levels of a log line or an alert, from the least (a set of `_QUALITIES`).
 _LOG_LEVEL_SET = "debug|info|warning warn|error|critical|fatal"
 _LOG_LEVELS = frozenset(_LOG_LEVEL_SET.replace("|", " ").split())
+#: States that exclude each other, as written: each group's words against the other groups'
+#: of its set ("Lint failed" where the output's lint line has "passed" or a check mark).
 _STATES: tuple[tuple[frozenset[str], ...], ...] = tuple(
     tuple(map(_group, groups.split("|")))
     for groups in (
@@ -2030,7 +2030,8 @@ def _state_lines(beside: frozenset[str], kind: frozenset[str], index: EvidenceIn
 
 #: A count of nought ("1842 passed, 0 failed", "damaged=0"): its polarity is the number's.
 _NOUGHT_COUNT = re.compile(r"(?<![\w.,])0 [a-z]|[a-z]=0(?![\d.])")
-#: Words that deny what they are said of without a negation ("paired passage refused").
+#: Words that deny what they are said of without a negation ("paired passage refused",
+#: "Call-out fee: waived", "shortage pallets=2").
 _DENIAL = re.compile(
     r"\b(?:refused|denied|declined|rejected|waived|exempt|shortage)\b", re.IGNORECASE
 )
