@@ -96,7 +96,6 @@ def times_of_day(text: str) -> set[tuple[int, int]]:
     """The times of day a text writes ("19:15", "2026-12-03T16:00:00Z", "2.30pm"), as (hour,
     minute)."""
     found = {(int(h), int(m)) for h, m in _EVIDENCE_TIME.findall(text)}
-    found.update((hour, minute) for _, _, _, hour, minute in compact_date_times(text))
     found.update(
         (int(h) % 12 + (12 if half.lower() == "p" else 0), int(m))
         for h, m, half in _DOTTED_TIME.findall(text)

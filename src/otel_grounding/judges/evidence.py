@@ -248,11 +248,9 @@ _CURRENCIES = frozenset(word_list("EUR USD GBP JPY CHF CNY AUD CAD SEK NOK DKK P
 #: ";" inside a quoted CSV field); a JSON output's innermost objects.
 _RECORD_CUTS = re.compile(r"\s\|\s|;\s(?=[^\"]*(?:\"[^\"]*\"[^\"]*)*$)")
 _NUMBER_FIELD = re.compile(r"-?\d+(?:\.\d+)?")
-#: Weekdays a timetable writes in two letters that are no other word ("Tu/Th").
-_TWO_LETTER_DAYS = frozenset(("tu", "th"))
-#: A timetable's days a letter or two each, in the week's order ("MWF"; "TR", "TTh": Tuesday
-#: and Thursday), read on a line that gives a time.
-_DAY_CODE = re.compile(r"(?<![\w-])(?=\w\w)(M)?(T)?(W)?(Th|R)?(F)?(Sa|S)?(Su|U)?(?![\w-])")
+#: A timetable's days a letter or two each, in the week's order ("MWF"; "TR", "TTh", "Tu/Th":
+#: Tuesday and Thursday), read on a line that gives a time.
+_DAY_CODE = re.compile(r"(?<![\w-])(?=\w\w)(M)?(Tu|T)?(W)?(Th|R)?(F)?(Sa|S)?(Su|U)?(?![\w-])")
 _TIME_OF_DAY = re.compile(r"\b\d{1,2}:\d\d\b")
 #: A numbered or bulleted list's item ("1. Sonvara QuietTrek 700 | $229.99 | 4.6 stars").
 _LIST_ITEM = re.compile(r"\s*(?:\d{1,2}[.)]|\[\d{1,2}\]|[-*\u2022])\s")
@@ -692,9 +690,7 @@ class EvidenceIndex:
         ):
             return True
         day = word[:-1] if word.endswith("days") else word  # "Tuesdays"
-        # "Tue" for Tuesday; "Tu" and "Th" of a timetable's "Tu/Th"
-        short = day[:2] if day[:2] in _TWO_LETTER_DAYS else day[:3]
-        if day in WEEKDAYS and (day in words or day[:3] in words or short in words):
+        if day in WEEKDAYS and (day in words or day[:3] in words):  # "Tue" for Tuesday
             return True
         # The weekdays of the evidence's dates, and those its timetable writes by their
         # codes, are words of it too: read them only for a word one of them could cover.
@@ -980,12 +976,10 @@ class EvidenceIndex:
 
     @property
     def times(self) -> set[tuple[int, int]]:
-        """The times of day the evidence writes ("19:15", "2026-12-03T16:00:00Z", a cron
-        schedule's "30 2 * * 1-5"), as (hour, minute)."""
+        """The times of day the evidence writes ("19:15", "2026-12-03T16:00:00Z", a calendar's
+        "20261112T150000Z", a cron schedule's "30 2 * * 1-5"), as (hour, minute)."""
         if self._times is None:
-            self._times = times_of_day(self.text)
-            if "*" in self.text:  # a cron schedule's times ("30 2 * * 1-5": 02:30)
-                self._times |= cron_schedules(self.text)[0]
+            self._times = times_of_day(self.text) | self._read_facts().times
         return self._times
 
     @property
@@ -1425,13 +1419,16 @@ def _weekday_covers(word: str, weekdays: Iterable[str]) -> bool:
 
 
 class _EvidenceFacts:
-    """The evidence's numbers (keys and values), its dates, and the weekdays they fall on."""
+    """The evidence's numbers (keys and values), its dates, the weekdays they fall on, and the
+    times of day of its calendar stamps and cron schedules."""
 
     def __init__(self) -> None:
         self.numbers: set[str] = set()
         self.values: set[float] = set()
         self.dates: list[DateFact] = []
         self.weekdays: set[str] = set()
+        #: The times of day its calendar stamps and cron schedules give, as (hour, minute).
+        self.times: set[tuple[int, int]] = set()
         #: Its decimals with the unit written after them ((91.33, "mbps")).
         self.units: set[tuple[float, str]] = set()
 
@@ -1456,8 +1453,14 @@ class _EvidenceFacts:
                 found.units.add((float(m.group(1)), m.group(2).lower()))
             found.dates.extend(facts.dates)
             found.dates.extend(numeric_dates(text))
-            if "*" in text:  # a cron schedule's weekdays ("30 2 * * 1-5": Monday to Friday)
-                found.weekdays.update(WEEKDAYS[day] for day in cron_schedules(text)[1])
+            for year, month, day, hour, minute in compact_date_times(text):  # "20261112T150000Z"
+                found.times.add((hour, minute))
+                if 1 <= month <= 12 and 1 <= day <= 31:
+                    found.dates.append(DateFact(f"{year}{month:02}{day:02}", year, month, day))
+            if "*" in text:  # a cron schedule's ("30 2 * * 1-5": 02:30, Monday to Friday)
+                times, days = cron_schedules(text)
+                found.times |= times
+                found.weekdays.update(WEEKDAYS[day] for day in days)
         # "on Friday, December 4" for 2026-12-04; "Tuesday 2 April" for a "2 April" of a
         # letter whose other dates say 2024
         years = {d.year for d in found.dates if d.year}
@@ -1511,17 +1514,13 @@ def _derived_values(index: EvidenceIndex) -> tuple[set[float], set[float]]:
 
 def numeric_dates(text: str) -> list[DateFact]:
     """Dates written in digits the general reader leaves alone: a month ("2026-06"), EXIF's
-    "2026:09:19", a calendar's "20261112T150000Z", and "03/11/2026" or "17/03", read both
-    ways (month first and day first)."""
+    "2026:09:19", and "03/11/2026" or "17/03", read both ways (month first and day first)."""
     found: list[DateFact] = []
     for m in _YEAR_FIRST.finditer(text):
         year = int(m.group(1))
         month, day = (int(m.group(2)), None) if m.group(2) else (int(m.group(3)), int(m.group(4)))
         if 1 <= month <= 12 and (day is None or 1 <= day <= 31):
             found.append(DateFact(m.group(), year, month, day))
-    for year, month, day, _, _ in compact_date_times(text):  # a calendar's "20261112T150000Z"
-        if 1 <= month <= 12 and 1 <= day <= 31:
-            found.append(DateFact(f"{year}{month:02}{day:02}", year, month, day))
     for m in _MONTH_RANGE.finditer(text):  # "bank statements Mar-May 2025": March too
         written = int(m.group(2)) if m.group(2) else None
         found.append(DateFact(m.group(), written, MONTHS[m.group(1).lower()[:3]], None))
