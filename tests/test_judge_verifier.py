@@ -2597,6 +2597,52 @@ def test_more_closed_sets_of_courses_and_leave() -> None:
     assert verdict(said.format("sabbatical"), leave)[0] == UNSUPPORTED
 
 
+def test_a_name_written_in_lower_case_that_the_output_never_writes() -> None:
+    ingress = (
+        "kind: Ingress\nmetadata:\n  name: storefront\n  namespace: shop-prod\n"
+        "spec:\n  ingressClassName: nginx"
+    )
+    said = "The storefront ingress in shop-prod uses the {} ingress class."
+    assert verdict(said.format("nginx"), ingress)[0] == SUPPORTED
+    swapped = verdict(said.format("traefik"), ingress)
+    assert swapped[0] == UNSUPPORTED and "name 'traefik'" in swapped[1]
+    pharmacy = "Drug: Lisinopril 10 mg tablets\nQty: 28\nStatus: Ready for collection"
+    said = "Your 28 {} 10 mg tablets are ready for collection."
+    assert verdict(said.format("lisinopril"), pharmacy)[0] == SUPPORTED
+    assert verdict(said.format("losartan"), pharmacy)[0] == UNSUPPORTED
+    tree = "fastgrid==2.4.1\n├── numpy [installed: 2.1.3]\n└── pyarrow [installed: 17.0.0]"
+    said = "fastgrid 2.4.1 depends on numpy 2.1.3 and {} 17.0.0."
+    assert verdict(said.format("pyarrow"), tree)[0] == SUPPORTED
+    assert verdict(said.format("duckdb"), tree)[0] == UNSUPPORTED
+    # each part of a hyphened word
+    audit = "quickxml-lite 0.19.4\n└── xml-bridge 2.3.0"
+    assert verdict("It is pulled in by serde-xml 2.3.0.", audit)[0] == UNSUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # a word of English the output does not write is the writer's own
+        ("Glass isn't collected, so take it to a bottle bank.", "Not accepted: glass"),
+        # British spellings, inflections, prefixes and two words run together
+        ("The tank holds 40 litres and was recalibrated and unflagged.", "tank_l: 40, ok: true"),
+        ("The analysed batch tops the leaderboard; it is the favourite.", "batch 7: top score"),
+        ("The courier skyped the customer.", "call with the customer"),
+        ("It was paid by cheque.", "Payment: by post"),
+        # a word inside one of the output's words: "kerb" in kerbside, "carbs" in carbohydrate
+        ("Glass isn't collected from the kerb.", "Not accepted kerbside: glass"),
+        ("It has 26 g of carbs.", "Carbohydrate: 26 g"),
+        # words of the trade
+        ("The job checks out the repos and runs make test.", "- run: make test"),
+        ("Noor Hassan is her onboarding buddy.", "Buddy: Noor Hassan"),
+        # too short to tell a name from a word
+        ("It ships as a tgz archive.", "format: archive"),
+    ],
+)
+def test_a_word_of_english_or_of_the_output_is_no_name(claim: str, evidence: str) -> None:
+    assert "name '" not in verdict(claim, evidence)[1]
+
+
 def test_the_rules_written_as_judge_model_are_the_ones_the_readme_measures() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     measured = re.search(r"verifier `(rules-v\d+)`, this", readme)

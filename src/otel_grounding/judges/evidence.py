@@ -663,6 +663,15 @@ class EvidenceIndex:
             return re.search(spelled, self.text, re.IGNORECASE) is not None
         return len(parts) == 1 and self._coded(parts[0])
 
+    def writes(self, word: str) -> bool:
+        """The evidence writes a lower-case word: as one of its words (or a spelling, or with a
+        short ending), or inside one of them ("kerb" in kerbside, "carbs" in carbohydrate)."""
+        core = word[:-1] if word.endswith("s") else word
+        return any(
+            len(known) > len(core) and (known.startswith(core) or known.endswith(core))
+            for known in self.vocabulary.words
+        ) or self._has_word(word)
+
     def _coded(self, word: str) -> bool:
         """Written in the evidence as its code: the capitals a name starts with ("FRA" for
         Frankfurt, "LIS" for Lisbon)."""

@@ -9,7 +9,8 @@ milliseconds for 32 KB: benchmarks/bench_verifier.py). A claim is
 - `contradicted` when its polarity is the opposite of every evidence sentence that states the
   same thing ("is not licensed under MIT" against "is licensed under MIT");
 - `unsupported` when it names something no evidence holds: a name (or a place written as its
-  code: "FRA"), a number (rounding allowed when the claim says "about"), a date (any spelling:
+  code: "FRA"; or a name written in lower case, a word no English dictionary holds:
+  judges/lexicon.py), a number (rounding allowed when the claim says "about"), a date (any spelling:
   "2026-11-20" is "November 20, 2026"), a time of day the output's times do not give, an
   identifier (version, licence, id, URL, or a joined
   word in the evidence's naming scheme: "auth-gw" beside "payments-gw"); when it binds a
@@ -105,6 +106,7 @@ from otel_grounding.judges.facts import (
     words_of_in_order,
     words_profile,
 )
+from otel_grounding.judges.lexicon import is_word
 from otel_grounding.judges.tables import (
     WORDED_CELL,
     Table,
@@ -113,7 +115,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v24"
+MODEL = "rules-v25"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -156,6 +158,9 @@ CELL_STATE_REACH = 6
 ROW_MIN_TOKENS = 2
 #: ... and at least this many where the key is a word of a name ("Ms. Lindqvist").
 ROW_MIN_NAMED_TOKENS = 3
+#: The shortest word in lower case read as a name when no dictionary holds it ("tar" and "env"
+#: are too short to tell).
+LOWERCASE_NAME_MIN = 4
 #: A name this close after a number is that number's ("300 Crataegus monogyna").
 BIND_AFTER_CHARS = 8
 #: A count written in words ("three payments of £4,000").
@@ -1706,6 +1711,8 @@ def _missing_facts(
                     versions[n] = found
                 else:
                     missing.append(f"name '{n}'")
+    if names:
+        missing.extend(f"name '{w}'" for w in _lowercase_names(facts, index))
     if facts.numbers:
         unheld = [
             n for n in facts.numbers
@@ -1741,6 +1748,22 @@ def _missing_facts(
     if facts.identifiers:
         missing.extend(f"identifier '{i}'" for i in index.missing_identifiers(facts.identifiers))
     return tuple(dict.fromkeys(missing)) if missing else ()
+
+
+def _lowercase_names(facts: TextFacts, index: EvidenceIndex) -> list[str]:
+    """A claim's words in lower case that are no English word and that the evidence never
+    writes: names ("traefik" for nginx, "losartan" for lisinopril). Each part of a hyphened
+    word is read ("serde-xml"); parts shorter than `LOWERCASE_NAME_MIN` are left alone."""
+    words = index.vocabulary.words
+    return [
+        word for word in dict.fromkeys(facts.words)
+        if word.islower() and word.isascii() and word.replace("-", "").isalpha()
+        and any(
+            len(part) >= LOWERCASE_NAME_MIN and part not in words and not is_word(part)
+            and not index.writes(part)
+            for part in word.split("-")
+        )
+    ]
 
 
 def _other_state(
