@@ -18,7 +18,7 @@ RECOMMENDED = ROOT / "examples" / "offline-detection.json"
 
 #: task -> (items, lexical TP, lexical FP, recommended TP, recommended FP)
 EXPECTED = {
-    "qa": (150, 20, 0, 101, 0),
+    "qa": (150, 20, 0, 102, 0),
     "summarization": (50, 5, 2, 20, 12),
 }
 
@@ -84,7 +84,7 @@ AGENT_EXPECTED = {
     "blind-23": (40, 18, 12),  # written for the ninth rules, measured once when they were final
     "blind-24": (40, 26, 19),  # the same
     "blind-25": (40, 29, 23),  # written after the ninth rules, measured once with them
-    "blind-26": (40, 26, 13),  # the same
+    "blind-26": (40, 27, 13),  # the same
     "blind-27": (40, 31, 0),  # the issue's own brief, measured once with the ninth rules, then
     "blind-28": (40, 25, 1),  # development for the tenth
     "blind-29": (40, 29, 2),  # the same brief, sealed until the tenth rules were final
@@ -98,12 +98,12 @@ AGENT_EXPECTED = {
     "blind-37": (40, 34, 2),  # the same brief, sealed until the eleventh rules were final
     "blind-38": (40, 31, 2),  # the same
     "blind-39": (40, 29, 0),  # the same
-    "blind-40": (40, 32, 0),  # the same; development for the twelfth rules
+    "blind-40": (40, 33, 0),  # the same; development for the twelfth rules
     "blind-41": (40, 28, 1),  # the same brief, sealed until the twelfth rules were final
     "blind-42": (40, 31, 1),  # the same
     "blind-43": (40, 26, 1),  # the same
     "blind-44": (40, 32, 1),  # the same; development for the thirteenth rules
-    "blind-45": (40, 29, 0),  # the same brief, sealed until the thirteenth rules were final
+    "blind-45": (40, 30, 0),  # the same brief, sealed until the thirteenth rules were final
     "blind-46": (40, 26, 1),  # the same
     "blind-47": (40, 30, 1),  # the same
     "blind-48": (40, 34, 0),  # the same; development for the fourteenth rules
@@ -118,7 +118,7 @@ AGENT_EXPECTED = {
     "blind-57": (40, 31, 1),  # the same brief, sealed until the sixteenth rules were final
     "blind-58": (40, 36, 0),  # the same
     "blind-59": (40, 29, 2),  # the same
-    "blind-60": (40, 29, 0),  # the same; development for the seventeenth rules
+    "blind-60": (40, 30, 0),  # the same; development for the seventeenth rules
     "blind-61": (40, 30, 1),  # the same brief, sealed until the seventeenth rules were final
     "blind-62": (40, 29, 1),  # the same
     "blind-63": (40, 30, 0),  # the same
@@ -126,7 +126,7 @@ AGENT_EXPECTED = {
     "blind-65": (40, 30, 2),  # the same brief, sealed until the eighteenth rules were final
     "blind-66": (40, 28, 0),  # the same
     "blind-67": (40, 32, 1),  # the same
-    "blind-68": (40, 30, 0),  # the same; development for the nineteenth rules
+    "blind-68": (40, 31, 0),  # the same; development for the nineteenth rules
     "blind-69": (40, 32, 1),  # the same brief, sealed until the nineteenth rules were final
     "blind-70": (40, 28, 0),  # the same
     "blind-71": (40, 29, 1),  # the same
@@ -140,8 +140,8 @@ AGENT_EXPECTED = {
     "blind-79": (40, 34, 0),  # the same
     "blind-80": (40, 35, 2),  # the same; with blind-73 to -79, development for the twenty-first
     "blind-81": (40, 26, 2),  # the same brief, sealed until the twenty-first rules were final
-    "blind-82": (40, 29, 1),  # the same
-    "blind-83": (40, 25, 3),  # the same
+    "blind-82": (40, 30, 1),  # the same
+    "blind-83": (40, 26, 3),  # the same
     "blind-84": (40, 30, 2),  # the same; development for the twenty-second rules
     "blind-85": (40, 26, 1),  # the same brief, sealed until the twenty-second rules were final
     "blind-86": (40, 30, 1),  # the same
@@ -153,12 +153,16 @@ AGENT_EXPECTED = {
     "blind-92": (40, 33, 1),  # the same; development for the twenty-fourth rules
     "blind-93": (40, 31, 3),  # the same brief, sealed until the twenty-fourth rules were final
     "blind-94": (40, 28, 2),  # the same
-    "blind-95": (40, 33, 1),  # the same
+    "blind-95": (40, 34, 1),  # the same
     "blind-96": (40, 31, 0),  # the same; development for the twenty-fifth rules
-    "blind-97": (40, 29, 2),  # the same brief, sealed until the twenty-fifth rules were final
-    "blind-98": (40, 29, 6),  # the same
-    "blind-99": (40, 25, 0),  # the same
-    "blind-100": (40, 26, 3),  # the same
+    "blind-97": (40, 30, 2),  # the same brief, sealed until the twenty-fifth rules were final
+    "blind-98": (40, 31, 5),  # the same
+    "blind-99": (40, 28, 0),  # the same
+    "blind-100": (40, 29, 2),  # the same; development for the twenty-sixth rules
+    "blind-101": (40, 25, 1),  # the same brief, sealed until the twenty-sixth rules were final
+    "blind-102": (40, 31, 4),  # the same
+    "blind-103": (40, 30, 3),  # the same
+    "blind-104": (40, 31, 2),  # the same
 }
 
 

@@ -2643,6 +2643,105 @@ def test_a_word_of_english_or_of_the_output_is_no_name(claim: str, evidence: str
     assert "name '" not in verdict(claim, evidence)[1]
 
 
+def test_a_state_of_the_line_the_clause_keys() -> None:
+    scan = (
+        "PORT     STATE    SERVICE\n22/tcp   open     ssh\n80/tcp   closed   http\n"
+        "443/tcp  open     https"
+    )
+    said = "Port 80 is {}, and 443 is open."
+    assert verdict(said.format("closed"), scan)[0] == SUPPORTED
+    assert verdict(said.format("open"), scan)[0] == UNSUPPORTED
+    ps = (
+        "NAME          SERVICE   STATUS\n"
+        "tally-web-1   web       Up 12 minutes (unhealthy)\n"
+        "tally-web-2   web       Up 12 minutes (healthy)"
+    )
+    said = "tally-web-1 has been up 12 minutes and is {}."
+    assert verdict(said.format("unhealthy"), ps)[0] == SUPPORTED
+    assert verdict(said.format("healthy"), ps)[0] == UNSUPPORTED
+    # an identifier later in the clause is what it acts on, not what it is about
+    scale = (
+        "ERROR REPORT - SCO lane 6\nTimestamp: 2026-01-11 18:52:33\n"
+        "Module: Bagging-area scale\nCode: SCALE-E27 (weight mismatch, unexpected item)\n"
+        "Expected weight: 1,245 g   Measured: 1,610 g   Tolerance: ±40 g"
+    )
+    claim = (
+        "Lane 6's bagging scale threw SCALE-E27 at 18:52 because it measured 1,610 g against an "
+        "expected 1,245 g."
+    )
+    assert verdict(claim, scale)[0] == SUPPORTED
+    hours = "Thu 2 Apr   07:00-21:00\nFri 3 Apr   CLOSED\nSat 4 Apr   09:00-18:00"
+    said = "The bathhouse is {} on April 3."
+    assert verdict(said.format("closed"), hours)[0] == SUPPORTED
+    assert verdict(said.format("open"), hours)[0] == UNSUPPORTED
+
+
+def test_a_denied_state_read_against_its_own_piece_of_the_clause() -> None:
+    booking = (
+        "Room: Superior Double, river view\nRate: Flexible - breakfast included\n"
+        "Parking: not available on site"
+    )
+    said = "You're in a Superior Double with a river view, with breakfast {}."
+    assert verdict(said.format("included"), booking)[0] == SUPPORTED
+    assert verdict(said.format("not included"), booking)[0] == UNSUPPORTED
+
+
+def test_a_line_with_dot_leaders_is_one_line() -> None:
+    claim = (
+        "Assessed items:\n  - Kitchen flooring ........ Covered   GBP 2,140\n"
+        "  - Washing machine hose (the cause) .... Not covered (wear and tear)"
+    )
+    said = "The hose that caused the leak is {}, as it counts as wear and tear."
+    assert verdict(said.format("not covered"), claim)[0] == SUPPORTED
+    assert verdict(said.format("covered"), claim)[0] != SUPPORTED
+    one_line = "Washing machine hose (the cause) .... Not covered (wear and tear)"
+    assert verdict(said.format("covered"), one_line)[0] != SUPPORTED
+
+
+def test_a_field_named_by_another_field_or_a_document() -> None:
+    thermostat = '{\n "mode": "heat",\n "heating_active": false,\n "eco_mode": true\n}'
+    assert verdict("The thermostat is in heat mode.", thermostat)[0] == SUPPORTED
+    assert verdict("The heating is running.", thermostat)[0] == CONTRADICTED
+    burn = (
+        '{\n "holder": "N. Qureshi",\n "valid_through": "2027-11-30",\n'
+        ' "burning_allowed": false\n}'
+    )
+    assert verdict("N. Qureshi's burn permit is valid through November 30.", burn)[0] == (
+        SUPPORTED
+    )
+    assert verdict("Burning is allowed.", burn)[0] == CONTRADICTED
+
+
+def test_a_state_after_until_is_a_condition() -> None:
+    parcel = "2026-12-03 09:22  Toronto, CA  Held by customs - duties unpaid (CAD 38.60)"
+    claim = "Customs is holding it in Toronto until the CAD 38.60 in duties is paid."
+    assert verdict(claim, parcel)[0] == SUPPORTED
+    assert verdict("The CAD 38.60 in duties is paid.", parcel)[0] == UNSUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("evidence", "right", "wrong"),
+    [
+        ("Holder: Yusuf Amadi    Plot: 23B (half plot)\nRent 2026: paid\n"
+         "Water access: standpipe 4\nBonfires: not permitted",
+         "Yusuf's 2026 rent for plot 23B is paid.", "Yusuf's 2026 rent for plot 23B is unpaid."),
+        ("Colour: Chestnut, two white hind socks", "She has two white hind socks.",
+         "She has two white front socks."),
+        ("Station: Riverside Park (AQ-17)\nTime: 2026-06-03 08:00\nPM2.5: 38 µg/m³\n"
+         "PM10: 52 µg/m³\nIndex: 5 (Moderate)\nMain pollutant: PM2.5",
+         "At 8 am the Riverside Park station reported an air quality index of 5, rated moderate, "
+         "with PM2.5 the main pollutant.",
+         "At 8 am the Riverside Park station reported an air quality index of 5, rated poor, "
+         "with PM2.5 the main pollutant."),
+        ("Visa: Working Holiday (12 months), multiple entry", "It's a multiple entry visa.",
+         "It's a single entry visa."),
+    ],
+)
+def test_more_closed_sets_of_states(evidence: str, right: str, wrong: str) -> None:
+    assert verdict(right, evidence)[0] == SUPPORTED
+    assert verdict(wrong, evidence)[0] == UNSUPPORTED
+
+
 def test_the_rules_written_as_judge_model_are_the_ones_the_readme_measures() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     measured = re.search(r"verifier `(rules-v\d+)`, this", readme)

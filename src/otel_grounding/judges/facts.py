@@ -178,9 +178,10 @@ _SPLIT_WORD = re.compile(r"[-_'\u2019]|(?<=[a-z])(?=[A-Z])")
 _NOT_AN_ABBREVIATION = r"(?<!\bincl\.)(?<!\bexcl\.)(?<!\bapprox\.)(?<!\bvs\.)"
 #: Evidence sentences end at terminal punctuation before white space or a capital (pasted
 #: passages often lack the space: "...Games.The 4th..."), not after an initial ("William H.
-#: Macy") or an abbreviation, or at a line break.
+#: Macy"), an abbreviation or a line's dot leaders ("Hose .... Not covered"), or at a line
+#: break.
 _EVIDENCE_SENTENCE = re.compile(
-    r"(?<=[.!?])(?<!\b[A-Z]\.)" + _NOT_AN_ABBREVIATION + r"(?:\s+|(?=[A-Z\"]))|\n"
+    r"(?<=[.!?])(?<!\b[A-Z]\.)(?<!\.{4})" + _NOT_AN_ABBREVIATION + r"(?:\s+|(?=[A-Z\"]))|\n"
 )
 
 
@@ -621,13 +622,15 @@ def number_keys(text: str) -> set[str]:
 #: `_EVIDENCE_SENTENCE`'s ends found from the character that makes them (a character-set scan,
 #: not a look-behind tried at every position); the white space after one is stripped anyway.
 _EVIDENCE_END = re.compile(
-    r"([.!?\n])(?:(?<=\n)|(?<!\b[A-Z]\.)" + _NOT_AN_ABBREVIATION + r"(?=\s|[A-Z\"]))"
+    r"([.!?\n])(?:(?<=\n)|(?<!\b[A-Z]\.)(?<!\.{4})" + _NOT_AN_ABBREVIATION + r"(?=\s|[A-Z\"]))"
 )
 
 
 #: `_EVIDENCE_END` for a text holding no "!", "?" or line break: its ends are full stops, found
 #: by a scan for that one character (a scan for any of four tests each character).
-_FULL_STOP_END = re.compile(r"(\.)(?<!\b[A-Z]\.)" + _NOT_AN_ABBREVIATION + r"(?=\s|[A-Z\"])")
+_FULL_STOP_END = re.compile(
+    r"(\.)(?<!\b[A-Z]\.)(?<!\.{4})" + _NOT_AN_ABBREVIATION + r"(?=\s|[A-Z\"])"
+)
 
 
 def evidence_sentences(text: str) -> list[str]:

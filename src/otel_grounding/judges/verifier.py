@@ -115,7 +115,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v25"
+MODEL = "rules-v26"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -161,6 +161,8 @@ ROW_MIN_NAMED_TOKENS = 3
 #: The shortest word in lower case read as a name when no dictionary holds it ("tar" and "env"
 #: are too short to tell).
 LOWERCASE_NAME_MIN = 4
+#: An identifier among a clause's first this many words is what the clause is about.
+KEY_MAX_AT = 2
 #: A name this close after a number is that number's ("300 Crataegus monogyna").
 BIND_AFTER_CHARS = 8
 #: A count written in words ("three payments of £4,000").
@@ -211,7 +213,7 @@ _STATES: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "operational|degraded outage",
         "allowed permitted allows|forbidden prohibited banned denies deny",
         "required mandatory compulsory|optional", "valid|invalid expired",
-        "complete completed|incomplete",
+        "complete completed|incomplete", "healthy|unhealthy",
     )
 )
 #: Qualities that exclude each other, read like `_STATES` but only where the evidence never
@@ -222,7 +224,7 @@ _QUALITIES: tuple[tuple[frozenset[str], ...], ...] = tuple(
     for groups in (
         "high|medium|low", "higher|lower", "highest|lowest", "upper|lower", "above|below",
         "north northerly|south southerly|east easterly|west westerly",
-        "northern|southern|eastern|western", "front|rear back", "inside|outside",
+        "northern|southern|eastern|western", "front|rear back hind", "inside|outside",
         "internal|external", "indoor|outdoor", "hot|cold", "warm|cool", "fast|slow",
         "faster|slower", "fastest|slowest", "larger bigger|smaller", "largest biggest|smallest",
         "heavy|light", "heavier|lighter", "heaviest|lightest", "longer|shorter",
@@ -260,13 +262,14 @@ _QUALITIES: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "cash|card|cheque|transfer", "capsules|tablets|liquid",
         "solid|engineered|laminate", "natural|washed", "window|aisle|middle", "small|large",
         "clockwise|anticlockwise counterclockwise", "heat heating|cool cooling",
+        "single|multiple", "paid|unpaid",
         "lumbar|cervical|thoracic", "kw|kwh",
         "celery|mustard|sesame|peanuts|soya soy|lupin|molluscs|crustaceans|sulphites|nut nuts"
         "|shellfish|gluten|dairy",
         "skipped|ahead ran|cancelled canceled", "incremental|differential",
         _LOG_LEVEL_SET, "beginner|intermediate|advanced",
         "buildings|contents", "whole|skimmed|semi-skimmed", "wind|fog|snow|rain",
-        "excellent|good|satisfactory|poor", "polished|honed|brushed|leathered",
+        "excellent|good|satisfactory|moderate|poor", "polished|honed|brushed|leathered",
         "compassionate bereavement|parental|maternity|paternity|sick|sabbatical",
         "exam examination|essay|coursework|dissertation", "live|recorded",
     )
@@ -350,6 +353,8 @@ _PREFIXED = re.compile(r"(?:re|pre|co|ex|non|self|multi|anti|post|sub|semi|mid|p
 _FREE = "-free"
 #: Words that say a thing is allowed ("can be carried over"), and the stem they stand for.
 _MAY = frozenset(("can", "cannot", "may"))
+#: "permit" as a document after the word naming it ("burn permit"), not "allowed".
+_PERMITS = frozenset(("permit", "permits"))
 _ALLOWED = stem("allowed")
 #: Words saying a number was worked out from others, read around it (`_computed`).
 _COMPUTED = frozenset(word_list(
@@ -1020,6 +1025,12 @@ def _denied(text: str, phrase: str) -> bool:
     )
 
 
+#: Words making the state after them a condition ("held until the duties are paid").
+_UNTIL = frozenset(word_list("until till unless"))
+#: How many words before a state word `_UNTIL` reaches.
+STATE_CONDITION_REACH = 8
+
+
 def _to_come(before: Sequence[str]) -> bool:
     """Whether the words before a state say it is still to come ("expected to open", "due
     to close"), lowercased."""
@@ -1129,6 +1140,11 @@ def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
             if lowered[n + 1] != "to" or lowered[n] in _OBLIGED or not (w.isalpha() and w.islower())
             for p in word_parts(w)
         }
+        # "a burn permit" names a document, not that burning is allowed
+        documents = any(
+            lowered[n + 2] in _PERMITS and lowered[n + 1] not in STOPWORDS
+            for n in range(len(words))
+        ) and not any(stem(w) == _ALLOWED for w in lowered[2:] if w not in _PERMITS)
         # "unfurnished" says "Furnished: yes" the other way round
         undone = {
             stem(w[len(_UN):]) for w in words if w.lower().startswith(_UN) and len(w) > 6
@@ -1161,6 +1177,12 @@ def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
             # of a nested field, its record's name says what is on)
             said = field if field <= written and not in_record else field - _SWITCHED_ON
             if not said or not said <= written:
+                continue
+            if said != field and _another_field(said, written, position, index):
+                continue  # "in heat mode" is "mode": "heat", not "heating_active"
+            if documents and _ALLOWED in said and (
+                "permit" not in index.sentences[position].text.lower()
+            ):
                 continue
             # "Walk-ins are not accepted": the negation is the predicate's, unless the field's
             # line writes that predicate ("Wi-Fi isn't included" of "Wi-Fi: yes, included")
@@ -1199,6 +1221,20 @@ def _value_stems(position: int, index: EvidenceIndex) -> frozenset[str]:
     value = BRACKETED.sub("", text[label.end():]) if label else ""  # "yes (spellcheck disabled)"
     words = words_of_in_order(value)
     return words_profile(words)[0] if len(words) <= ONE_RECORD_VALUE_WORDS else frozenset()
+
+
+def _another_field(
+    said: frozenset[str], written: set[str], position: int, index: EvidenceIndex
+) -> bool:
+    """Whether the claim's words are another field's, named and valued ("in heat mode" of
+    "mode": "heat")."""
+    for p, sentence in enumerate(index.sentences):
+        label = _LINE_LABEL.match(sentence.text)
+        if p != position and label and said <= _value_stems(p, index) and (
+            words_profile(words_of_in_order(label.group()))[0] <= written
+        ):
+            return True
+    return False
 
 
 def _stated_elsewhere(field: frozenset[str], position: int, index: EvidenceIndex) -> bool:
@@ -1789,6 +1825,7 @@ def _other_state(
             w.lower(): (n, groups) for n, w in enumerate(words)
             if (w.islower() or n == 0 or not w.isalpha())
             and not _to_come(lowered[max(0, n - 2):n])  # "expected to open": not yet so
+            and not _UNTIL & set(lowered[max(0, n - STATE_CONDITION_REACH):n])
             and (groups := _opposites(w.lower(), index))
         }
         kinds = [
@@ -1813,14 +1850,18 @@ def _other_state(
         stems, _ = words_profile(words)
         states = {stem(p) for _, groups in said.values() for w in chain(*groups)
                   for p in word_parts(w)}
-        lines = _lines_about(stems - states, index)
+        lines = _keyed_lines(clause, index) or _lines_about(stems - states, index)
         pieces = [{w.lower() for w in words_of_in_order(p)} for p in _COMMA.split(clause)]
         subject = frozenset(w for w in lowered if w not in STOPWORDS and w not in said)
         for word, (at, (same, other)) in said.items():
             if hidden[at]:
                 # "the café is not closed" where the café's line says "closed"
+                # the lines about its own piece first ("..., with breakfast not included")
+                own_piece = next((piece for piece in pieces if word in piece), set())
+                about = words_profile(list(own_piece))[0] - states
                 stated = _NOT_JUST_BEFORE.search(" ".join(lowered[max(0, at - 3):at])) and (
-                    _stated_plainly(lines, same, other, index)
+                    _stated_plainly(_lines_about(about, index), same, other, index)
+                    or _stated_plainly(lines, same, other, index)
                 )
                 if stated:
                     return (f"'not {word}'", f"{_OTHER_STATE} '{stated[1]}'"), stated[0]
@@ -1853,6 +1894,46 @@ def _other_state(
                 if any(_states_of(index.sentences[p].text) & (same | other) for p in found):
                     break  # the lines about it state it: the claim's state, or a negated one
     return None
+
+
+def _keyed_lines(clause: str, index: EvidenceIndex) -> list[int]:
+    """The evidence lines the clause's keys name, each key one line alone: what the clause is
+    about, written as a number, an identifier or a date ("port 80 is open", "tally-web-1 ...
+    is healthy", "open on April 3" over a timetable's "Fri 3 Apr CLOSED")."""
+    keyed: dict[str, int] = {}
+    for key in _KEY.finditer(clause):
+        token = key.group()
+        if not token[0].isdigit() and len(clause[:key.start()].split()) > KEY_MAX_AT:
+            continue  # an identifier later in the clause is an object ("threw SCALE-E27")
+        written = re.compile(rf"(?<![\w.:-]){re.escape(token)}(?![\w:-]|\.\d)")
+        lines = {
+            sentence.text: p for p, sentence in enumerate(index.sentences)
+            if written.search(sentence.text)
+        }
+        if len(lines) == 1:
+            keyed.update(lines)
+    for date in read_facts(clause, claim=True).dates:
+        if date.month is None or date.day is None:
+            continue
+        lines = {
+            sentence.text: p for p, sentence in enumerate(index.sentences)
+            if any(
+                (known.month, known.day) == (date.month, date.day)
+                and date.year in (None, known.year)
+                for known in read_facts(sentence.text, claim=False).dates
+            )
+        }
+        if len(lines) == 1:
+            keyed.update(lines)
+    return sorted(keyed.values())
+
+
+#: A clause's keys: an identifier with a joiner and a digit, or a number of two digits or
+#: more that the clause says something of ("port 80 is open"; not "400 ft", "10 am").
+_KEY = re.compile(
+    r"(?<![\w.,:])(?:[A-Za-z]\w*[-_]\w*\d\w*(?![\w,:]|\.\d)"
+    r"|\d{2,}(?=\s+(?:is|are|was|were|has|have|had)\b))"
+)
 
 
 #: Two things said a comma apart, each with its own verb ("Leeds has 4, Bradford is out of
