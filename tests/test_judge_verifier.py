@@ -2742,6 +2742,72 @@ def test_more_closed_sets_of_states(evidence: str, right: str, wrong: str) -> No
     assert verdict(wrong, evidence)[0] == UNSUPPORTED
 
 
+NPM_AUDIT = """# npm audit report
+fast-glob-lite  2.0.0 - 2.3.4
+Severity: high
+Uncontrolled recursion in pattern expansion - https://github.com/advisories/GHSA-8v4w-xq2m-h7c9
+fix available via `npm audit fix`
+node_modules/fast-glob-lite
+
+cookie-jarvis  <1.9.2
+Severity: moderate
+Prototype pollution via crafted Set-Cookie header - https://github.com/advisories/GHSA-r3jp-5mkd-w6t2
+fix available via `npm audit fix --force`
+Will install session-kit@4.0.0, which is a breaking change
+node_modules/cookie-jarvis
+
+2 vulnerabilities (1 moderate, 1 high)"""
+
+
+def test_an_output_written_in_paragraphs_holds_one_record_to_a_paragraph() -> None:
+    said = "Fixing {} needs --force and would install session-kit 4.0.0, a breaking change."
+    assert verdict(said.format("cookie-jarvis"), NPM_AUDIT)[0] == SUPPORTED
+    assert verdict(said.format("fast-glob-lite"), NPM_AUDIT)[0] == UNSUPPORTED
+    why = (
+        "$ pnpm why minimatch\ndependencies:\n@lumen/build-tools 2.4.1\n└─┬ glob 10.3.12\n"
+        "  └── minimatch 9.0.4\n\ndevDependencies:\neslint 8.57.0\n└── minimatch 3.1.2"
+    )
+    claim = (
+        "minimatch 9.0.4 comes in through glob 10.3.12 under @lumen/build-tools 2.4.1, while "
+        "eslint 8.57.0 in your dev dependencies brings in minimatch 3.1.2."
+    )
+    assert verdict(claim, why)[0] == SUPPORTED
+
+
+def test_a_clause_listing_rows_by_their_dates() -> None:
+    log = (
+        "date,client,project,hours,rate\n2027-05-03,Tidewater Maps,Atlas redesign,6.5,85\n"
+        "2027-05-04,Tidewater Maps,Atlas redesign,4.0,85\n2027-05-05,Korvel Labs,API docs,7.0,110"
+    )
+    listed = "You logged 6.5 hours on May 3 and 4 hours on May 4 for Tidewater Maps' Atlas redesign."
+    assert verdict(listed, log)[0] == SUPPORTED
+    crossed = "You logged 6.5 hours on May 4 for Tidewater Maps' Atlas redesign."
+    assert verdict(crossed, log)[0] == UNSUPPORTED
+
+
+def test_a_suspended_or_pending_line_says_the_claim_s_negation() -> None:
+    ferry = (
+        "Weekday timetable\n06:40  07:30  MV Gannet\n"
+        "Service suspended on 25 December and 1 January.\n"
+        "Departures before 07:00 need a reservation."
+    )
+    assert verdict("It doesn't run on December 25 or January 1.", ferry)[0] == SUPPORTED
+    pr = (
+        'PR #2294 "Add retry jitter to webhook dispatcher" (branch: feat/webhook-jitter)\n'
+        "Author: @ylenia-costa\nRequested reviewers (CODEOWNERS):\n"
+        "  services/webhooks/**   @tobias-renn (approved)\n"
+        "  libs/backoff/**        @mina-osei (changes requested)\n"
+        "  docs/**                @kwame-asante (pending)\n"
+        "Checks: 14/14 passed\nMergeable: blocked (1 change request)"
+    )
+    claim = (
+        "PR #2294 from @ylenia-costa is blocked: @tobias-renn approved the webhooks part, but "
+        "@mina-osei requested changes on libs/backoff, and @kwame-asante hasn't reviewed the "
+        "docs yet."
+    )
+    assert verdict(claim, pr)[0] == SUPPORTED
+
+
 def test_the_rules_written_as_judge_model_are_the_ones_the_readme_measures() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     measured = re.search(r"verifier `(rules-v\d+)`, this", readme)

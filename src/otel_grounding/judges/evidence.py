@@ -239,6 +239,8 @@ _PLURAL = re.compile(r"[a-z][\w.-]*\ds")
 _ID_MARKS = frozenset("-_./#")
 #: A bracketed group holding one of these is a record, not a list of numbers.
 _WORD_IN_TEXT = re.compile(r"[^\W\d_]{2,}")
+#: A blank line between paragraphs.
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 #: An innermost bracketed group of a structured output: one record ("('EMEA', 1840200)").
 _GROUP = re.compile(r"[(\[{][^()\[\]{}]*[)\]}]")
 _FIELD_MARKS = re.compile(r"[,:]")
@@ -468,6 +470,9 @@ class EvidenceIndex:
         self._keys: set[str] = set()
         self._lowercase: set[str] = set()
         self._events: set[int] = set()
+        #: Each record's paragraph, where an output writes its records as paragraphs of lines
+        #: (`npm audit`'s advisories): record -> paragraph.
+        self._paragraph_of: dict[int, int] = {}
         self._tables: list[Table] | None = None
         self._no_rows: frozenset[str] | None = None
         self._clock: list[int] | None = None
@@ -1179,17 +1184,10 @@ class EvidenceIndex:
             at = 0
             table_rows = {text.strip() for table in self.tables for text, _, _ in table.rows}
             for text in self._texts:
-                json_like = text.lstrip()[:1] in ("{", "[")
-                records = [m.group() for m in _GROUP.finditer(text)] if json_like else [
-                    field
-                    for line in text.split("\n")
-                    # a table's row is one line, not its cells; so is a list's item
-                    for field in (
-                        [line] if line.lstrip()[:1] == "|" or _LIST_ITEM.match(line)
-                        or line.strip().lower() in table_rows
-                        else _RECORD_CUTS.split(line)
-                    )
-                ]
+                if text.lstrip()[:1] in ("{", "["):  # JSON-like
+                    records = [m.group() for m in _GROUP.finditer(text)]
+                else:
+                    records = self._line_records(text, at, table_rows)
                 for n, record in enumerate(records):
                     if _LOG_LINE.match(record):
                         self._events.add(at)
@@ -1216,6 +1214,39 @@ class EvidenceIndex:
                         self._data_rows.add(at)
                     at += 1
         return self._record_tokens
+
+    def _line_records(self, text: str, first: int, table_rows: set[str]) -> list[str]:
+        """The records of a text in lines, numbered from `first`: a line's fields (a table's
+        row is one line, not its cells; so is a list's item). Where the text writes two or
+        more paragraphs of three lines or more and no table, each paragraph is one thing's
+        record too (`npm audit`'s advisories): its records are noted with their paragraph."""
+        records: list[str] = []
+        paragraph_of: list[int] = []
+        paragraph = 0
+        for line in text.split("\n"):
+            if not line.strip():
+                paragraph += 1
+            whole = (line.lstrip()[:1] == "|" or _LIST_ITEM.match(line)
+                     or line.strip().lower() in table_rows)
+            fields = [line] if whole else _RECORD_CUTS.split(line)
+            records += fields
+            paragraph_of += [paragraph] * len(fields)
+        long_paragraphs = sum(
+            1 for p in _PARAGRAPH_BREAK.split(text.strip()) if p.strip().count("\n") >= 2
+        )
+        if long_paragraphs >= 2 and not any(
+            line.strip().lower() in table_rows for line in text.split("\n")
+        ):
+            self._paragraph_of.update(
+                (first + n, paragraph) for n, paragraph in enumerate(paragraph_of)
+            )
+        return records
+
+    def same_paragraph(self, records: Iterable[int]) -> bool:
+        """Whether these records are lines of one paragraph record (`_line_records`)."""
+        self.record_tokens  # noqa: B018 -- the records
+        found = {self._paragraph_of.get(r) for r in records}
+        return len(found) == 1 and None not in found
 
     @property
     def events(self) -> set[int]:

@@ -115,7 +115,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v26"
+MODEL = "rules-v27"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -690,7 +690,8 @@ def _row_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
     word of a name whose line holds nothing else the clause says while three are on one other
     line, and on no third ("Biology with Ms. Lindqvist in Lab 2" where Biology and Lab 2 are Dr.
     Haas's), unless those are all a name too. A key is a token of one data line only (a line
-    holding a number, past the output's first: titles and headers are no rows)."""
+    holding a number, past the output's first: titles and headers are no rows). Lines of one
+    paragraph of an output written in paragraphs are one record (an `npm audit` advisory)."""
     where, rows = index.record_tokens, index.data_rows
     # a name's words: capitalised, not the claim's first word, not an acronym ("MCU")
     capitals = {
@@ -722,7 +723,9 @@ def _row_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
                 r for t in tokens[max(0, i - ROW_BESIDE):i] + tokens[i + 1:i + ROW_BESIDE + 1]
                 if len(where[t]) == 1 for r in where[t]
             }
-            if not where[token] & near and not where[token] & (beside - near):
+            if not where[token] & near and not where[token] & (beside - near) and not any(
+                index.same_paragraph((own, r)) for own in where[token] for r in near
+            ):
                 return (f"'{token}'", _OTHER_RECORD)
         for k, row in keys:
             named = tokens[k] in capitals and id_shape(tokens[k]) is None
@@ -737,6 +740,8 @@ def _row_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
             if not others:
                 continue
             (other, count), = others.most_common(1)
+            if index.same_paragraph((row, other)):
+                continue  # two lines of one advisory, one paragraph of the output
             if named and (len(others) > 1 or all(
                 t in capitals for t in tokens if where[t] == {other}
             )):
@@ -884,7 +889,13 @@ def _date_crossed(
 ) -> tuple[str, ...]:
     """A date of another row's cell given to the row the clause names: "the deposition on the
     19th" where its row says the 24th and another row the 19th. (Numbers are left to
-    `_row_crossed`: a small number of another row is as often a count the claim makes.)"""
+    `_row_crossed`: a small number of another row is as often a count the claim makes.) A
+    clause whose dates are several rows' lists those rows ("6.5 hours on May 3 and 4 hours on
+    May 4") and is not read."""
+    days = {(d.month, d.day) for d in facts.dates if d.month and d.day}
+    held = {day for _, _, cells in table.rows for cell in _cell_dates(cells) for day in cell & days}
+    if len(held) > 1:
+        return ()
     for date in facts.dates:
         if not (date.month and date.day):
             continue
@@ -2135,9 +2146,11 @@ def _state_lines(beside: frozenset[str], kind: frozenset[str], index: EvidenceIn
 #: A count of nought ("1842 passed, 0 failed", "damaged=0"): its polarity is the number's.
 _NOUGHT_COUNT = re.compile(r"(?<![\w.,])0 [a-z]|[a-z]=0(?![\d.])")
 #: Words that deny what they are said of without a negation ("paired passage refused",
-#: "Call-out fee: waived", "shortage pallets=2").
+#: "Call-out fee: waived", "shortage pallets=2", "Service suspended on 25 December", a
+#: review "(pending)").
 _DENIAL = re.compile(
-    r"\b(?:refused|denied|declined|rejected|waived|exempt|shortage)\b", re.IGNORECASE
+    r"\b(?:refused|denied|declined|rejected|waived|exempt|shortage|suspended|pending)\b",
+    re.IGNORECASE,
 )
 #: The pieces of an evidence line that may each state a thing of their own.
 _LINE_PIECES = re.compile(r";\s+|,\s+|\s*[()]\s*")
