@@ -103,7 +103,7 @@ AGENT_EXPECTED = {
     "blind-42": (40, 31, 1),  # the same
     "blind-43": (40, 26, 1),  # the same
     "blind-44": (40, 32, 1),  # the same; development for the thirteenth rules
-    "blind-45": (40, 30, 0),  # the same brief, sealed until the thirteenth rules were final
+    "blind-45": (40, 31, 0),  # the same brief, sealed until the thirteenth rules were final
     "blind-46": (40, 26, 1),  # the same
     "blind-47": (40, 30, 1),  # the same
     "blind-48": (40, 34, 0),  # the same; development for the fourteenth rules
@@ -122,27 +122,27 @@ AGENT_EXPECTED = {
     "blind-61": (40, 30, 1),  # the same brief, sealed until the seventeenth rules were final
     "blind-62": (40, 29, 1),  # the same
     "blind-63": (40, 30, 0),  # the same
-    "blind-64": (40, 25, 0),  # the same; development for the eighteenth rules
+    "blind-64": (40, 26, 0),  # the same; development for the eighteenth rules
     "blind-65": (40, 29, 1),  # the same brief, sealed until the eighteenth rules were final
     "blind-66": (40, 28, 0),  # the same
-    "blind-67": (40, 32, 1),  # the same
-    "blind-68": (40, 31, 0),  # the same; development for the nineteenth rules
+    "blind-67": (40, 33, 1),  # the same
+    "blind-68": (40, 32, 0),  # the same; development for the nineteenth rules
     "blind-69": (40, 32, 1),  # the same brief, sealed until the nineteenth rules were final
     "blind-70": (40, 28, 0),  # the same
     "blind-71": (40, 29, 1),  # the same
     "blind-72": (40, 29, 0),  # the same; development for the twentieth rules
     "blind-73": (40, 30, 0),  # the same brief, measured once with a draft of the twentieth rules,
     "blind-74": (40, 32, 0),  # then development for the rest of them
-    "blind-75": (40, 30, 0),  # the same
+    "blind-75": (40, 31, 0),  # the same
     "blind-76": (40, 31, 0),  # the same
     "blind-77": (40, 33, 2),  # the same brief, sealed until the twentieth rules were final
     "blind-78": (40, 30, 0),  # the same
     "blind-79": (40, 34, 0),  # the same
     "blind-80": (40, 34, 1),  # the same; with blind-73 to -79, development for the twenty-first
-    "blind-81": (40, 26, 2),  # the same brief, sealed until the twenty-first rules were final
+    "blind-81": (40, 27, 2),  # the same brief, sealed until the twenty-first rules were final
     "blind-82": (40, 30, 1),  # the same
     "blind-83": (40, 26, 3),  # the same
-    "blind-84": (40, 30, 2),  # the same; development for the twenty-second rules
+    "blind-84": (40, 31, 2),  # the same; development for the twenty-second rules
     "blind-85": (40, 26, 1),  # the same brief, sealed until the twenty-second rules were final
     "blind-86": (40, 30, 1),  # the same
     "blind-87": (40, 33, 0),  # the same
@@ -157,16 +157,20 @@ AGENT_EXPECTED = {
     "blind-96": (40, 31, 0),  # the same; development for the twenty-fifth rules
     "blind-97": (40, 29, 1),  # the same brief, sealed until the twenty-fifth rules were final
     "blind-98": (40, 31, 5),  # the same
-    "blind-99": (40, 28, 0),  # the same
+    "blind-99": (40, 29, 0),  # the same
     "blind-100": (40, 29, 1),  # the same; development for the twenty-sixth rules
-    "blind-101": (40, 25, 1),  # the same brief, sealed until the twenty-sixth rules were final
+    "blind-101": (40, 26, 1),  # the same brief, sealed until the twenty-sixth rules were final
     "blind-102": (40, 31, 3),  # the same
     "blind-103": (40, 30, 2),  # the same
     "blind-104": (40, 31, 2),  # the same; development for the twenty-seventh rules
-    "blind-105": (40, 27, 0),  # the same brief, sealed until the twenty-seventh rules were final
+    "blind-105": (40, 28, 0),  # the same brief, sealed until the twenty-seventh rules were final
     "blind-106": (40, 31, 2),  # the same
-    "blind-107": (40, 29, 2),  # the same
-    "blind-108": (40, 30, 2),  # the same
+    "blind-107": (40, 30, 2),  # the same
+    "blind-108": (40, 30, 2),  # the same; development for the twenty-eighth rules
+    "blind-109": (40, 31, 2),  # the same brief, sealed until the twenty-eighth rules were final
+    "blind-110": (40, 33, 1),  # the same
+    "blind-111": (40, 25, 2),  # the same
+    "blind-112": (40, 31, 1),  # the same
 }
 
 

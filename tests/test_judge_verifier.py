@@ -2808,6 +2808,54 @@ def test_a_suspended_or_pending_line_says_the_claim_s_negation() -> None:
     assert verdict(claim, pr)[0] == SUPPORTED
 
 
+def test_a_joined_name_in_lower_case_that_the_output_never_writes() -> None:
+    dig = (
+        ";; ANSWER SECTION:\n"
+        "shop.tallowmere.example.      300  IN  CNAME  tallowmere.edge-cdn.example.\n"
+        "tallowmere.edge-cdn.example.  60   IN  A      203.0.113.48"
+    )
+    said = "shop.tallowmere.example is a CNAME for {}, which resolves to 203.0.113.48."
+    assert verdict(said.format("tallowmere.edge-cdn.example"), dig)[0] == SUPPORTED
+    host = verdict(said.format("tallowmere.fastcache.example"), dig)
+    assert host[0] == UNSUPPORTED and "tallowmere.fastcache.example" in host[1]
+    run = 'Run #8812 - workflow "ci" on branch release/3.0 - triggered by push from @nadia-k'
+    said = "Run #8812 of the ci workflow on release/3.0 was triggered by a push from {}."
+    assert verdict(said.format("@nadia-k"), run)[0] == SUPPORTED
+    assert verdict(said.format("@omar-t"), run)[0] == UNSUPPORTED
+    # words joined by a slash, units and a capitalised name are no joined names
+    wind = "Wind: 25 kph gusting 40\nRuntime: Node 20 LTS"
+    claim = "Wind is 25 km/h gusting to 40, and read/write access runs on Node.js 20."
+    assert "name '" not in verdict(claim, wind)[1]
+
+
+def test_a_first_word_that_is_a_name_the_output_never_writes() -> None:
+    loan = (
+        "Re: Loan of 'Harbour at Dusk' (Elsa Lindqvist, 1911)\n"
+        "Courier: Ms. Yuki Tanabe will accompany the work.\n"
+        "Transport by Momart, climate-controlled."
+    )
+    said = "{} will handle climate-controlled transport, with Yuki Tanabe as courier."
+    assert verdict(said.format("Momart"), loan)[0] == SUPPORTED
+    assert verdict(said.format("Hasenkamp"), loan)[0] == UNSUPPORTED
+    assert verdict(said.format("Specialists"), loan)[0] == SUPPORTED  # a word, not a name
+
+
+def test_a_value_denied_of_the_field_that_gives_it() -> None:
+    report = (
+        "Inlet baffle: intact\nOutlet baffle: damaged - replacement recommended\n"
+        "Effluent filter: cleaned"
+    )
+    said = "The inlet baffle is {}, but the outlet baffle is damaged."
+    assert verdict(said.format("intact"), report)[0] == SUPPORTED
+    assert verdict(said.format("not intact"), report)[0] == UNSUPPORTED
+    # the field is the one named just before the negation, hyphened words whole
+    plan = "In-network: Covered, 20% coinsurance\nOut-of-network: Not covered"
+    claim = "In network it is covered at 20% coinsurance, while out-of-network visits aren't covered."
+    assert verdict(claim, plan)[0] == SUPPORTED
+    claim = "The inlet baffle was checked and the lid is not intact."
+    assert verdict(claim, report + "\nLid: cracked")[0] == SUPPORTED
+
+
 def test_the_rules_written_as_judge_model_are_the_ones_the_readme_measures() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     measured = re.search(r"verifier `(rules-v\d+)`, this", readme)

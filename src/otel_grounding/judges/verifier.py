@@ -115,7 +115,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v27"
+MODEL = "rules-v28"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -163,6 +163,8 @@ ROW_MIN_NAMED_TOKENS = 3
 LOWERCASE_NAME_MIN = 4
 #: An identifier among a clause's first this many words is what the clause is about.
 KEY_MAX_AT = 2
+#: A token joined by slashes whose parts are all this short is a unit ("km/h", "mg/dL").
+UNIT_MAX_CHARS = 3
 #: A name this close after a number is that number's ("300 Crataegus monogyna").
 BIND_AFTER_CHARS = 8
 #: A count written in words ("three payments of £4,000").
@@ -468,7 +470,7 @@ def check_claim(claim: str, index: EvidenceIndex, answer: Answer | None = None) 
     field = _field_flip(parts, index)
     if field is not None:
         return ClaimCheck(CONTRADICTED, (), coverage, field, field)
-    state = _other_state(parts, index)
+    state = _other_state(parts, index) or _value_denied(parts, index)
     if state is not None:
         return ClaimCheck(UNSUPPORTED, state[0], coverage, None, state[1])
     # Both rules: short prose only (the lines of a structured output are records, not
@@ -1760,6 +1762,8 @@ def _missing_facts(
                     missing.append(f"name '{n}'")
     if names:
         missing.extend(f"name '{w}'" for w in _lowercase_names(facts, index))
+        missing.extend(f"name '{w}'" for w in _joined_names(claim, index))
+        missing.extend(f"name '{w}'" for w in _first_word_name(facts, index))
     if facts.numbers:
         unheld = [
             n for n in facts.numbers
@@ -1811,6 +1815,40 @@ def _lowercase_names(facts: TextFacts, index: EvidenceIndex) -> list[str]:
             for part in word.split("-")
         )
     ]
+
+
+def _joined_names(claim: str, index: EvidenceIndex) -> list[str]:
+    """A claim's names in lower case joined by dots or slashes, or a handle, with no digit (a
+    host, a package path, a user: "tallowmere.fastcache.example", "halcyon/http-foundation",
+    "j.tanaka", "@omar-t") that the evidence never writes; a unit ("km/h") and words joined
+    by a slash ("and/or") name nothing."""
+    text = index.text.lower()
+    return [
+        token for token in dict.fromkeys(_JOINED_NAME.findall(claim))
+        if not token[0].isupper() and token.lower() not in text
+        and any(len(part) > UNIT_MAX_CHARS for part in token.split("/"))  # not "km/h"
+        and ("/" not in token or not all(map(is_word, token.lower().split("/"))))
+    ]
+
+
+#: A name joined by dots or slashes, or a handle: letters, no digit ("_spf.google.com").
+_JOINED_NAME = re.compile(
+    r"(?<![\w@./-])(?:@[A-Za-z][\w-]{2,}|[A-Za-z_][A-Za-z_-]*(?:[./][A-Za-z_][A-Za-z_-]*)+)"
+    r"(?![\w@-]|[./]\w)"
+)
+
+
+def _first_word_name(facts: TextFacts, index: EvidenceIndex) -> list[str]:
+    """A claim's first word, capitalised, where it is no English word and the evidence never
+    writes it: a name ("Hasenkamp will collect it" where the output names Momart)."""
+    first = facts.words[0] if facts.words else ""
+    if (len(first) < LOWERCASE_NAME_MIN or not first.isalpha() or not first[0].isupper()
+            or first in facts.names):
+        return []
+    lowered = first.lower()
+    if is_word(lowered) or lowered in PRONOUNS or index.has_name(first):
+        return []
+    return [first]
 
 
 def _other_state(
@@ -1905,6 +1943,35 @@ def _other_state(
                 if any(_states_of(index.sentences[p].text) & (same | other) for p in found):
                     break  # the lines about it state it: the claim's state, or a negated one
     return None
+
+
+def _value_denied(
+    parts: Sequence[str], index: EvidenceIndex
+) -> tuple[tuple[str, ...], int] | None:
+    """A value the claim denies of a field that the field's own line gives ("the inlet baffle
+    is not intact" against `Inlet baffle: intact`): the line's label is said just before the
+    negation, its value starts with the word just after it."""
+    for clause in parts:
+        for m in _DENIED_VALUE.finditer(clause):
+            value = m.group("value").lower()
+            # what it is said of: the words since the clause's last joining word
+            before = [w.lower().rstrip("s") for w in words_of_in_order(clause[:m.start()])]
+            joined = [n for n, w in enumerate(before) if w in _JOINING]
+            subject = set(before[joined[-1] + 1:] if joined else before)
+            for p, sentence in enumerate(index.sentences):
+                label = _LINE_LABEL.match(sentence.text)
+                if not label or not sentence.text[label.end():].lower().startswith(value):
+                    continue
+                named = {w.lower().rstrip("s") for w in words_of_in_order(label.group(1))}
+                if named and named <= subject:
+                    return (f"'not {value}'", f"{_OTHER_STATE} '{value}'"), p
+    return None
+
+
+#: A negation, then the word it denies ("is not intact", "wasn't skipped").
+_DENIED_VALUE = re.compile(
+    r"\b(?:is|are|was|were)(?: not|n't)(?: (?:yet|currently|been))? (?P<value>[a-z]{4,})\b"
+)
 
 
 def _keyed_lines(clause: str, index: EvidenceIndex) -> list[int]:
