@@ -239,8 +239,6 @@ _PLURAL = re.compile(r"[a-z][\w.-]*\ds")
 _ID_MARKS = frozenset("-_./#")
 #: A bracketed group holding one of these is a record, not a list of numbers.
 _WORD_IN_TEXT = re.compile(r"[^\W\d_]{2,}")
-#: A blank line between paragraphs.
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 #: An innermost bracketed group of a structured output: one record ("('EMEA', 1840200)").
 _GROUP = re.compile(r"[(\[{][^()\[\]{}]*[)\]}]")
 _FIELD_MARKS = re.compile(r"[,:]")
@@ -478,6 +476,7 @@ class EvidenceIndex:
         self._clock: list[int] | None = None
         self._totals: set[float] | None = None
         self._times: set[tuple[int, int]] | None = None
+        self._line_dates: list[tuple[DateFact, ...]] | None = None
         self._derived: tuple[set[float], set[float]] | None = None
         self._spaced: set[float] | None = None
         self._written_month_days: set[tuple[int, int]] | None = None
@@ -988,6 +987,22 @@ class EvidenceIndex:
                 return found
             position -= 1
 
+    def lines_dated(self, date: DateFact) -> dict[str, int]:
+        """The evidence sentences (text -> position) writing a date of this month and day (and
+        year, where it has one); each sentence's dates read once, on first use."""
+        if self._line_dates is None:
+            self._line_dates = [
+                read_facts(sentence.text, claim=False).dates for sentence in self.sentences
+            ]
+        return {
+            self.sentences[p].text: p for p, dates in enumerate(self._line_dates)
+            if any(
+                (known.month, known.day) == (date.month, date.day)
+                and date.year in (None, known.year)
+                for known in dates
+            )
+        }
+
     @property
     def times(self) -> set[tuple[int, int]]:
         """The times of day the evidence writes ("19:15", "2026-12-03T16:00:00Z", a calendar's
@@ -1222,21 +1237,23 @@ class EvidenceIndex:
         record too (`npm audit`'s advisories): its records are noted with their paragraph."""
         records: list[str] = []
         paragraph_of: list[int] = []
+        lines_of: Counter[int] = Counter()  # each paragraph's lines
         paragraph = 0
+        tabled = False
         for line in text.split("\n"):
             if not line.strip():
                 paragraph += 1
-            whole = (line.lstrip()[:1] == "|" or _LIST_ITEM.match(line)
-                     or line.strip().lower() in table_rows)
-            fields = [line] if whole else _RECORD_CUTS.split(line)
+            else:
+                lines_of[paragraph] += 1
+            in_table = line.strip().lower() in table_rows
+            tabled = tabled or in_table
+            if line.lstrip()[:1] == "|" or _LIST_ITEM.match(line) or in_table:
+                fields = [line]
+            else:
+                fields = _RECORD_CUTS.split(line)
             records += fields
             paragraph_of += [paragraph] * len(fields)
-        long_paragraphs = sum(
-            1 for p in _PARAGRAPH_BREAK.split(text.strip()) if p.strip().count("\n") >= 2
-        )
-        if long_paragraphs >= 2 and not any(
-            line.strip().lower() in table_rows for line in text.split("\n")
-        ):
+        if not tabled and sum(1 for n in lines_of.values() if n >= 3) >= 2:
             self._paragraph_of.update(
                 (first + n, paragraph) for n, paragraph in enumerate(paragraph_of)
             )

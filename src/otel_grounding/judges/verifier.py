@@ -1993,14 +1993,7 @@ def _keyed_lines(clause: str, index: EvidenceIndex) -> list[int]:
     for date in read_facts(clause, claim=True).dates:
         if date.month is None or date.day is None:
             continue
-        lines = {
-            sentence.text: p for p, sentence in enumerate(index.sentences)
-            if any(
-                (known.month, known.day) == (date.month, date.day)
-                and date.year in (None, known.year)
-                for known in read_facts(sentence.text, claim=False).dates
-            )
-        }
+        lines = index.lines_dated(date)
         if len(lines) == 1:
             keyed.update(lines)
     return sorted(keyed.values())
