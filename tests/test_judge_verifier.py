@@ -2856,6 +2856,166 @@ def test_a_value_denied_of_the_field_that_gives_it() -> None:
     assert verdict(claim, report + "\nLid: cracked")[0] == SUPPORTED
 
 
+def test_a_day_of_the_week_names_its_line_of_a_timetable() -> None:
+    hours = (
+        "Corran Hardware - Quay Street\nMon-Fri   08:00-18:00\nSaturday  09:00-17:00\n"
+        "Sunday    Closed\nKey cutting until 30 minutes before closing."
+    )
+    said = "Corran Hardware on Quay Street is {} on Sundays; on Saturdays it's open 9 am to 5 pm."
+    assert verdict(said.format("closed"), hours)[0] == SUPPORTED
+    found = verdict(said.format("open"), hours)
+    assert found[0] == UNSUPPORTED and "'closed'" in found[1]
+    # a span of days is no one day's line ("Wed-Sun" ends a span, "closed Mon & Tue")
+    museum = (
+        "Pellow Maritime Museum\nOpening hours: Wed\u2013Sun 10:00\u201317:00 (last entry 16:15); "
+        "closed Mon & Tue\nAdmission: adults £12, under-16s free\nCafé: ground floor"
+    )
+    claim = "The Pellow Museum is open Wednesday to Sunday from 10 am to 5 pm, last entry 4:15."
+    assert verdict(claim, museum)[0] == SUPPORTED
+
+
+def test_a_state_stated_plainly_in_its_own_piece_of_a_line() -> None:
+    stay = (
+        "Reservation: CONF 551902\nHotel: Casa do Largo, Braga\nRoom: Twin, garden view\n"
+        "Rate: Non-refundable, breakfast included\nCity tax: EUR 2 per person per night"
+    )
+    assert verdict("Breakfast is included in the non-refundable rate.", stay)[0] == SUPPORTED
+    found = verdict("Breakfast isn't included in the non-refundable rate.", stay)
+    assert found[0] == UNSUPPORTED and "'included'" in found[1]
+    # a bracket qualifies its piece: the negation in it is that piece's
+    launch = (
+        "Launch day status: GO\nMotor classes allowed: A\u2013G (no H and above this session)\n"
+        "Range safety officer: K. Obi"
+    )
+    claim = "Motors from A to G are allowed; H and above aren't allowed this session."
+    assert verdict(claim, launch)[0] == SUPPORTED
+
+
+def test_each_clause_joined_by_and_keeps_its_own_negation() -> None:
+    booking = (
+        "Reservation: Trattoria Sole - table for 4\nName: B. Ortiz\n"
+        "Notes: 1 guest coeliac - kitchen can prepare gluten-free pasta; highchair not available\n"
+        "Deposit: none required"
+    )
+    said = "The kitchen {} gluten-free pasta for your coeliac guest and there's no deposit."
+    assert verdict(said.format("can make"), booking)[0] == SUPPORTED
+    assert verdict(said.format("can't make"), booking)[0] == CONTRADICTED
+
+
+def test_an_output_s_title_does_not_tie_with_the_line_it_names() -> None:
+    run = (
+        "Run #3340 · deploy-api · main · triggered by push (c81e2d0)\n"
+        "✓ lint        31s\n✓ unit-tests  3m02s\n✗ e2e-tests   8m15s  (2 failed)\n"
+        "\u2013 deploy      skipped"
+    )
+    assert verdict("The e2e tests failed, so the deploy was skipped.", run)[0] == SUPPORTED
+    found = verdict("The e2e tests failed, but the deploy ran.", run)
+    assert found[0] == UNSUPPORTED and "'skipped'" in found[1]
+
+
+def test_a_value_denied_of_a_piece_of_its_field() -> None:
+    record = (
+        "Patient: Biscuit (Beagle, female)\nRabies: up to date - expires 2027-05-01\n"
+        "Microchip: 9810 0007 1123 456 - registered\nWeight (last visit): 12.1 kg"
+    )
+    assert verdict("Her microchip is registered.", record)[0] == SUPPORTED
+    found = verdict("Her microchip isn't registered.", record)
+    assert found[0] == UNSUPPORTED and "'not registered'" in found[1]
+
+
+@pytest.mark.parametrize(
+    ("output", "said", "stated", "other"),
+    [
+        ("$ licensectl status\nProduct: Vantage Suite 2026.1\nSeats: 25 total, 3 free\n"
+         "Maintenance:  active", "Maintenance is {}.", "active", "lapsed"),
+        ("NOTICE - Millbeck Leisure Centre\nThe main pool is closed for retiling.\n"
+         "Swimming lessons move to the learner pool; adult lane swim sessions are cancelled.",
+         "Adult lane swims are {} while the main pool is retiled.", "cancelled", "still running"),
+        ("Sample: Raised bed 3 (herbs)\npH: 6.3 (slightly acidic)\nPotassium (K): Low\n"
+         "Organic matter: 4.2%",
+         "Raised bed 3 has a slightly {} pH of 6.3.", "acidic", "alkaline"),
+        ("LAB REPORT - Kestrel Pathology\nTest: Microalbumin/creatinine ratio (ACR)\n"
+         "Specimen: Urine, early morning\nResult: 2.1 mg/mmol",
+         "Her ACR, from an early-morning {} sample, came back at 2.1 mg/mmol.", "urine", "blood"),
+        ("Notification: Your parcel is ready for collection\nLocker: QuickBox #4410, Elm Road\n"
+         "Parcel size: Medium\nCode: 221 904",
+         "Your {} parcel is waiting in QuickBox locker #4410 on Elm Road.", "medium", "large"),
+        # "medium" is a level as well as a size
+        ("Sample: Raised bed 5\nNitrate nitrogen: Low\nPhosphorus (P): High\n"
+         "Organic matter: 3.1%", "Nitrate nitrogen is {} in raised bed 5.", "low", "medium"),
+        ("Order #PX-4410 - Hollis Paints\nItem: Interior Emulsion, Matt finish\n"
+         "Colour: Fern\nStatus: Dispatched",
+         "Your Fern interior emulsion in a {} finish has been dispatched.", "matt", "silk"),
+        ("Offer: MO-4410\nProduct: 2-year tracker\nRate: 4.1%\n"
+         "Reverts to: standard variable rate",
+         "Northgate offers a two-year {} deal at 4.1%.", "tracker", "fixed-rate"),
+    ],
+)
+def test_states_and_qualities_of_one_set(output: str, said: str, stated: str, other: str) -> None:
+    assert verdict(said.format(stated), output)[0] == SUPPORTED
+    found = verdict(said.format(other), output)
+    assert found[0] == UNSUPPORTED and "other state" in found[1]
+
+
+def test_a_cause_the_evidence_never_gives() -> None:
+    alert = (
+        "ALERT fridge-02 (Ward 3) temperature excursion\nReading: 10.9 °C for 52 min\n"
+        "Probable cause: door ajar (door sensor open 01:10-02:01)"
+    )
+    said = "The Ward 3 fridge was out of range for 52 minutes because {}."
+    assert verdict(said.format("the door was left ajar"), alert)[0] == SUPPORTED
+    found = verdict(said.format("of a power cut"), alert)
+    assert found[0] == UNSUPPORTED and "cause 'a power cut' is not the cause" in found[1]
+    # an output that gives no cause leaves the answer's own "because" alone
+    assert verdict(said.format("of a power cut"), alert.rsplit("\n", 1)[0])[0] == SUPPORTED
+    swap = (
+        "Flight AN 318, Oslo - Reykjavik\n"
+        "Aircraft change: Airbus A321neo -> Boeing 737-800 (operational reasons)\n"
+        "Seat: 14C -> 16A"
+    )
+    said = "Your aircraft was changed to a Boeing 737-800 for {} reasons."
+    assert verdict(said.format("operational"), swap)[0] == SUPPORTED
+    assert verdict(said.format("weather"), swap)[0] == UNSUPPORTED
+
+
+def test_a_number_said_of_a_field_that_gives_another() -> None:
+    meter = (
+        "Account: 51-220-9913\nPrevious reading: 05120 (estimated)\n"
+        "Current reading: 05289 (actual)\nUnits used: 169"
+    )
+    said = "Against a previous reading of 05120, that's {} units used."
+    assert verdict(said.format("169"), meter)[0] == SUPPORTED
+    assert verdict(said.format("179"), meter)[0] == UNSUPPORTED  # 169 + 10 made it before
+    # a label of three words is named without one of them ("due")
+    statement = (
+        "Card ending: 6612\nPrevious balance: USD 1,284.55\nNew balance: USD 947.18\n"
+        "Minimum payment due: USD 35.00\nPayment due date: 2026-10-28"
+    )
+    said = "The minimum payment is ${}, due by October 28."
+    assert verdict(said.format("35.00"), statement)[0] == SUPPORTED
+    assert verdict(said.format("25.00"), statement)[0] == UNSUPPORTED
+    # a share written as a percentage, a rounded value, and the answer's own sum
+    shares = 'eval_accuracy: 0.9134\nbalance: 1284.55\n"export_income_gbp": 105'
+    assert verdict("It reached 91.34% eval accuracy.", shares)[0] == SUPPORTED
+    assert verdict("The balance is $1,285.", shares)[0] == SUPPORTED
+    assert verdict("The balance is $1,385.", shares)[0] == UNSUPPORTED
+    # "the total is" names the field `total`; it is no sum of the answer's
+    order = (
+        '{\n "order_id": "GR-30417",\n "store": "Fenwick Fresh",\n "items": 14,\n'
+        ' "substitutions": 2,\n "delivery_window": "18:00-19:00",\n'
+        ' "delivery_date": "2026-02-07",\n "total": "GBP 64.38",\n "driver": "Tomasz"\n}'
+    )
+    said = (
+        "Your Fenwick Fresh order of 14 items arrives on February 7 between 6 and 7 pm with "
+        "Tomasz driving; 2 items were substituted and the total is £{}."
+    )
+    assert verdict(said.format("64.38"), order)[0] == SUPPORTED
+    assert verdict(said.format("46.38"), order)[0] == UNSUPPORTED
+    assert verdict("Savings of £910 plus £105 export income come to £1,015.", shares)[0] == (
+        SUPPORTED
+    )
+
+
 def test_the_rules_written_as_judge_model_are_the_ones_the_readme_measures() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     measured = re.search(r"verifier `(rules-v\d+)`, this", readme)

@@ -260,6 +260,10 @@ _ISO_DAY = re.compile(r"\b\d{4}-\d\d-\d\d\b")
 _MONTH_DAY = re.compile(r"(?<![\w-])(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?![\w-])")
 #: A part of a line in brackets ("(7-15)").
 BRACKETED = re.compile(r"\([^()]*\)")
+#: A line naming a field, and its label ("Fuel: hybrid", `"items_substituted": 3`).
+LINE_LABEL = re.compile(
+    r"^[ \t]*\"?([a-z][\w /()-]{0,30}?)\"?[ \t]*:[ \t]", re.MULTILINE | re.IGNORECASE
+)
 #: An amount whose thousands are set apart by spaces, beside its currency ("SEK 14 250",
 #: "14 250 kr").
 _SPACED_AMOUNT = re.compile(
@@ -459,6 +463,7 @@ class EvidenceIndex:
         self._joined_parts: set[tuple[str, str]] | None = None
         self._codes: set[str] | None = None
         self._fields: list[tuple[frozenset[str], bool, int]] | None = None
+        self._field_values: list[tuple[frozenset[str], list[float]]] | None = None
         self._record_fields: list[tuple[frozenset[str], bool, int]] = []
         self._record_of: dict[int, str] = {}
         self._by_number: defaultdict[str, list[str]] | None = None
@@ -986,6 +991,23 @@ class EvidenceIndex:
             if not continues(text) and before.count(" ") >= FRAGMENT_MAX_WORDS:
                 return found
             position -= 1
+
+    @property
+    def field_values(self) -> list[tuple[frozenset[str], list[float]]]:
+        """Each labelled line's label (its content stems, less a bracketed qualifier: "Booked
+        (future)": book) and the numbers of its value ("Units used: 155", `"items_substituted":
+        3`), read on first use."""
+        if self._field_values is None:
+            self._field_values = []
+            for text in dict.fromkeys(s.text for s in self.sentences):
+                label = LINE_LABEL.match(text)
+                if label is None:
+                    continue
+                words = words_of_in_order(BRACKETED.sub(" ", label.group(1)).replace("_", " "))
+                stems = words_profile(words)[0]
+                if stems:
+                    self._field_values.append((stems, values_in(text[label.end():])))
+        return self._field_values
 
     def lines_dated(self, date: DateFact) -> dict[str, int]:
         """The evidence sentences (text -> position) writing a date of this month and day (and

@@ -72,6 +72,7 @@ from otel_grounding.judges.evidence import (
     FIELD_WORDS,
     JOINED,
     JOINERS,
+    LINE_LABEL,
     NO,
     SCATTER_MIN_NUMBER,
     SCATTER_WINDOW,
@@ -91,6 +92,7 @@ from otel_grounding.judges.facts import (
     NUMBER_WORDS,
     PRONOUNS,
     STOPWORDS,
+    WEEKDAYS,
     NumberFact,
     TextFacts,
     clause_starts,
@@ -115,7 +117,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v28"
+MODEL = "rules-v29"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -184,11 +186,8 @@ _OTHER_STATE = "is the other state: the evidence says"
 #: How many words on either side of a state word say what it is the state of ("tablets" in
 #: "21 amoxicillin 500 mg tablets is ready").
 STATE_BESIDE = 4
-#: A line naming a field ("Fuel: hybrid"), and how many such lines, each named once, make an
+#: How many lines naming a field (`LINE_LABEL`: "Fuel: hybrid"), each named once, make an
 #: output one record (`_one_record_line`).
-_LINE_LABEL = re.compile(
-    r"^[ \t]*\"?([a-z][\w /()-]{0,30}?)\"?[ \t]*:[ \t]", re.MULTILINE | re.IGNORECASE
-)
 ONE_RECORD_MIN_FIELDS = 4
 ONE_RECORD_VALUE_WORDS = 4
 
@@ -209,7 +208,7 @@ _STATES: tuple[tuple[frozenset[str], ...], ...] = tuple(
     for groups in (
         "passed pass passes passing succeeded succeeds success successful successfully ok \u2714 "
         "\u2713|failed fail fails failing failure unsuccessful \u2716 \u2717",
-        "open|closed", "enabled|disabled", "online|offline", "active|inactive",
+        "open|closed", "enabled|disabled", "online|offline", "active|inactive lapsed",
         "available|unavailable", "accepted approved granted|rejected declined denied refused",
         "included|excluded", "armed|disarmed", "connected|disconnected",
         "operational|degraded outage",
@@ -236,7 +235,7 @@ _QUALITIES: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "increased rising rose|decreased falling fell", "major|minor", "maximum|minimum",
         "manual|automatic", "public|private", "domestic|international", "morning|afternoon|evening",
         "freehold|leasehold", "hardcover hardback|paperback softcover", "overactive|underactive",
-        "positive|negative", "urgent|routine", "express|standard", "interim|final",
+        "positive|negative", "urgent|routine", "express fast-track|standard", "interim|final",
         "temporary fixed-term|permanent", "full-time|part-time", "actual|estimated",
         "primary|secondary", "refundable|non-refundable", "wet|dry",
         "home|away", "won|lost", "male|female", "left|right", "spring|summer|autumn|winter",
@@ -253,27 +252,36 @@ _QUALITIES: tuple[tuple[frozenset[str], ...], ...] = tuple(
         "|gold|navy|beige|cream ivory|teal",
         "ambient|chilled refrigerated|frozen",
         "oak|walnut|pine|ash|beech|birch|maple|cherry|teak|bamboo",
-        "velvet|linen|cotton|wool|leather|suede|polyester|silk|nylon|mesh|knit|denim|boucle",
-        "porcelain|ceramic|terracotta|marble|granite|slate|glass|concrete",
+        "velvet|linen|cotton|wool|leather|suede|nubuck|polyester|silk|nylon|mesh|knit|denim|boucle",
+        "porcelain|ceramic|terracotta|marble|granite|quartz|slate|glass|concrete",
         "steel|aluminium aluminum|iron|brass|copper|titanium|carbon|plastic|composite",
-        "matt matte|gloss glossy|satin|eggshell",
+        "matt matte|gloss glossy|satin|eggshell|silk",
         "kitchen|bathroom|bedroom|hallway|conservatory|garage|loft attic|cellar basement|lounge"
         "|porch|shed",
         "breakfast|lunch|dinner", "road|rail|sea ocean|air",
         "petrol gasoline|diesel|electric|hybrid|gas",
         "cash|card|cheque|transfer", "capsules|tablets|liquid",
-        "solid|engineered|laminate", "natural|washed", "window|aisle|middle", "small|large",
+        "solid|engineered|laminate", "natural|washed", "window|aisle|middle", "small|medium|large",
         "clockwise|anticlockwise counterclockwise", "heat heating|cool cooling",
         "single|multiple", "paid|unpaid",
         "lumbar|cervical|thoracic", "kw|kwh",
         "celery|mustard|sesame|peanuts|soya soy|lupin|molluscs|crustaceans|sulphites|nut nuts"
         "|shellfish|gluten|dairy",
-        "skipped|ahead ran|cancelled canceled", "incremental|differential",
+        "skipped|ahead ran running|cancelled canceled", "incremental|differential",
         _LOG_LEVEL_SET, "beginner|intermediate|advanced",
-        "buildings|contents", "whole|skimmed|semi-skimmed", "wind|fog|snow|rain",
+        "buildings|contents", "whole|skimmed|semi-skimmed",
+        "wind winds|fog|snow|rain|lightning thunderstorm thunderstorms",
         "excellent|good|satisfactory|moderate|poor", "polished|honed|brushed|leathered",
-        "compassionate bereavement|parental|maternity|paternity|sick|sabbatical",
+        "compassionate bereavement|parental|maternity|paternity|sick|sabbatical|annual",
         "exam examination|essay|coursework|dissertation", "live|recorded",
+        "acidic|alkaline|neutral", "blood|urine|saliva|stool|swab", "fasting|random|non-fasting",
+        "cpu|memory|disk", "hives|wheezing|rash|anaphylaxis|swelling",
+        "nausea|cramping cramps|bloating|diarrhoea diarrhea|headache|vomiting|dizziness",
+        "reefer refrigerated|dry|flat-rack|open-top", "varifocals|bifocals",
+        "fixed-rate|tracker|easy-access", "lost|stolen",
+        "garden|sea|courtyard|pool|mountain|lake|river", "clay|chalk|sand sandy|loam|silt|peat",
+        "top|bottom", "vertical|horizontal", "forward forwards|backward backwards",
+        "water|fire|theft|flood flooding|storm|subsidence", "refurbished|open-box",
     )
 )
 #: Prefixes that make a state its opposite ("encrypted" / "unencrypted", "non-refundable").
@@ -460,6 +468,7 @@ def check_claim(claim: str, index: EvidenceIndex, answer: Answer | None = None) 
         return ClaimCheck(UNSUPPORTED, missing, coverage, None, nearest)
     unbound = (
         _denied_by_itself(claim)
+        or _other_cause(claim, index)
         or _unbound(claim, facts, index)
         or _id_swapped(claim, facts, index)
         or _other_way(claim, facts, index)
@@ -1125,6 +1134,35 @@ def _other_way(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str,
     return ()
 
 
+def _other_cause(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
+    """A cause the claim gives in words the evidence never writes, where the evidence gives a
+    cause of its own ("because of a power cut" against `Probable cause: door ajar`, "for
+    weather reasons" against "(operational reasons)")."""
+    if not _CAUSE_GIVEN.search(index.text):
+        return ()
+    for m in _CAUSE_SAID.finditer(claim):
+        words = [w for w in words_of_in_order(m.group("cause")) if w.lower() not in _CAUSE_NOUNS]
+        stems, _ = words_profile(words)
+        if stems and not stems & index.stems and not any(c.isdigit() for c in m.group("cause")):
+            return (f"cause '{m.group('cause').strip()}'", _OTHER_CAUSE)
+    return ()
+
+
+#: The evidence gives a cause.
+_CAUSE_GIVEN = re.compile(
+    r"\b(?:reasons?|causes?|caused by|because|due to|owing to)\b", re.IGNORECASE
+)
+#: A cause the claim gives, to the end of its piece.
+_CAUSE_SAID = re.compile(
+    r"\b(?:because(?:\s+of)?|due\s+to|caused\s+by|owing\s+to|for(?=\s+[\w-]+\s+reasons?\b))"
+    r"\s+(?P<cause>[^,;.:()]+)",
+    re.IGNORECASE,
+)
+#: Words of a cause that say it is one, not which.
+_CAUSE_NOUNS = frozenset(word_list("reason reasons issue issues problem problems"))
+_OTHER_CAUSE = "is not the cause the evidence gives"
+
+
 def _denied_by_itself(claim: str) -> tuple[str, ...]:
     """A comparison the claim's own numbers deny ("averaging 3.9, up from 4.3")."""
     found = contradicts_itself(claim)
@@ -1230,7 +1268,7 @@ def _value_stems(position: int, index: EvidenceIndex) -> frozenset[str]:
     """The content stems of a field's short value ("yes, included" of "Wi-Fi: yes, included"),
     leaving out what is in brackets; none for a long one."""
     text = index.sentences[position].text
-    label = _LINE_LABEL.match(text)
+    label = LINE_LABEL.match(text)
     value = BRACKETED.sub("", text[label.end():]) if label else ""  # "yes (spellcheck disabled)"
     words = words_of_in_order(value)
     return words_profile(words)[0] if len(words) <= ONE_RECORD_VALUE_WORDS else frozenset()
@@ -1242,7 +1280,7 @@ def _another_field(
     """Whether the claim's words are another field's, named and valued ("in heat mode" of
     "mode": "heat")."""
     for p, sentence in enumerate(index.sentences):
-        label = _LINE_LABEL.match(sentence.text)
+        label = LINE_LABEL.match(sentence.text)
         if p != position and label and said <= _value_stems(p, index) and (
             words_profile(words_of_in_order(label.group()))[0] <= written
         ):
@@ -1774,13 +1812,15 @@ def _missing_facts(
             held = [n for n in facts.numbers if n not in unheld]
             missing.extend(
                 f"number '{n.text}'" for n in unheld
-                if not (_total(claim, n) and index.adds_up(n, held))
-                and not (_computed(claim, n) and index.derives(n))
-                and not index.in_one_record(n) and not index.column_total(n)
-                and not _named_rows_total(claim, n, index)
-                and not _from_its_own(claim, n, facts.numbers)
-                and not _share_of(n, facts.numbers, index)
-                and not _anchored(claim, n, facts, answer, index)
+                if _field_gives_other(claim, n, index) or (
+                    not (_total(claim, n) and index.adds_up(n, held))
+                    and not (_computed(claim, n) and index.derives(n))
+                    and not index.in_one_record(n) and not index.column_total(n)
+                    and not _named_rows_total(claim, n, index)
+                    and not _from_its_own(claim, n, facts.numbers)
+                    and not _share_of(n, facts.numbers, index)
+                    and not _anchored(claim, n, facts, answer, index)
+                )
             )
     if any(n.unit in _UNIT_HEADS for n in facts.numbers) or "\u00b5" in claim:
         missing.extend(_units_swapped(claim, index))
@@ -1799,6 +1839,56 @@ def _missing_facts(
     if facts.identifiers:
         missing.extend(f"identifier '{i}'" for i in index.missing_identifiers(facts.identifiers))
     return tuple(dict.fromkeys(missing)) if missing else ()
+
+
+def _field_gives_other(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
+    """Whether the claim writes the number beside the words of a field whose line gives one
+    other number ("165 units used" against `Units used: 155`, "the minimum payment is $25.00"
+    against `Minimum payment due: USD 35.00`): the field's own value, however the answer's
+    other numbers could be combined to make it."""
+    if number.hedged or a_year(number):
+        return False
+    at = _place(claim, number.text)
+    if at < 0:
+        return False
+    start = max(claim.rfind(mark, 0, at) for mark in (",", ";", ":", "(")) + 1
+    stops = [i for mark in (",", ";", "(") if (i := claim.find(mark, at)) >= 0]
+    # "comes to £1,015", "£330.22 after the discount": the answer's own sum (but "the total
+    # is £46.38" names the field `total`)
+    cues = [stem(m.group().split()[-1]) for m in _WORKED_OUT.finditer(
+        claim[start:min(stops, default=len(claim))]
+    )]
+    before = words_of_in_order(claim[start:at])[-FIELD_REACH:]
+    after = words_of_in_order(claim[at + len(number.text):min(stops, default=len(claim))])
+    near = words_profile([*before, *after[:FIELD_REACH]])[0]
+    for label, values in index.field_values:
+        # a label of three words or more may be said without one ("minimum payment (due)")
+        named = len(label & near) >= len(label) - (len(label) >= FIELD_LONG_LABEL)
+        if named and all(c in label for c in cues) and len(values) == 1 and not _written_as(
+            number, values[0]
+        ):
+            return True
+    return False
+
+
+def _written_as(number: NumberFact, value: float) -> bool:
+    """Whether a number the claim writes is this value as rounded ("$1,285" for 1,284.55;
+    a share the claim writes as a percentage is the evidence's already)."""
+    whole = int(number.value)
+    zeros = len(str(whole)) - len(str(whole).rstrip("0")) if whole and not number.decimals else 0
+    return abs(value - number.value) <= 0.5 * 10 ** (zeros or -number.decimals) + 1e-9
+
+
+#: Words saying a number is worked out from others.
+_WORKED_OUT = re.compile(
+    r"\b(?:(?:comes?|came|coming)\s+to|adds?\s+up|added\s+up|after|totals?|totall?ing|in\s+all"
+    r"|altogether|combined|overall|across|plus|minus|less|leaving|leaves|left)\b",
+    re.IGNORECASE,
+)
+#: Words either side of a number read for the field it is said of.
+FIELD_REACH = 4
+#: A field's label of this many content words is named by all of them but one.
+FIELD_LONG_LABEL = 3
 
 
 def _lowercase_names(facts: TextFacts, index: EvidenceIndex) -> list[str]:
@@ -1950,7 +2040,8 @@ def _value_denied(
 ) -> tuple[tuple[str, ...], int] | None:
     """A value the claim denies of a field that the field's own line gives ("the inlet baffle
     is not intact" against `Inlet baffle: intact`): the line's label is said just before the
-    negation, its value starts with the word just after it."""
+    negation, its value (or a piece of it: "Microchip: 9810 ... - registered") starts with the
+    word just after it."""
     for clause in parts:
         for m in _DENIED_VALUE.finditer(clause):
             value = m.group("value").lower()
@@ -1959,8 +2050,11 @@ def _value_denied(
             joined = [n for n, w in enumerate(before) if w in _JOINING]
             subject = set(before[joined[-1] + 1:] if joined else before)
             for p, sentence in enumerate(index.sentences):
-                label = _LINE_LABEL.match(sentence.text)
-                if not label or not sentence.text[label.end():].lower().startswith(value):
+                label = LINE_LABEL.match(sentence.text)
+                if not label or not any(
+                    piece.strip().lower().startswith(value)
+                    for piece in _VALUE_PIECES.split(sentence.text[label.end():])
+                ):
                     continue
                 named = {w.lower().rstrip("s") for w in words_of_in_order(label.group(1))}
                 if named and named <= subject:
@@ -1968,6 +2062,8 @@ def _value_denied(
     return None
 
 
+#: The pieces of a field's value, each of which may give its state ("9810 0004 - registered").
+_VALUE_PIECES = re.compile("\\s+[-\u2013\u2014]\\s+|[;,]\\s+")
 #: A negation, then the word it denies ("is not intact", "wasn't skipped").
 _DENIED_VALUE = re.compile(
     r"\b(?:is|are|was|were)(?: not|n't)(?: (?:yet|currently|been))? (?P<value>[a-z]{4,})\b"
@@ -1976,8 +2072,8 @@ _DENIED_VALUE = re.compile(
 
 def _keyed_lines(clause: str, index: EvidenceIndex) -> list[int]:
     """The evidence lines the clause's keys name, each key one line alone: what the clause is
-    about, written as a number, an identifier or a date ("port 80 is open", "tally-web-1 ...
-    is healthy", "open on April 3" over a timetable's "Fri 3 Apr CLOSED")."""
+    about, written as a number, an identifier, a date or a day of the week ("port 80 is open",
+    "tally-web-1 ... is healthy", "open on April 3" over a timetable's "Fri 3 Apr CLOSED")."""
     keyed: dict[str, int] = {}
     for key in _KEY.finditer(clause):
         token = key.group()
@@ -1996,7 +2092,25 @@ def _keyed_lines(clause: str, index: EvidenceIndex) -> list[int]:
         lines = index.lines_dated(date)
         if len(lines) == 1:
             keyed.update(lines)
+    days = {w.lower().rstrip("s") for w in words_of_in_order(clause)} & _DAYS
+    if len(days) == 1:  # "open Wednesday to Sunday" names a span, not a day's line
+        (day,) = days
+        # the day itself, not a span's end ("Wed-Sun", an en dash too); "Sun", not "sun"
+        named = re.compile(
+            rf"(?<![\w\u2013-])(?:(?i:{day}s?)|{day[:3].title()}|{day[:3].upper()})(?![\w\u2013-])"
+        )
+        lines = {
+            sentence.text: p for p, sentence in enumerate(index.sentences)
+            if named.search(sentence.text)
+        }
+        if len(lines) == 1:
+            keyed.update(lines)
     return sorted(keyed.values())
+
+
+#: The days of the week, as keys of a timetable's lines ("open on Sundays" over "Sunday
+#: Closed"; "Sun" for Sunday).
+_DAYS = frozenset(day.rstrip("s") for day in WEEKDAYS)
 
 
 #: A clause's keys: an identifier with a joiner and a digit, or a number of two digits or
@@ -2007,6 +2121,15 @@ _KEY = re.compile(
 )
 
 
+#: The pieces of an evidence line that each state a thing plainly: a bracket stays with its
+#: piece.
+_STATED_PIECES = re.compile(r"[;,]\s+(?![^()]*\))")
+#: Where "and" joins a second clause with its own subject and verb ("the kitchen can't make
+#: it and there's no deposit": each negation is its own clause's).
+_AND_SAID = re.compile(
+    r"\s+and\s+(?=(?:there|it|they|he|she|you|we)(?:'s|'re|'ll|\s+(?:is|are|was|were|has|have"
+    r"|had|can|will|won't|can't|isn't|aren't|wasn't|weren't|doesn't|don't|didn't)\b))"
+)
 #: Two things said a comma apart, each with its own verb ("Leeds has 4, Bradford is out of
 #: stock").
 _TWO_SAID = re.compile(
@@ -2047,7 +2170,7 @@ def _other_before(
         for n in range(len(lowered) - 1):
             if lowered[n + 1] == head and lowered[n] in other and found is None:
                 found = (position, lowered[n])
-        if found is None and (label := _LINE_LABEL.match(sentence.text)):
+        if found is None and (label := LINE_LABEL.match(sentence.text)):
             value = sentence.text[label.end():].split(maxsplit=1)[:1]
             written = value[0].strip(",.;").lower() if value else ""
             if label.group(1).lower().split()[-1:] == [head] and written in other:
@@ -2070,12 +2193,22 @@ def _stated_plainly(
     found = {p: _states_of(index.sentences[p].text) for p in lines}
     stating = [p for p in lines if found[p] & same]
     if not stating or any(
-        found[p] & other or _negations(words_of_in_order(text := index.sentences[p].text))
+        found[p] & other or _negated_piece(text := index.sentences[p].text, same)
         or re.search(rf"[:=]\s*{_FALSE_VALUE}", text, re.IGNORECASE)
         for p in lines
     ):
         return None
     return stating[0], sorted(found[stating[0]] & same)[0]
+
+
+def _negated_piece(text: str, states: frozenset[str]) -> bool:
+    """Whether a piece of an evidence line that writes one of these states (or, where none
+    does, the line) negates anything: "Rate: Non-refundable, breakfast included" states
+    breakfast plainly; "Breakfast: not included" does not, nor "Motors allowed: A-G (no H
+    and above)", whose brackets qualify their piece."""
+    split = [words_of_in_order(piece) for piece in _STATED_PIECES.split(text)]
+    pieces = [words for words in split if states & {w.lower() for w in words}]
+    return any(_negations(words) for words in pieces or [words_of_in_order(text)])
 
 
 def _of_the_other(line: str, lowered: Iterable[str], states: frozenset[str]) -> bool:
@@ -2175,7 +2308,7 @@ def _items_other(
     for at in lines:
         text = index.sentences[at].text
         items = [
-            (words, states) for item in _COMMA.split(_LINE_LABEL.sub("", text, count=1))
+            (words, states) for item in _COMMA.split(LINE_LABEL.sub("", text, count=1))
             if (states := _states_of(item) & (same | other))
             and (words := {w.lower() for w in words_of_in_order(item)})
         ]
@@ -2233,7 +2366,7 @@ def _one_record_line(kind: frozenset[str], index: EvidenceIndex) -> list[int]:
     if len(stating) != 1:
         return []
     (text, at), = stating.items()
-    labels = _LINE_LABEL.findall(index.text)
+    labels = LINE_LABEL.findall(index.text)
     lines = index.text.count("\n") + 1
     # an output's own "Status: active" line is about what the whole output is about
     own_status = _STATUS_LINE.match(text) is not None
@@ -2241,7 +2374,7 @@ def _one_record_line(kind: frozenset[str], index: EvidenceIndex) -> list[int]:
                            or 2 * len(labels) < lines):
         return []
     # the state is the field's short value ("Fuel: hybrid"), not a word of a long one
-    value = _LINE_LABEL.sub("", text, count=1)
+    value = LINE_LABEL.sub("", text, count=1)
     short = value != text and len(words_of_in_order(value)) <= ONE_RECORD_VALUE_WORDS
     return [at] if short and _states_of(value) & kind else []
 
@@ -2249,7 +2382,8 @@ def _one_record_line(kind: frozenset[str], index: EvidenceIndex) -> list[int]:
 def _lines_about(about: frozenset[str], index: EvidenceIndex) -> list[int]:
     """The one evidence line sharing the most of these words (at least `POLARITY_MIN_SHARED`,
     or one of one), counted over a line's clauses together ("Pool: seasonal, closed"); none
-    where lines tie (the rows of a table: whose state it is is not read here)."""
+    where lines tie (the rows of a table: whose state it is is not read here), but for the
+    output's title sharing the same words as one line."""
     need = min(POLARITY_MIN_SHARED, len(about))
     if not need:
         return []
@@ -2260,7 +2394,19 @@ def _lines_about(about: frozenset[str], index: EvidenceIndex) -> list[int]:
         shared.setdefault(text, set()).update(about & index.profiles[p].stems)
         first.setdefault(text, p)
     lines = _sharing_most(shared, first, need)
+    if len(lines) == 2:  # a title writes the words of the line about it ("deploy-web")
+        kept = [p for p in lines if not _a_title(p, index)]
+        if len(kept) == 1 and len({frozenset(shared[index.sentences[p].text]) for p in lines}) == 1:
+            lines = kept
     return lines if len(lines) == 1 else []
+
+
+def _a_title(position: int, index: EvidenceIndex) -> bool:
+    """Whether an evidence line is the first of an output of three lines or more: it names
+    what the whole output is about, not one of its things."""
+    sentence = index.sentences[position]
+    text = index.texts[sentence.source].strip()
+    return text.count("\n") >= 2 and sentence.text.strip() == text.split("\n", 1)[0].strip()
 
 
 def _sharing_most(shared: dict[str, set[str]], first: dict[str, int], need: int) -> list[int]:
@@ -2306,11 +2452,16 @@ def _opposites(
 def _groups_of(
     sets: tuple[tuple[frozenset[str], ...], ...]
 ) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
-    """Each word of these sets -> its group, and its set's other groups."""
-    return {
-        word: (group, frozenset(chain.from_iterable(g for g in groups if g is not group)))
-        for groups in sets for group in groups for word in group
-    }
+    """Each word of these sets -> its group, and its set's other groups; a word of two sets
+    ("silk" a fabric and a paint's finish, "medium" a level and a size) -> both."""
+    found: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+    for groups in sets:
+        for group in groups:
+            others = frozenset(chain.from_iterable(g for g in groups if g is not group))
+            for word in group:
+                same, other = found.get(word, (frozenset(), frozenset()))
+                found[word] = (same | group, other | others)
+    return found
 
 
 _STATE_OF = _groups_of(_STATES)
@@ -2328,7 +2479,9 @@ def _polarity_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
         if not (index.negates or may_negate(clause)):  # no negation on either side
             continue
         cut = _COMMA.split(clause) if "," in clause else []
-        for n, piece in enumerate([clause, *(cut if len(cut) > 1 else ())]):
+        said = _AND_SAID.split(clause)
+        pieces = [clause, *(said if len(said) > 1 else ()), *(cut if len(cut) > 1 else ())]
+        for n, piece in enumerate(pieces):
             if n == 0 and len(cut) > 1 and _TWO_SAID.search(clause):
                 continue
             words = words_of_in_order(piece)
@@ -2342,7 +2495,8 @@ def _polarity_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
             stems, negated = words_profile(words)
             if len(stems) < POLARITY_EXACT_WORDS:
                 continue
-            exact = n > 0 or len(stems) < POLARITY_MIN_WORDS
+            # a piece between commas is short; a clause "and" joins is a clause
+            exact = n > (len(said) if len(said) > 1 else 0) or len(stems) < POLARITY_MIN_WORDS
             found = _opposite(words, stems, negated, index, exact, _dotted_stems(piece))
             if found is not None:
                 return found
@@ -2582,7 +2736,7 @@ def explain(check: ClaimCheck, index: EvidenceIndex) -> str:
     if check.verdict == UNSUPPORTED and check.missing and check.missing[-1] == _OTHER_WAY:
         return f"{check.missing[0]} {_OTHER_WAY}{near}"[:MAX_EXPLANATION_CHARS]
     if check.verdict == UNSUPPORTED and check.missing and check.missing[-1] in (
-        _DENIED, _ROW_FIELD
+        _DENIED, _ROW_FIELD, _OTHER_CAUSE
     ):
         return f"{check.missing[0]} {check.missing[-1]}{near}"[:MAX_EXPLANATION_CHARS]
     if check.verdict == UNSUPPORTED and check.missing and check.missing[-1].startswith(
