@@ -1852,14 +1852,13 @@ def _field_gives_other(claim: str, number: NumberFact, index: EvidenceIndex) -> 
     if at < 0:
         return False
     start = max(claim.rfind(mark, 0, at) for mark in (",", ";", ":", "(")) + 1
-    stops = [i for mark in (",", ";", "(") if (i := claim.find(mark, at)) >= 0]
+    end = min((i for mark in (",", ";", "(") if (i := claim.find(mark, at)) >= 0),
+              default=len(claim))
     # "comes to £1,015", "£330.22 after the discount": the answer's own sum (but "the total
     # is £46.38" names the field `total`)
-    cues = [stem(m.group().split()[-1]) for m in _WORKED_OUT.finditer(
-        claim[start:min(stops, default=len(claim))]
-    )]
+    cues = [stem(m.group().split()[-1]) for m in _WORKED_OUT.finditer(claim[start:end])]
     before = words_of_in_order(claim[start:at])[-FIELD_REACH:]
-    after = words_of_in_order(claim[at + len(number.text):min(stops, default=len(claim))])
+    after = words_of_in_order(claim[at + len(number.text):end])
     near = words_profile([*before, *after[:FIELD_REACH]])[0]
     for label, values in index.field_values:
         # a label of three words or more may be said without one ("minimum payment (due)")
@@ -2092,25 +2091,26 @@ def _keyed_lines(clause: str, index: EvidenceIndex) -> list[int]:
         lines = index.lines_dated(date)
         if len(lines) == 1:
             keyed.update(lines)
-    days = {w.lower().rstrip("s") for w in words_of_in_order(clause)} & _DAYS
+    days = {w.lower().rstrip("s") for w in words_of_in_order(clause)} & _DAY_LINE.keys()
     if len(days) == 1:  # "open Wednesday to Sunday" names a span, not a day's line
         (day,) = days
-        # the day itself, not a span's end ("Wed-Sun", an en dash too); "Sun", not "sun"
-        named = re.compile(
-            rf"(?<![\w\u2013-])(?:(?i:{day}s?)|{day[:3].title()}|{day[:3].upper()})(?![\w\u2013-])"
-        )
         lines = {
             sentence.text: p for p, sentence in enumerate(index.sentences)
-            if named.search(sentence.text)
+            if _DAY_LINE[day].search(sentence.text)
         }
         if len(lines) == 1:
             keyed.update(lines)
     return sorted(keyed.values())
 
 
-#: The days of the week, as keys of a timetable's lines ("open on Sundays" over "Sunday
-#: Closed"; "Sun" for Sunday).
-_DAYS = frozenset(day.rstrip("s") for day in WEEKDAYS)
+#: Each day of the week, as the key of a timetable's line ("open on Sundays" over "Sunday
+#: Closed"): the day itself, not a span's end ("Wed-Sun", an en dash too); "Sun", not "sun".
+_DAY_LINE = {
+    day: re.compile(
+        rf"(?<![\w\u2013-])(?:(?i:{day}s?)|{day[:3].title()}|{day[:3].upper()})(?![\w\u2013-])"
+    )
+    for day in WEEKDAYS
+}
 
 
 #: A clause's keys: an identifier with a joiner and a digit, or a number of two digits or
@@ -2480,7 +2480,8 @@ def _polarity_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
             continue
         cut = _COMMA.split(clause) if "," in clause else []
         said = _AND_SAID.split(clause)
-        pieces = [clause, *(said if len(said) > 1 else ()), *(cut if len(cut) > 1 else ())]
+        said = said if len(said) > 1 else []
+        pieces = [clause, *said, *(cut if len(cut) > 1 else ())]
         for n, piece in enumerate(pieces):
             if n == 0 and len(cut) > 1 and _TWO_SAID.search(clause):
                 continue
@@ -2496,7 +2497,7 @@ def _polarity_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
             if len(stems) < POLARITY_EXACT_WORDS:
                 continue
             # a piece between commas is short; a clause "and" joins is a clause
-            exact = n > (len(said) if len(said) > 1 else 0) or len(stems) < POLARITY_MIN_WORDS
+            exact = n > len(said) or len(stems) < POLARITY_MIN_WORDS
             found = _opposite(words, stems, negated, index, exact, _dotted_stems(piece))
             if found is not None:
                 return found
