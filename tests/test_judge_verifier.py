@@ -55,11 +55,18 @@ SONGS = (
 )
 
 
+#: A supported verdict whose reason carries a finding not counted against it (`_bindings`).
+HINTED = "supported, with a hint"
+
+
 def verdict(claim: str, *evidence: str) -> tuple[str, str]:
-    """The verifier's verdict on one claim, and its explanation."""
+    """The verifier's verdict on one claim (`HINTED` for a supported one with a hint), and its
+    explanation."""
     request = JudgeRequest((claim,), tuple(EvidenceText(e) for e in evidence), 1.0)
     (found,) = VerifierJudge().judge(request)
-    return found.verdict, found.explanation or ""
+    why = found.explanation or ""
+    hinted = found.verdict == SUPPORTED and why.startswith("supported; a hint")
+    return (HINTED if hinted else found.verdict), why
 
 
 # -- names ----------------------------------------------------------------------------------
@@ -278,6 +285,27 @@ def test_a_short_wrong_answer_is_flagged_by_the_judge_not_the_contract() -> None
     assert point.value == 1
 
 
+def test_a_hint_is_not_counted_against_the_run() -> None:
+    targets = (
+        "TARGET             AZ          STATE      REASON\n"
+        "i-0a12f 10.0.1.17  eu-west-1a  healthy    -\n"
+        "i-0b77c 10.0.2.41  eu-west-1b  unhealthy  Health checks failed with code 503\n"
+        "i-0c3d9 10.0.3.08  eu-west-1c  healthy    -"
+    )
+    pipeline = Pipeline(judge="verifier", judge_min_rate=1.0)
+    for name, answer in (
+        ("hinted", "i-0c3d9 (10.0.2.41) is in eu-west-1b."),
+        ("wrong", "i-0c3d9 (10.0.9.41) is in eu-west-1b."),
+    ):
+        with pipeline.run(name) as span:
+            pipeline.tool(targets)
+            span.set_attribute(native.RUN_OUTPUT, answer)
+    spans = {s.name: attrs(s) for s in pipeline.spans()}
+    assert spans["hinted"][attr.JUDGE_RATE] == 1.0
+    assert spans["hinted"][attr.JUDGE_BELOW_THRESHOLD] is False
+    assert spans["wrong"][attr.JUDGE_BELOW_THRESHOLD] is True
+
+
 def test_a_short_claim_sharing_two_words_with_a_negated_sentence_is_contradicted() -> None:
     evidence = "The package does not support Windows."
     assert verdict("Note that it supports Windows.", evidence)[0] == CONTRADICTED
@@ -428,8 +456,8 @@ def test_an_aligned_table_is_not_a_document() -> None:
 def test_an_identifier_given_another_identifiers_number_is_unsupported() -> None:
     claim = "One checkout pod, checkout-7d9f8b-{}, is in CrashLoopBackOff after 14 restarts."
     found, why = verdict(claim.format("x2k4p"), PODS)
-    assert found == UNSUPPORTED
-    assert "'checkout-7d9f8b-x2k4p', '14' are in the evidence but never stated together" in why
+    # the number is held to its own identifier only as a hint; the pod's line holds it
+    assert found == UNSUPPORTED and "'checkout-7d9f8b-x2k4p' belongs to another line" in why
     assert verdict(claim.format("q8m1z"), PODS)[0] == SUPPORTED
     errors = (
         "Top errors last 24h (service: billing-api): 1) TimeoutError calling ledger-svc - "
@@ -520,16 +548,16 @@ DISKS = (
 )
 
 
-def test_a_number_from_another_line_of_a_table_is_unsupported() -> None:
+def test_a_number_from_another_line_of_a_table_is_a_hint() -> None:
     found, why = verdict("The /data filesystem is nearly full at 95%.", DISKS)
-    assert found == UNSUPPORTED and "'95%' belongs to another line of the output" in why
+    assert found == HINTED and "'95%' belongs to another line of the output" in why
     assert verdict("/data has 1.1T available and only 36% used.", DISKS)[0] == SUPPORTED
     # A number may be written before or after its key, with other lines' keys in the clause.
     packages = "Package   Current  Latest\npandas    2.2.3    2.3.0\ntorch     2.5.1    2.6.0"
     assert verdict(
         "Updates: 2.3.0 for pandas (now 2.2.3), and torch can go from 2.5.1 to 2.6.0.", packages
     )[0] == SUPPORTED
-    assert verdict("pandas can go from 2.2.3 to 2.6.0.", packages)[0] == UNSUPPORTED
+    assert verdict("pandas can go from 2.2.3 to 2.6.0.", packages)[0] == HINTED
     # "Label: value" lines are one thing's attributes, not a table's lines.
     tariff = "Peak: 0.318 EUR/kWh\nOff-peak: 0.142 EUR/kWh\nStanding charge: 0.41 EUR/day"
     assert verdict(
@@ -537,7 +565,7 @@ def test_a_number_from_another_line_of_a_table_is_unsupported() -> None:
     )[0] == SUPPORTED
 
 
-def test_an_identifier_with_another_lines_facts_is_unsupported() -> None:
+def test_an_identifier_with_another_lines_facts_is_a_hint() -> None:
     targets = (
         "Target group: api-prod-tg (port 8443)\n"
         "TARGET             AZ          STATE      REASON\n"
@@ -545,10 +573,13 @@ def test_an_identifier_with_another_lines_facts_is_unsupported() -> None:
         "i-0b77c 10.0.2.41  eu-west-1b  unhealthy  Health checks failed with code 503\n"
         "i-0c3d9 10.0.3.08  eu-west-1c  healthy    -"
     )
-    claim = "{} (10.0.2.41) in eu-west-1b is unhealthy."
+    claim = "{} (10.0.2.41) is in eu-west-1b."
     found, why = verdict(claim.format("i-0c3d9"), targets)
-    assert found == UNSUPPORTED and "'i-0c3d9' belongs to another line" in why
+    assert found == HINTED and "'i-0c3d9' belongs to another line" in why
     assert verdict(claim.format("i-0b77c"), targets)[0] == SUPPORTED
+    # a hint is no verdict: the rules after it still hold the claim to its line
+    found, why = verdict("i-0c3d9 (10.0.2.41) in eu-west-1b is unhealthy.", targets)
+    assert found == UNSUPPORTED and "'unhealthy' is the other state" in why
 
 
 def test_lines_of_one_things_attributes_bind_no_number() -> None:
@@ -624,7 +655,7 @@ def test_a_field_is_read_by_a_name_written_in_capitals_and_a_list_said_off_at_on
     assert verdict("UPnP is switched on.", router)[0] == CONTRADICTED
 
 
-def test_a_name_put_on_another_rows_facts_is_unsupported() -> None:
+def test_a_name_put_on_another_rows_facts_is_a_hint() -> None:
     timetable = (
         "Class 7B \u2014 Thursday\n"
         "P1 08:15\u201309:00 Mathematics (Mr. Okafor, R12)\n"
@@ -633,7 +664,7 @@ def test_a_name_put_on_another_rows_facts_is_unsupported() -> None:
         "P4 11:00\u201311:45 PE (Mr. Okafor, Gym)"
     )
     found = verdict("Third period is Biology with Ms. Lindqvist in Lab 2.", timetable)
-    assert found[0] == UNSUPPORTED
+    assert found[0] == HINTED
     assert "'lindqvist' belongs to another line" in found[1]
     assert verdict("Third period is Biology with Dr. Haas in Lab 2.", timetable)[0] == SUPPORTED
     # a list of rows names several lines, none of them the name's other line
@@ -665,7 +696,7 @@ def test_markdown_rows_date_ranges_and_words_that_are_no_names() -> None:
         "Only 59.1% of users who verified their email completed their profile.", table
     )[0] == SUPPORTED
     assert verdict("3,020 users completed their profile, a 73.6% conversion.", table)[0] == (
-        UNSUPPORTED
+        HINTED
     )
     # A day inside a range of the evidence ("16-18 Jul"); a year, if written, must be there too.
     passes = "Weekend pass + camping, 16\u201318 Jul 2027 \u2014 \u20ac289 each"
@@ -1042,7 +1073,7 @@ def test_lines_that_are_no_rows() -> None:
                    incubator)[0] == SUPPORTED
     counter = "--- counter_17.txt\n+++ counter_18.txt\n-hake  6.0\n+hake  10.5\n cod   12.0\n+monkfish  2.8"
     assert verdict("Hake has been topped up to 10.5 kg.", counter)[0] == SUPPORTED
-    assert verdict("Cod has been topped up to 10.5 kg.", counter)[0] == UNSUPPORTED
+    assert verdict("Cod has been topped up to 10.5 kg.", counter)[0] == HINTED
 
 
 def test_names_agents_write_for_what_the_output_abbreviates() -> None:
@@ -2382,7 +2413,7 @@ def test_a_table_row_written_with_bars_is_one_row() -> None:
     said = "E. Varga's 'Harbour at Dusk' is with Kelvingrove Art Gallery until August 30, insured for £{}."
     assert verdict(said.format("450,000"), loans)[0] == SUPPORTED
     found, why = verdict(said.format("38,000"), loans)
-    assert found == UNSUPPORTED and "another line" in why
+    assert found == HINTED and "another line" in why
 
 
 def test_a_line_the_clause_names_by_two_of_its_words() -> None:
@@ -2762,7 +2793,7 @@ node_modules/cookie-jarvis
 def test_an_output_written_in_paragraphs_holds_one_record_to_a_paragraph() -> None:
     said = "Fixing {} needs --force and would install session-kit 4.0.0, a breaking change."
     assert verdict(said.format("cookie-jarvis"), NPM_AUDIT)[0] == SUPPORTED
-    assert verdict(said.format("fast-glob-lite"), NPM_AUDIT)[0] == UNSUPPORTED
+    assert verdict(said.format("fast-glob-lite"), NPM_AUDIT)[0] == HINTED
     why = (
         "$ pnpm why minimatch\ndependencies:\n@lumen/build-tools 2.4.1\n└─┬ glob 10.3.12\n"
         "  └── minimatch 9.0.4\n\ndevDependencies:\neslint 8.57.0\n└── minimatch 3.1.2"
@@ -3020,3 +3051,83 @@ def test_the_rules_written_as_judge_model_are_the_ones_the_readme_measures() -> 
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     measured = re.search(r"verifier `(rules-v\d+)`, this", readme)
     assert measured is not None and measured.group(1) == MODEL
+
+
+# -- rules-v30 -------------------------------------------------------------------------------
+def test_a_hedged_whole_number_in_a_larger_unit_is_a_conversion() -> None:
+    listing = (
+        "$ ls -l inventory.db*\n-rw-r--r-- 1 app app 48234496 Mar 21 09:12 inventory.db\n"
+        "-rw-r--r-- 1 app app  4128768 Mar 21 09:15 inventory.db-wal"
+    )
+    assert verdict("The file is about 48 MB, the WAL roughly 4 MB.", listing)[0] == SUPPORTED
+    assert verdict("The file is about 60 MB.", listing)[0] == UNSUPPORTED
+    kill = "kernel: Killed process 48211 (ledger-sync) total-vm:6183420kB, anon-rss:3964112kB"
+    assert verdict("It held nearly 4 GB of anonymous memory.", kill)[0] == SUPPORTED
+    assert verdict("It held nearly 9 GB of anonymous memory.", kill)[0] == UNSUPPORTED
+
+
+def test_close_to_and_above_hedge_a_number() -> None:
+    uv = '{"hourly":[{"t":"13:00","uvi":8.2},{"t":"14:00","uvi":7.9}],"max_uvi":8.2}'
+    assert verdict("At 2 pm it is still close to 8.", uv)[0] == SUPPORTED
+    assert verdict("At 2 pm it is still close to 6.", uv)[0] == UNSUPPORTED
+    hydrants = (
+        "Hydrant   Street            Flow gpm  Result\nH-5012    Larch Avenue      1,140     pass\n"
+        "H-5023    Mill Pond Lane    1,220     pass\nH-5019    Copper Beech Rd   610       fail"
+    )
+    assert verdict("Both passed with flows above 1,100 gpm.", hydrants)[0] == SUPPORTED
+    assert verdict("Both passed with flows above 1,500 gpm.", hydrants)[0] == UNSUPPORTED
+
+
+def test_bare_hours_of_a_range_on_the_afternoons_clock() -> None:
+    lost = "Item: black backpack\nCollection: ticket office, Mon\u2013Fri 10:00\u201316:00, photo ID required"
+    said = "You can collect it on weekdays between 10 and {} with photo ID."
+    assert verdict(said.format(4), lost)[0] == SUPPORTED
+    assert verdict(said.format(5), lost)[0] == UNSUPPORTED
+    hours = '{"busy": [{"start": "2026-07-21T10:00"}], "working_hours": "09:00-18:00"}'
+    assert verdict("Her working hours are 9 to 6.", hours)[0] == SUPPORTED
+    assert verdict("Her working hours are 9 to 5.", hours)[0] == UNSUPPORTED
+
+
+def test_hours_and_minutes_of_a_stopwatch_duration() -> None:
+    scrub = " state: ONLINE\n  scan: scrub repaired 0B in 03:12:45 with 0 errors on Sun Jul 12"
+    assert verdict("The scrub took about 3 hours 13 minutes.", scrub)[0] == SUPPORTED
+    assert verdict("The scrub took about 3 hours 40 minutes.", scrub)[0] == UNSUPPORTED
+
+
+def test_letters_and_a_number_the_output_writes_apart() -> None:
+    ticket = "Perf: Thu 2026-04-23 19:30\nSeat: GRAND CIRCLE  Row C  Seat 14   (restricted view: no)"
+    assert verdict("Your seat is C14.", ticket)[0] == SUPPORTED
+    assert verdict("Your seat is C15.", ticket)[0] == UNSUPPORTED
+    # one letter is held to its own line, not to a column's head
+    assert verdict("Your seat is C14.", "Grade: C\nPerf: 19:30\nSeats left: 14")[0] == UNSUPPORTED
+    bgp = (
+        "Neighbor        V    AS MsgRcvd MsgSent   Up/Down  State/PfxRcd\n"
+        "203.0.113.9     4 65010    9120    8811  21d04h   842\n"
+        "203.0.113.17    4 65020       0      12  00:03:41 Active"
+    )
+    assert verdict("AS65010 has sent 8811 messages.", bgp)[0] == SUPPORTED
+    assert verdict("AS65040 has sent 8811 messages.", bgp)[0] == UNSUPPORTED
+
+
+def test_a_negation_ends_at_a_columns_gap() -> None:
+    record = (
+        "Date        Call point   Location                 Sounders    Result\n"
+        "2026-01-14  MCP-A08      2nd floor west stair     heard       PASS\n"
+        "2026-01-21  MCP-A09      Workshop fire exit       not heard   FAIL"
+    )
+    assert verdict("The workshop fire exit call point failed.", record)[0] == SUPPORTED
+    assert verdict("The workshop fire exit call point passed.", record)[0] == UNSUPPORTED
+
+
+def test_a_fields_value_negating_its_own_word_states_no_other_way() -> None:
+    run = "Run ID: UC-26-0233\nSpeed: 35,000 rpm\nRun status: Completed — no imbalance detected"
+    assert verdict("The run completed with no imbalance.", run)[0] == SUPPORTED
+    assert verdict("The run did not complete.", run)[0] == CONTRADICTED
+    checks = (
+        "SPF    PASS   v=spf1 include:_spf.mailcove.net -all\n"
+        "DKIM   PASS   selector google._domainkey: 2048-bit RSA key\n"
+        "DMARC  WARN   p=none; rua=mailto:dmarc@marrowfield.org"
+    )
+    # the claim writes the line's own "p=none": it repeats it
+    assert verdict("DMARC warns, its policy being p=none.", checks)[0] == SUPPORTED
+    assert verdict("DMARC warns, its p is enforced.", checks)[0] == CONTRADICTED

@@ -17,10 +17,19 @@ _RANGE_START = re.compile(
     r"\b(\d{1,2})(?::(\d\d))?\s?(?:to|until|till|-|\u2013)\s?\d{1,2}(?::\d\d)?\s?[ap]\.?m\b",
     re.IGNORECASE,
 )
+#: What may follow a bare hour: not a unit ("8 kg", "10 people"), but a word of the sentence
+#: ("between 10 and 4 with photo ID").
+_NO_UNIT = r"(?![\d.,:]?\d|\s?(?:%|(?!(?:and|or|to|on|in|at|by|for|with|the|a)\b)[a-zA-Z]))"
 #: A range of bare hours ("from 7 to 9", "between 8 and 10:30").
 _BARE_RANGE = re.compile(
     r"\b(?:from|between)\s(\d{1,2})(?::(\d\d))?\s?(?:to|and|until|till|-|\u2013)\s?"
-    r"(\d{1,2})(?::(\d\d))?(?![\d.,:]?\d|\s?(?:%|[a-zA-Z]))"
+    r"(\d{1,2})(?::(\d\d))?" + _NO_UNIT
+)
+#: Two bare hours joined as a range, read as times only where both ends are the output's
+#: ("working hours are 9 to 6" for 09:00-18:00).
+_HOUR_PAIR = re.compile(
+    r"(?<![\d.,:])\b(\d{1,2})(?::(\d\d))?\s?(?:to|until|till|-|\u2013)\s?(\d{1,2})(?::(\d\d))?"
+    + _NO_UNIT
 )
 #: A bare hour a hedge places ("a little after 11", "just before 10").
 _HEDGED_HOUR = re.compile(
@@ -159,6 +168,13 @@ def on_the_clock(claim: str, written: str, times: Collection[tuple[int, int]]) -
             if written in m.group(at, at + 1):
                 hour = int(m.group(at))
                 found.append(({hour, hour + 12}, int(m.group(at + 1) or 0), m.start()))
+    for m in _HOUR_PAIR.finditer(claim):
+        if written in m.group(1, 2, 3, 4) and all(
+            at_a_time(claim, {int(m.group(at)), int(m.group(at)) + 12},
+                      int(m.group(at + 1)) if m.group(at + 1) else None, m.start(), times)
+            for at in (1, 3)
+        ):
+            return True
     for pattern in (_AT_HOUR, _HEDGED_HOUR):  # "shuts at 8 because", "a little after 11"
         for m in pattern.finditer(claim):
             if written in m.group(1, 2):

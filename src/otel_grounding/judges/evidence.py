@@ -135,11 +135,12 @@ _LANGUAGES = {
     "chinese": "zh", "arabic": "ar", "russian": "ru", "greek": "el", "turkish": "tr",
 }
 #: A unit a claim writes -> the factors from the smaller units a tool may give it in
-#: ("8.4 seconds" for 8421.337 ms, "1.8 GB" for 1,843 MB); read for a number with decimals.
+#: ("8.4 seconds" for 8421.337 ms, "1.8 GB" for 1,843 MB); read for a number with decimals,
+#: or hedged ("nearly 4 GB" for 3964112kB).
 _SECONDS = (1e-3,)
 _MINUTES = (1 / 60, 1 / 60_000)
 _HOURS = (1 / 60, 1 / 3600)
-_GIGA = (1e-3, 1 / 1024, 1e-9, 2**-30)
+_GIGA = (1e-3, 1 / 1024, 1e-6, 2**-20, 1e-9, 2**-30)
 _MEGA = (1e-3, 1 / 1024, 1e-6, 2**-20)
 CONVERSIONS: dict[str, tuple[float, ...]] = {
     **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), _SECONDS),
@@ -236,6 +237,9 @@ FIELD_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _HUNDREDTHS = re.compile(r"(\d{1,2}(?:\.\d+)?)[pc]")
 #: An identifier in the plural ("X14s", "No.3s"): letters, digits, then an "s".
 _PLURAL = re.compile(r"[a-z][\w.-]*\ds")
+#: An identifier of letters and a number, which an output may write apart ("C14" for "Row C
+#: Seat 14", "AS65010" for 65010 under an "AS" column).
+_LETTERED_NUMBER = re.compile(r"([a-z]{1,3})(\d+)")
 _ID_MARKS = frozenset("-_./#")
 #: A bracketed group holding one of these is a record, not a list of numbers.
 _WORD_IN_TEXT = re.compile(r"[^\W\d_]{2,}")
@@ -751,12 +755,19 @@ class EvidenceIndex:
             unit = number.scaled / number.value if number.scaled and number.decimals else None
             # "14.4 m" is read as millions too: as metres, it may be 14382.6 mm
             measure = number.text[-1:].lower() if number.scaled is not None else number.unit
-            conversions = CONVERSIONS.get(measure, ()) if number.decimals else ()
+            conversions = CONVERSIONS.get(measure, ())
             for value in facts.values:
                 if round(value, number.decimals) == number.value:
                     return True
-                if any(round(value * f, number.decimals) == number.value for f in conversions):
+                if number.decimals and any(
+                    round(value * f, number.decimals) == number.value for f in conversions
+                ):
                     return True  # "8.4 seconds" for 8421.337 ms
+                if number.hedged and not number.decimals and any(
+                    abs(value * f - wanted) <= HEDGE_TOLERANCE * value * f for f in conversions
+                ) and _figures(number.text) < HEDGE_MAX_FIGURES:
+                    return True  # "about 48 MB" for 48234496 bytes (a whole number: "about
+                    # 8.9 seconds" is held to its decimal)
                 if unit is not None and round(value / unit, number.decimals) == number.value:
                     return True
                 if (number.hedged and abs(value - wanted) <= HEDGE_TOLERANCE * abs(value)
@@ -937,6 +948,9 @@ class EvidenceIndex:
             return number_key(float(hundredths.group(1)) / 100) in self._read_facts().numbers
         if _PLURAL.fullmatch(key):  # "the X14s" for X14
             return self._has_identifier(key[:-1])
+        lettered = _LETTERED_NUMBER.fullmatch(key)
+        if lettered and self._written_apart(lettered.group(1), lettered.group(2)):
+            return True
         words = self._words or set()
         if "." in key and _DOTTED_NAME.fullmatch(key):  # "PM2.5" for a field pm2_5
             return key.replace(".", "_") in words
@@ -960,6 +974,20 @@ class EvidenceIndex:
             else number_key(float(_digits(p))) in self._read_facts().numbers
             for p in parts
         )
+
+    def _written_apart(self, letters: str, digits: str) -> bool:
+        """Whether the output writes these letters and this number as words of one line, or
+        the letters (two or more) as a column's head on a line without digits and the number
+        on a line below it."""
+        letters_at = re.compile(rf"(?<!\w){letters}(?!\w)")
+        number_at = re.compile(rf"(?<![\w.,]){digits}(?!\w|[.,]\d)")
+        headed = False
+        for line in self.text.split("\n"):
+            named = letters_at.search(line) is not None
+            if number_at.search(line) and (named or headed):
+                return True
+            headed = headed or (named and len(letters) > 1 and not any(map(str.isdigit, line)))
+        return False
 
     def sentence_stems(self, position: int) -> set[str]:
         """The stems of every word of the evidence sentence holding this clause, and of the

@@ -78,7 +78,7 @@ _NEGATION_MARKS = (
 HEDGES = frozenset(
     word_list(
         "about around roughly approximately nearly almost over under some circa ~ approx more "
-        "less least most"
+        "less least most above below"
     )
 )
 _SCALES = {
@@ -504,7 +504,8 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
         if claim:  # only a claim's numbers may be rounded
             before = lowered[max(0, m.start() - 16): m.start()].translate(_NOT_WORDS).split()
             hedged = bool(before) and (before[-1] in HEDGES or before[-1].endswith("~")
-                                       or (len(before) > 1 and before[-2] in HEDGES))
+                                       or (len(before) > 1 and before[-2] in HEDGES)
+                                       or before[-2:] == ["close", "to"])
         percent = claim and _PERCENT.match(number_text, m.end()) is not None
         unit = _UNIT.match(number_text, m.end()) if claim else None
         numbers.append(NumberFact(
