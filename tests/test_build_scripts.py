@@ -84,11 +84,18 @@ def test_phoenix_installs_over_a_half_installed_one(tmp_path: Path) -> None:
     assert probe.returncode == 0, probe.stderr[-2000:]
 
 
+def as_from_a_terminal() -> None:
+    """SIGINT at its default, as in a terminal's foreground job: a test run started in the
+    background of a non-interactive shell (as CI may start it) inherits it ignored, and a
+    shell cannot trap a signal ignored when it started."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_an_interrupted_build_leaves_nothing_that_looks_complete(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     build = subprocess.Popen([str(OTEL_BINARIES), "collector"], env=cache_env(cache),
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             start_new_session=True)
+                             start_new_session=True, preexec_fn=as_from_a_terminal)
     try:
         deadline = time.monotonic() + 120
         while not leftovers(cache) and time.monotonic() < deadline and build.poll() is None:
