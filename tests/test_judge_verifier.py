@@ -3131,3 +3131,49 @@ def test_a_fields_value_negating_its_own_word_states_no_other_way() -> None:
     # the claim writes the line's own "p=none": it repeats it
     assert verdict("DMARC warns, its policy being p=none.", checks)[0] == SUPPORTED
     assert verdict("DMARC warns, its p is enforced.", checks)[0] == CONTRADICTED
+
+
+# -- rules-v31 -------------------------------------------------------------------------------
+def test_a_price_in_cents_is_the_hundredth_the_output_gives() -> None:
+    lease = "Lessee: Ridgecrest Sugarworks LLC\nTaps permitted: 1,850\nRate: $0.85 per tap"
+    assert verdict("Ridgecrest pays 85 cents a tap.", lease)[0] == SUPPORTED
+    assert verdict("Ridgecrest pays 95 cents a tap.", lease)[0] == UNSUPPORTED
+    # without "cents" the number is read as written
+    assert verdict("Ridgecrest pays 85 a tap.", lease)[0] == UNSUPPORTED
+
+
+def test_a_whole_number_of_days_the_output_gives_in_seconds() -> None:
+    queue = '{"ApproximateNumberOfMessages": "312", "MessageRetentionPeriod": "1209600"}'
+    assert verdict("The queue holds 312 messages and keeps them for 14 days.", queue)[0] == (
+        SUPPORTED
+    )
+    assert verdict("The queue holds 312 messages and keeps them for 2 weeks.", queue)[0] == (
+        SUPPORTED
+    )
+    assert verdict("The queue holds 312 messages and keeps them for 4 days.", queue)[0] == (
+        UNSUPPORTED
+    )
+    # 15 days would be 1296000 seconds: not what the output gives; and only exactly so
+    assert verdict("It keeps them for 15 days.", queue)[0] == UNSUPPORTED
+    assert verdict("It keeps them for 14 days.", '{"MessageRetentionPeriod": "1210000"}')[0] == (
+        UNSUPPORTED
+    )
+
+
+def test_two_initials_of_words_the_output_writes_capitalised() -> None:
+    quote = "Title                         Offer\nArtificial Intelligence (4th)  $41.50"
+    assert verdict("They pay $41.50 for the AI textbook.", quote)[0] == SUPPORTED
+    assert verdict("They pay $41.50 for the ML textbook.", quote)[0] == UNSUPPORTED
+    # two letters of lower-case words are too easily found to count
+    assert verdict("They pay $41.50 for the AI textbook.", "artificial intelligence: $41.50")[
+        0
+    ] == UNSUPPORTED
+
+
+def test_the_plural_of_a_joined_word_the_output_holds() -> None:
+    notes = "Plan: weekly follow-up x 4\nInsurer: BlueLeaf Health - 6 sessions pre-authorised"
+    assert verdict("Four weekly follow-ups are planned.", notes)[0] == SUPPORTED
+    assert verdict("Four weekly check-ups are planned.", notes)[0] == UNSUPPORTED
+    # the singular as a word of its own, not inside another ("auto-renewal")
+    contract = "Contract: MSA-2291\nAuto-renewal: No\nNotice period: 60 days"
+    assert verdict("The contract auto-renews every year.", contract)[0] == UNSUPPORTED

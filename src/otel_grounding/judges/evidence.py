@@ -140,12 +140,16 @@ _LANGUAGES = {
 _SECONDS = (1e-3,)
 _MINUTES = (1 / 60, 1 / 60_000)
 _HOURS = (1 / 60, 1 / 3600)
+_DAYS = (1 / 24, 1 / 86_400)
+_WEEKS = (1 / 7, 1 / 604_800)
 _GIGA = (1e-3, 1 / 1024, 1e-6, 2**-20, 1e-9, 2**-30)
 _MEGA = (1e-3, 1 / 1024, 1e-6, 2**-20)
 CONVERSIONS: dict[str, tuple[float, ...]] = {
     **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), _SECONDS),
     **dict.fromkeys(("min", "mins", "minute", "minutes"), _MINUTES),
     **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), _HOURS),
+    **dict.fromkeys(("day", "days"), _DAYS),
+    **dict.fromkeys(("week", "weeks"), _WEEKS),
     **dict.fromkeys(("gb", "gib", "gigabytes"), _GIGA),
     **dict.fromkeys(("mb", "mib", "megabytes"), _MEGA),
     **dict.fromkeys(("tb", "tib", "terabytes"), _GIGA),
@@ -154,6 +158,13 @@ CONVERSIONS: dict[str, tuple[float, ...]] = {
     "litres": (1e-3,),
     "liters": (1e-3,),
 }
+#: Units of time whose whole numbers an output may give exactly in a smaller unit ("keeps
+#: messages for 14 days" for a retention of 1209600 seconds).
+_WHOLE_TIME_UNITS = frozenset(
+    ("minute", "minutes", "hour", "hours", "day", "days", "week", "weeks")
+)
+#: The hundredth of a currency a claim may write a price in ("85 cents a tap" for $0.85).
+_HUNDREDTH_UNITS = frozenset(("cent", "cents", "pence"))
 #: A whole number's trailing zeros, when it has at least two: a rounded figure ("12,700"),
 #: above the years ("200" may be meant exactly, "1900" is a year) ...
 _ROUND_ZEROS = re.compile(r"(?<=[1-9])(?:,?0){2,}$")
@@ -745,6 +756,15 @@ class EvidenceIndex:
             round(value) == number.value and unit == number.unit for value, unit in facts.units
         ):  # "91 Mbps" for 91.33 Mbps
             return True
+        if number.unit in _HUNDREDTH_UNITS and not number.decimals and number_key(
+            number.value / 100
+        ) in facts.numbers:
+            return True
+        if number.unit in _WHOLE_TIME_UNITS and not number.decimals and any(
+            round(value * f, 9) == number.value
+            for f in CONVERSIONS[number.unit] for value in facts.values
+        ):  # "14 days" for 1209600 seconds: exactly, a whole number of them
+            return True
         if not number.decimals and number.scaled is None and number.value >= DERIVED_MIN and any(
             round(value) == number.value for value in facts.values if value != int(value)
         ):  # "€4,820 of spend" for 4820.15
@@ -916,6 +936,10 @@ class EvidenceIndex:
 
     def has_identifier(self, identifier: str) -> bool:
         return not self.missing_identifiers((identifier,))
+
+    def matches_as_written(self, pattern: str) -> bool:
+        """Whether the evidence, as written (not lowercased), matches this pattern."""
+        return any(re.search(pattern, text) for text in self._texts)
 
     def missing_identifiers(self, identifiers: Sequence[str]) -> list[str]:
         """Those of a claim's identifiers that the evidence does not hold, in order (most are

@@ -117,7 +117,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v30"
+MODEL = "rules-v31"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -658,14 +658,22 @@ def passage_checks(checks: list[ClaimCheck], index: EvidenceIndex) -> list[Claim
 
 def _unknown_siblings(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
     """Joined words in the evidence's naming scheme that the evidence does not hold ("auth-gw"
-    where it names "payments-gw"): another service, host or environment."""
+    where it names "payments-gw"): another service, host or environment. A plural of one it
+    holds is that one ("follow-ups" for "follow-up")."""
     return tuple(
         f"identifier '{w}'" for w in facts.words
         if ("-" in w or "_" in w) and w.islower() and JOINED.fullmatch(w)
         and not _PREFIXED.match(w)
-        and w not in index.text and index.siblings(w)
+        and w not in index.text and not _holds_singular(w, index) and index.siblings(w)
         and not all(index.knows_part(p) for p in JOINERS.split(w))
     )
+
+
+def _holds_singular(word: str, index: EvidenceIndex) -> bool:
+    """Whether the evidence writes this plural's singular as a word of its own."""
+    return word.endswith("s") and re.search(
+        rf"(?<![\w-]){re.escape(word[:-1])}(?![\w-])", index.text
+    ) is not None
 
 
 def _unbound(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
@@ -1631,8 +1639,11 @@ def _initials_there(name: str, index: EvidenceIndex) -> bool:
     otherwise, as `_SPELLED_OTHERWISE` says)."""
     if (phrase := _SPELLED_OTHERWISE.get(name.lower())) is not None:
         return re.search(phrase, index.text) is not None
-    if not (INITIALS_MIN <= len(name) <= INITIALS_MAX and name.isalpha() and name.isupper()):
+    if not (INITIALS_MIN - 1 <= len(name) <= INITIALS_MAX and name.isalpha() and name.isupper()):
         return False
+    if len(name) < INITIALS_MIN:  # two letters: only of words the output writes capitalised
+        spelled = _INITIALS_GAP.join(rf"{c}[a-z]+" for c in name)
+        return index.matches_as_written(rf"\b{spelled}\b")
     spelled = _INITIALS_GAP.join(rf"{c}[a-z]*" for c in name.lower())
     return re.search(rf"\b{spelled}\b", index.text) is not None
 
