@@ -179,14 +179,18 @@ AGENT_EXPECTED = {
     "blind-118": (40, 29, 3),  # the same
     "blind-119": (40, 29, 2),  # the same
     "blind-120": (40, 24, 5),  # the same
-    "blind-121": (40, 26, 5),  # the same brief, sealed until the thirtieth rules were final
-    "blind-122": (40, 25, 1),  # the same
+    "blind-121": (40, 26, 4),  # the same brief, sealed until the thirtieth rules were final
+    "blind-122": (40, 24, 1),  # the same
     "blind-123": (40, 24, 3),  # the same
-    "blind-124": (40, 26, 3),  # the same
-    "blind-125": (40, 24, 2),  # the same brief, sealed until the thirty-first rules were final
-    "blind-126": (40, 31, 3),  # the same
-    "blind-127": (40, 26, 8),  # the same
-    "blind-128": (40, 24, 4),  # the same
+    "blind-124": (40, 26, 2),  # the same
+    "blind-125": (40, 23, 1),  # the same brief, sealed until the thirty-first rules were final
+    "blind-126": (40, 29, 1),  # the same
+    "blind-127": (40, 24, 5),  # the same
+    "blind-128": (40, 23, 2),  # the same
+    "blind-129": (40, 24, 3),  # the same brief, sealed until the thirty-second rules were final
+    "blind-130": (40, 21, 0),  # the same
+    "blind-131": (40, 25, 5),  # the same
+    "blind-132": (40, 25, 3),  # the same
 }
 
 

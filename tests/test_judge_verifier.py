@@ -3177,3 +3177,125 @@ def test_the_plural_of_a_joined_word_the_output_holds() -> None:
     # the singular as a word of its own, not inside another ("auto-renewal")
     contract = "Contract: MSA-2291\nAuto-renewal: No\nNotice period: 60 days"
     assert verdict("The contract auto-renews every year.", contract)[0] == UNSUPPORTED
+
+
+# -- rules-v32 -------------------------------------------------------------------------------
+def test_a_bare_hour_range_before_a_word_of_the_sentence() -> None:
+    notice = "Causeway closed to vehicles Tue 7 Jul 09:00-15:00 (resurfacing); pedestrians may cross."
+    assert verdict("It is closed to cars from 9 to 3 that day.", notice)[0] == SUPPORTED
+    assert verdict("It is closed to cars from 9 to 4 that day.", notice)[0] == UNSUPPORTED
+
+
+def test_a_number_that_names_is_no_value_of_a_comparison() -> None:
+    card = "Balance: £6.40\nAuto top-up: ON (adds £20.00 when balance < £5.00, from Visa ••4471)"
+    claim = "£20 will be added from your Visa ending 4471 once the balance dips below £5."
+    assert verdict(claim, card)[0] == SUPPORTED
+    # a comparison of two values is still read: "6.40, below £5" is not so
+    assert verdict("The balance is £6.40, below the £5 trigger.", card)[0] == UNSUPPORTED
+
+
+def test_a_clause_opened_by_when_or_if_ends_a_comparisons_value() -> None:
+    pump = "Pump speed: 40 %\nStarts above: 80 %"
+    assert verdict("The pump runs at 40 when the tank is above 80.", pump)[0] == SUPPORTED
+    # a value compared in its own clause is still read
+    assert verdict("The pump runs at 40, above its 80 start.", pump)[0] == UNSUPPORTED
+
+
+def test_a_whole_number_rounds_a_value_in_the_same_unit_however_written() -> None:
+    health = "| https://10.0.4.13:2379 |  false | 5.00121s | context deadline exceeded |"
+    assert verdict("It timed out after 5 seconds.", health)[0] == SUPPORTED
+    assert verdict("It timed out after 6 seconds.", health)[0] == UNSUPPORTED
+    # the unit is held: 5 minutes is not 5.00121 seconds
+    assert verdict("It timed out after 5 minutes.", health)[0] == UNSUPPORTED
+    # and the rounding is close: "12 mph" is 12.4 mph, "3 meters" is not 2.75 m
+    ostrich = "Birds range in size from the 5 cm bee hummingbird to the 2.75 m ostrich."
+    assert verdict("The ostrich can reach 3 meters.", ostrich)[0] == UNSUPPORTED
+    assert verdict("Earthflows reach 12 mph.", "Earthflows can reach 12.4 mph.")[0] == SUPPORTED
+
+
+def test_a_months_possessive_is_no_name() -> None:
+    bill = "Cost Explorer — 2026-05-01 to 2026-05-31 (USD)\nTotal   3,459.14"
+    assert verdict("In all, May's bill came to about $3,459.", bill)[0] == SUPPORTED
+    assert verdict("In all, Jane's bill came to about $3,459.", bill)[0] == UNSUPPORTED
+
+
+def test_a_date_written_with_dots_in_an_index_name() -> None:
+    indices = (
+        "health status index             docs.count store.size\n"
+        "green  open   logs-2026.06.01   4812339      3.9gb\n"
+        "green  open   logs-2026.06.02   5106772      4.2gb"
+    )
+    assert verdict("The June 2 index holds 5106772 documents.", indices)[0] == SUPPORTED
+    assert verdict("The June 3 index holds 5106772 documents.", indices)[0] == UNSUPPORTED
+    # the year is four digits of their own
+    assert verdict("The June 2 index holds 5106772 documents.", "idx-12026.06.02  5106772")[
+        0
+    ] == UNSUPPORTED
+
+
+def test_no_before_a_thing_is_no_tables_no() -> None:
+    report = (
+        "Parameter        Result   Limit   Pass\n"
+        "Nitrate (NO3)    38.6     50      Yes\n"
+        "Coliforms        0        0       Yes\n"
+        "Manganese        71       50      No"
+    )
+    assert verdict("No coliforms were found, and nitrate passed at 38.6.", report)[0] == SUPPORTED
+
+
+def test_a_time_zone_by_its_letters() -> None:
+    league = "Trade deadline: Wed 2026-11-18, 12:00 PM ET\nWaivers: Wednesdays 3:00 AM ET"
+    assert verdict("The deadline is noon Eastern on November 18.", league)[0] == SUPPORTED
+    assert verdict("The deadline is noon Pacific on November 18.", league)[0] == UNSUPPORTED
+
+
+def test_a_weekday_of_a_week_the_output_dates_by_its_monday() -> None:
+    rota = (
+        "St Wulfran's clock - winding rota, Q3 2026\n"
+        "Week beginning  Winder          Day   Notes\n"
+        "Mon 13 Jul      Anne Harcourt   Sat\n"
+        "Mon 20 Jul      Peter Gould     Fri   Sat - tower closed for bell inspection\n"
+        "Mon 03 Aug      Sam Oduya       Thu"
+    )
+    assert verdict("Peter Gould winds on Friday, July 24.", rota)[0] == SUPPORTED
+    # the weekday that week's line gives, on its own date only
+    assert verdict("Peter Gould winds on Thursday, July 23.", rota)[0] == UNSUPPORTED
+    assert verdict("Peter Gould winds on Saturday, July 24.", rota)[0] == UNSUPPORTED
+    assert verdict("Peter Gould winds on Friday, July 31.", rota)[0] == UNSUPPORTED
+
+
+def test_a_weekday_given_another_day_than_the_outputs() -> None:
+    menu = (
+        "Lunch menu, week commencing Mon 2026-06-08\n"
+        "Wed 10  Fish fingers, chips\n"
+        "Thu 11  Bean chilli, jacket potato\n"
+        "Fri 12  Pizza"
+    )
+    assert verdict("Bean chilli is on Thursday the 11th.", menu)[0] == SUPPORTED
+    assert verdict("Bean chilli is on Thursday the 12th.", menu)[0] == UNSUPPORTED
+
+
+def test_minutes_and_seconds_of_a_stopwatch_value() -> None:
+    board = "Pending verification: tarnwick 0:40:58.115 (submitted 2026-01-30)"
+    assert verdict("tarnwick has submitted a faster 40:58.", board)[0] == SUPPORTED
+    assert verdict("tarnwick has submitted a faster 40:59.", board)[0] == UNSUPPORTED
+
+
+def test_a_time_of_day_rounded_to_the_minute() -> None:
+    eclipse = "Maximum eclipse:   20:26:52   altitude 10.4°\nSun sets:          21:01:15"
+    assert verdict("The eclipse peaks at 8:27 pm.", eclipse)[0] == SUPPORTED
+    assert verdict("The eclipse peaks at 8:28 pm.", eclipse)[0] == UNSUPPORTED
+    # 21:01:15 rounds to 21:01, not up
+    assert verdict("The Sun sets at 9:02 pm.", eclipse)[0] == UNSUPPORTED
+
+
+def test_a_word_the_output_cuts_short_beside_the_same_word() -> None:
+    results = (
+        "Module    Title                      Mark  Result\n"
+        "ECN2041   Intermediate Microecon     38    Fail\n"
+        "ECN2055   Econometrics I             61    Pass"
+    )
+    assert verdict("You can resit Intermediate Microeconomics.", results)[0] == SUPPORTED
+    assert verdict("You can resit Intermediate Macroeconomics.", results)[0] == UNSUPPORTED
+    # beside another word, the cut word is not this one
+    assert verdict("You can resit Econometrics and Microeconomics.", results)[0] == UNSUPPORTED

@@ -18,8 +18,11 @@ _RANGE_START = re.compile(
     re.IGNORECASE,
 )
 #: What may follow a bare hour: not a unit ("8 kg", "10 people"), but a word of the sentence
-#: ("between 10 and 4 with photo ID").
-_NO_UNIT = r"(?![\d.,:]?\d|\s?(?:%|(?!(?:and|or|to|on|in|at|by|for|with|the|a)\b)[a-zA-Z]))"
+#: ("between 10 and 4 with photo ID", "from 9 to 3 that day").
+_NO_UNIT = (
+    r"(?![\d.,:]?\d|\s?(?:%|(?!(?:and|or|to|on|in|at|by|for|with|the|a|that|this|each|every"
+    r"|but|so|then|when|while|because|if|unless|except|only|daily)\b)[a-zA-Z]))"
+)
 #: A range of bare hours ("from 7 to 9", "between 8 and 10:30").
 _BARE_RANGE = re.compile(
     r"\b(?:from|between)\s(\d{1,2})(?::(\d\d))?\s?(?:to|and|until|till|-|\u2013)\s?"
@@ -95,6 +98,10 @@ _TWELVE_HOUR = re.compile(
 )
 #: A time of day in the evidence, on the 24-hour clock ("19:15", "T16:00:00Z").
 _EVIDENCE_TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d\d)(?!\d)")
+#: A time of day with its seconds ("20:26:52"): its minutes and seconds, found from the colon
+#: (a scan for a literal is fast), then the hour before them.
+_EVIDENCE_SECONDS = re.compile(r":(\d\d):(\d\d)(?![\d:])")
+_HOUR_BEFORE = re.compile(r"(?<![\d:])(\d{1,2})$")
 #: The time of a date and time written without separators, as calendars do
 #: ("20261112T150000Z"); `compact_date_times` reads the eight digits before it (the scan
 #: starts at the "T": a pattern starting with the digits costs twice as much).
@@ -105,6 +112,11 @@ def times_of_day(text: str) -> set[tuple[int, int]]:
     """The times of day a text writes ("19:15", "2026-12-03T16:00:00Z", "2.30pm"), as (hour,
     minute)."""
     found = {(int(h), int(m)) for h, m in _EVIDENCE_TIME.findall(text)}
+    for m in _EVIDENCE_SECONDS.finditer(text):  # "8:27 pm" for 20:26:52: to the minute
+        hours = _HOUR_BEFORE.search(text, max(0, m.start() - 3), m.start())
+        if hours and int(m.group(2)) >= 30:
+            minutes = (60 * int(hours.group(1)) + int(m.group(1)) + 1) % (24 * 60)
+            found.add(divmod(minutes, 60))
     found.update(
         (int(h) % 12 + (12 if half.lower() == "p" else 0), int(m))
         for h, m, half in _DOTTED_TIME.findall(text)

@@ -170,6 +170,9 @@ _HUNDREDTH_UNITS = frozenset(("cent", "cents", "pence"))
 _ROUND_ZEROS = re.compile(r"(?<=[1-9])(?:,?0){2,}$")
 #: ... and close to the value it rounds: "12,700" for 12,655, not "3,000" for 2,610.
 ROUNDED_TOLERANCE = 0.01
+#: A whole number with a unit rounds the output's value in that unit this closely: "12 mph" for
+#: 12.4 mph, not "3 meters" for 2.75 m.
+UNIT_ROUNDING_TOLERANCE = 0.05
 #: A month or a date written year first, in digits ("2026-06", "2026:09:19").
 _YEAR_FIRST = re.compile(r"(?<![\w:.-])((?:19|20)\d\d)(?:-(\d{2})(?![\w:-])|:(\d{2}):(\d{2})\b)")
 #: A date written day and month in digits, then the year ("03/11/2026").
@@ -453,6 +456,13 @@ class _Profile(NamedTuple):
     stems: frozenset[str]
     negated: frozenset[str]
     ordinal: int
+
+
+def _same_unit(written: str, said: str) -> bool:
+    """Whether an output's unit and a claim's are one ("s" and "seconds", "Mbps" and "Mbps")."""
+    return written == said or (
+        said in CONVERSIONS and CONVERSIONS.get(written) is CONVERSIONS[said]
+    )
 
 
 class EvidenceIndex:
@@ -753,8 +763,10 @@ class EvidenceIndex:
         if any(k in facts.numbers for k in keys) or number.value in self._spaced_amounts():
             return True
         if number.unit and not number.decimals and number.scaled is None and any(
-            round(value) == number.value and unit == number.unit for value, unit in facts.units
-        ):  # "91 Mbps" for 91.33 Mbps
+            round(value) == number.value and _same_unit(unit, number.unit)
+            and abs(value - number.value) <= UNIT_ROUNDING_TOLERANCE * number.value
+            for value, unit in facts.units
+        ):  # "91 Mbps" for 91.33 Mbps, "after 5 seconds" for 5.00121s (not "3 m" for 2.75 m)
             return True
         if number.unit in _HUNDREDTH_UNITS and not number.decimals and number_key(
             number.value / 100

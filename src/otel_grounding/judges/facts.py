@@ -357,8 +357,9 @@ def title_like(words: Sequence[str]) -> bool:
 def _is_name(word: str) -> bool:
     lower = word.lower()
     return (word[0].isupper() and len(word) > 1 and lower not in STOPWORDS
-            and lower not in NOT_NAMES and lower not in MONTHS and lower not in NUMBER_WORDS
-            and lower.split("'")[0].split("\u2019")[0] not in PRONOUNS)
+            and lower not in NOT_NAMES and lower not in NUMBER_WORDS
+            and (base := lower.split("'")[0].split("\u2019")[0]) not in PRONOUNS
+            and base not in MONTHS)  # "May's bill"
 
 
 def _defined_acronym(name: str, words: list[str]) -> bool:
@@ -449,6 +450,10 @@ def _blanked(pieces: list[str]) -> str:
     return "".join(out)
 
 
+#: A date written with dots, as log indices and file names write it ("logs-2026.06.02"): its
+#: month and day, found from the dot (a scan for a literal is fast), then the year before it.
+_DOTTED_MONTH_DAY = re.compile(r"\.(\d\d)\.(\d\d)(?![\d.])")
+_DOTTED_YEAR = re.compile(r"(?<![\d.])(?:19|20)\d\d")
 #: A month and year written as a card's expiry ("expires 12/26", "Exp: 03/28").
 _EXPIRES = re.compile(
     r"(?i:expir\w*|exp|valid (?:thru|through|until|to))\.?:?\s+(\d\d)/(\d\d)(?![/\d])"
@@ -462,6 +467,18 @@ def _stands_alone(text: str, words: Sequence[str]) -> bool:
     ("Earlier, VN71 KDX"), or the next is a day's name ("Avoid Saturday")."""
     at = text.find(words[0]) + len(words[0])
     return text[at:at + 1] == "," or words[1].lower() in WEEKDAYS
+
+
+def _dotted_dates(text: str) -> list[DateFact]:
+    """The dates a text writes with dots, year first ("2026.06.02")."""
+    found = []
+    for m in _DOTTED_MONTH_DAY.finditer(text):
+        at = m.start()
+        year = _DOTTED_YEAR.fullmatch(text, max(0, at - 4), at)
+        if year and 1 <= int(m.group(1)) <= 12 and 1 <= int(m.group(2)) <= 31:
+            found.append(DateFact(text[at - 4:m.end()], int(year.group()), int(m.group(1)),
+                                  int(m.group(2))))
+    return found
 
 
 def read_facts(text: str, *, claim: bool) -> TextFacts:
@@ -484,6 +501,8 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
             DateFact(m.group(), 2000 + int(m.group(2)), int(m.group(1)), None)
             for m in _EXPIRES.finditer(text) if 1 <= int(m.group(1)) <= 12
         )
+    if not claim:
+        dates.extend(_dotted_dates(text))
     # Evidence keeps the numbers inside its dates and identifiers; a claim is held to its dates
     # and identifiers as wholes.
     number_text = _mask(masked, date_spans) if claim else text
@@ -673,7 +692,12 @@ _BEYOND = re.compile(
 )
 #: What may stand between a value and its comparison ("41% now cycle weekly, up from"); a
 #: word opening another subject ends the value's reach.
-_OTHER_SUBJECT = re.compile(r"\b(?:and|but|while|whereas|with|compared|versus|vs)\b|[;:()]")
+_OTHER_SUBJECT = re.compile(
+    r"\b(?:and|but|while|whereas|with|compared|versus|vs|when|whenever|if|unless|until)\b"
+    r"|[;:()]"
+)
+#: A word before a number that names a thing rather than measures it ("ending 4471", "No. 5").
+_NAMING = re.compile(r"(?:\bending(?:\s+in)?|\bno\.?|#)\s*$")
 _COMPARES = re.compile(r"\b(?:from|above|below)\b", re.IGNORECASE)
 _CURRENCY_SIGN = re.compile(r"[$\u20ac\u00a3\u00a5]")
 #: A comparison reaches back this far for its value.
@@ -701,8 +725,10 @@ def comparisons(sentence: str) -> list[tuple[str, str, bool]]:
             if backward:
                 before = lowered[max(0, m.start() - COMPARED_REACH_CHARS):m.start()]
                 values = list(re.finditer(_COMPARED, before))
-                if not values or _OTHER_SUBJECT.search(before[values[-1].end():]):
-                    continue
+                if not values or _OTHER_SUBJECT.search(before[values[-1].end():]) or (
+                    _NAMING.search(before, 0, values[-1].start())
+                ):
+                    continue  # "a Visa ending 4471": a number that names, not a value
                 value, other = values[-1].group(1), m.group(2)
                 if _MOVES_TO.match(lowered, m.end()):
                     continue  # "goes up from 1,150 to 1,207": `_FROM_TO` reads it
