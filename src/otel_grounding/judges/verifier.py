@@ -296,9 +296,9 @@ _ANSWERS_NO = re.compile(r"\s*(?:[A-Za-z]+:\s*)?(?:no|not yet|nope)\s*[,.;!]", r
 _DENYING_BEFORE = re.compile(r"\b(?:excl\.?|excluding|except|without)$", re.IGNORECASE)
 #: A time written to the second ("2:58:31").
 _HOURS_MINUTES_SECONDS = re.compile(r"(?<![\d:])\d{1,2}:\d\d:\d\d(?![\d:])")
-#: A name written with dots, "@" or slashes: a host, an e-mail address, a path.
 #: Minutes and seconds as a stopwatch writes them ("40:58").
 _MINUTES_SECONDS = re.compile(r"(?<![\d:])(\d{1,3}):([0-5]\d)(?![\d:])")
+#: A name written with dots, "@" or slashes: a host, an e-mail address, a path.
 _ADDRESS = re.compile(r"[\w-]+(?:[.@/][\w-]+)+")
 #: A people's name: its place's first letters and an ending ("Canad-ian", "Japan-ese").
 _DEMONYM = re.compile(r"([A-Z][a-z]{3,}?)(?:ian|an|ese|ish)")
