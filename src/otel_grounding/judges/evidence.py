@@ -161,7 +161,7 @@ CONVERSIONS: dict[str, tuple[float, ...]] = {
 #: Units of time whose whole numbers an output may give exactly in a smaller unit ("keeps
 #: messages for 14 days" for a retention of 1209600 seconds).
 _WHOLE_TIME_UNITS = frozenset(
-    ("minute", "minutes", "hour", "hours", "day", "days", "week", "weeks")
+    unit for unit, factors in CONVERSIONS.items() if factors in (_MINUTES, _HOURS, _DAYS, _WEEKS)
 )
 #: The hundredth of a currency a claim may write a price in ("85 cents a tap" for $0.85).
 _HUNDREDTH_UNITS = frozenset(("cent", "cents", "pence"))
@@ -175,6 +175,9 @@ ROUNDED_TOLERANCE = 0.01
 UNIT_ROUNDING_TOLERANCE = 0.05
 #: A month or a date written year first, in digits ("2026-06", "2026:09:19").
 _YEAR_FIRST = re.compile(r"(?<![\w:.-])((?:19|20)\d\d)(?:-(\d{2})(?![\w:-])|:(\d{2}):(\d{2})\b)")
+#: A date written year first with dots, as log indices and file names write it
+#: ("logs-2026.06.02").
+_DOTTED = re.compile(r"(?<![\d.])((?:19|20)\d\d)\.(\d\d)\.(\d\d)(?![\d.])")
 #: A date written day and month in digits, then the year ("03/11/2026").
 _SLASHED = re.compile(r"(?<![\w/.])(\d{1,2})/(\d{1,2})(?:/((?:19|20)\d\d)\b|(?![\w/.]))")
 #: A sentence opening with one of these goes on about the sentence before.
@@ -1073,15 +1076,20 @@ class EvidenceIndex:
                     self._field_values.append((stems, values_in(text[label.end():])))
         return self._field_values
 
-    def lines_dated(self, date: DateFact) -> dict[str, int]:
-        """The evidence sentences (text -> position) writing a date of this month and day (and
-        year, where it has one); each sentence's dates read once, on first use."""
+    @property
+    def sentence_dates(self) -> list[tuple[DateFact, ...]]:
+        """Each evidence sentence's dates, in order; read once, on first use."""
         if self._line_dates is None:
             self._line_dates = [
                 read_facts(sentence.text, claim=False).dates for sentence in self.sentences
             ]
+        return self._line_dates
+
+    def lines_dated(self, date: DateFact) -> dict[str, int]:
+        """The evidence sentences (text -> position) writing a date of this month and day (and
+        year, where it has one)."""
         return {
-            self.sentences[p].text: p for p, dates in enumerate(self._line_dates)
+            self.sentences[p].text: p for p, dates in enumerate(self.sentence_dates)
             if any(
                 (known.month, known.day) == (date.month, date.day)
                 and date.year in (None, known.year)
@@ -1657,13 +1665,20 @@ def _derived_values(index: EvidenceIndex) -> tuple[set[float], set[float]]:
 
 def numeric_dates(text: str) -> list[DateFact]:
     """Dates written in digits the general reader leaves alone: a month ("2026-06"), EXIF's
-    "2026:09:19", and "03/11/2026" or "17/03", read both ways (month first and day first)."""
+    "2026:09:19", an index's "logs-2026.06.02", and "03/11/2026" or "17/03", read both ways
+    (month first and day first)."""
     found: list[DateFact] = []
     for m in _YEAR_FIRST.finditer(text):
         year = int(m.group(1))
         month, day = (int(m.group(2)), None) if m.group(2) else (int(m.group(3)), int(m.group(4)))
         if 1 <= month <= 12 and (day is None or 1 <= day <= 31):
             found.append(DateFact(m.group(), year, month, day))
+    if "." in text:
+        found.extend(
+            DateFact(m.group(), int(m.group(1)), int(m.group(2)), int(m.group(3)))
+            for m in _DOTTED.finditer(text)
+            if 1 <= int(m.group(2)) <= 12 and 1 <= int(m.group(3)) <= 31
+        )
     for m in _MONTH_RANGE.finditer(text):  # "bank statements Mar-May 2025": March too
         written = int(m.group(2)) if m.group(2) else None
         found.append(DateFact(m.group(), written, MONTHS[m.group(1).lower()[:3]], None))

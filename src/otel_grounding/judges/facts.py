@@ -450,10 +450,6 @@ def _blanked(pieces: list[str]) -> str:
     return "".join(out)
 
 
-#: A date written with dots, as log indices and file names write it ("logs-2026.06.02"): its
-#: month and day, found from the dot (a scan for a literal is fast), then the year before it.
-_DOTTED_MONTH_DAY = re.compile(r"\.(\d\d)\.(\d\d)(?![\d.])")
-_DOTTED_YEAR = re.compile(r"(?<![\d.])(?:19|20)\d\d")
 #: A month and year written as a card's expiry ("expires 12/26", "Exp: 03/28").
 _EXPIRES = re.compile(
     r"(?i:expir\w*|exp|valid (?:thru|through|until|to))\.?:?\s+(\d\d)/(\d\d)(?![/\d])"
@@ -467,18 +463,6 @@ def _stands_alone(text: str, words: Sequence[str]) -> bool:
     ("Earlier, VN71 KDX"), or the next is a day's name ("Avoid Saturday")."""
     at = text.find(words[0]) + len(words[0])
     return text[at:at + 1] == "," or words[1].lower() in WEEKDAYS
-
-
-def _dotted_dates(text: str) -> list[DateFact]:
-    """The dates a text writes with dots, year first ("2026.06.02")."""
-    found = []
-    for m in _DOTTED_MONTH_DAY.finditer(text):
-        at = m.start()
-        year = _DOTTED_YEAR.fullmatch(text, max(0, at - 4), at)
-        if year and 1 <= int(m.group(1)) <= 12 and 1 <= int(m.group(2)) <= 31:
-            found.append(DateFact(text[at - 4:m.end()], int(year.group()), int(m.group(1)),
-                                  int(m.group(2))))
-    return found
 
 
 def read_facts(text: str, *, claim: bool) -> TextFacts:
@@ -501,8 +485,6 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
             DateFact(m.group(), 2000 + int(m.group(2)), int(m.group(1)), None)
             for m in _EXPIRES.finditer(text) if 1 <= int(m.group(1)) <= 12
         )
-    if not claim:
-        dates.extend(_dotted_dates(text))
     # Evidence keeps the numbers inside its dates and identifiers; a claim is held to its dates
     # and identifiers as wholes.
     number_text = _mask(masked, date_spans) if claim else text

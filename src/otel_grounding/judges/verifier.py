@@ -1706,8 +1706,8 @@ def _weekday_of_a_listed_week(claim: str, date: DateFact, index: EvidenceIndex) 
     years = {date.year} if date.year is not None else {
         int(n) for n in index.number_values if n == int(n) and YEARS[0] <= n <= YEARS[1]
     }
-    for sentence in index.sentences:
-        for known in read_facts(sentence.text, claim=False).dates:
+    for sentence, dates in zip(index.sentences, index.sentence_dates, strict=True):
+        for known in dates:
             if known.month is None or known.day is None:
                 continue
             for year in {known.year} if known.year is not None else years:
