@@ -3299,3 +3299,124 @@ def test_a_word_the_output_cuts_short_beside_the_same_word() -> None:
     assert verdict("You can resit Intermediate Macroeconomics.", results)[0] == UNSUPPORTED
     # beside another word, the cut word is not this one
     assert verdict("You can resit Econometrics and Microeconomics.", results)[0] == UNSUPPORTED
+
+
+# -- rules-v33 -------------------------------------------------------------------------------
+PORTAL = (
+    "2026-04-02 09:14:03 portal[2231]: room=412 auth=voucher VCH-88K2 result=ACCEPTED"
+    " plan=Premium-50Mbps\n"
+    "2026-04-02 09:20:11 portal[2231]: room=412 auth=voucher VCH-88K2 result=REJECTED"
+    " reason=device_limit(2)\n"
+    "2026-04-02 09:21:30 portal[2231]: room=412 auth=room_surname result=ACCEPTED"
+    " plan=Free-5Mbps"
+)
+
+
+def test_a_word_run_together_with_up_or_in_is_a_word() -> None:
+    mypy = "src/billing/invoice.py:131: error: Item None of Customer has no attribute email"
+    assert verdict("invoice.py has an email lookup on a customer.", mypy)[0] == SUPPORTED
+    # a name the output never writes is still one
+    assert verdict("invoice.py has an email lookup on a zorbix.", mypy)[0] == UNSUPPORTED
+
+
+def test_a_unit_the_output_writes_onto_its_number() -> None:
+    assert verdict("It is on the free 5 Mbps plan.", PORTAL)[0] == SUPPORTED
+    assert verdict("It is on the free 5 Gbps plan.", PORTAL)[0] == UNSUPPORTED
+
+
+def test_terabytes_from_a_count_of_bytes() -> None:
+    dry_run = "running this query will process 1843201994752 bytes of data."
+    assert verdict("The query would scan about 1.84 TB.", dry_run)[0] == SUPPORTED
+    assert verdict("The query would scan about 2.84 TB.", dry_run)[0] == UNSUPPORTED
+
+
+def test_a_lines_counter_is_no_state() -> None:
+    itinerary = (
+        "Day 1 Sat 13 Jun: Largs -> Millport, mooring buoy\n"
+        "Day 2 Sun 14 Jun: Millport -> Lochranza, visitor pontoon"
+    )
+    assert verdict("The first night is on a mooring buoy at Millport.", itinerary)[0] == SUPPORTED
+    # a line's word with a number that is a measure is still its state
+    brakes = "Front 4 mm pads, wear OK\nNext check: 6 months"
+    assert verdict("The rear pads are at 4 mm.", brakes)[0] == UNSUPPORTED
+
+
+def test_a_joined_phrase_with_small_words_the_output_joins_without_them() -> None:
+    assert verdict("It got online through the room-and-surname login.", PORTAL)[0] == SUPPORTED
+    assert verdict("It got online through the room-and-passcode login.", PORTAL)[0] == UNSUPPORTED
+    # and of numbers: "11-of-19 shooting" for 11-19
+    box = "PLAYER      MIN  PTS  REB  FG\nT. Okafor    36   28   11   11-19\nJ. Marsh     34   17    3   6-14"
+    assert verdict("Okafor scored 28 on 11-of-19 shooting.", box)[0] == SUPPORTED
+    assert verdict("Okafor scored 28 on 11-of-21 shooting.", box)[0] == UNSUPPORTED
+    # a small word joins two others at least: "check-in" is not the output's check_out
+    stay = "guest=412 status=check_out\nroom=412 status=ready"
+    assert verdict("The guest is at check-in.", stay)[0] == UNSUPPORTED
+
+
+def test_a_hyphened_name_of_words_the_output_writes_in_full() -> None:
+    match = "Juniper, a 22-month-old yellow Labrador x Golden Retriever bitch."
+    assert verdict("Juniper is a yellow Lab-cross-Golden.", match)[0] == SUPPORTED
+    assert verdict("Juniper is a yellow Lab-cross-Poodle.", match)[0] == UNSUPPORTED
+    # a lower-case word must join capitalised ones: "born" says more than the output
+    signing = "Sim Bhullar is set to become the NBA's first player of Indian descent."
+    assert verdict("Indian-born Sim Bhullar is set to join the NBA.", signing)[0] == UNSUPPORTED
+
+
+def test_a_tables_cell_written_out() -> None:
+    grades = (
+        "Card                                  Grade  Label\n"
+        "2003 Topps Chrome Marcus Delaney #111  9      MINT\n"
+        "1996 Pokemon Base Set Chansey #3       7      NM\n"
+        "2018 Panini Prizm Rafael Okonjo #280   10     GEM MT"
+    )
+    assert verdict("The Okonjo Prizm came back a Gem Mint.", grades)[0] == SUPPORTED
+    # another row's label is still read as crossed, and a cell's number is one of its words
+    assert verdict("The Chansey came back a Mint 7.", grades)[0] == UNSUPPORTED
+    jobs = (
+        "street        team     date\n"
+        "Orchard Rise  Team 2   2026-03-18\n"
+        "Bishops Way   Team 4   2026-03-20"
+    )
+    assert verdict("The next job at Orchard Rise is with Team 4.", jobs)[0] == UNSUPPORTED
+    # a letter alone is no short form: "Shed B" is not said by "black"
+    stock = (
+        "sku,species,grade,board_feet,kiln_dried,location\n"
+        "WO-4-FAS,White Oak,FAS,1240,true,Shed A\n"
+        "WO-4-1C,White Oak,1 Common,860,true,Shed A\n"
+        "HM-8-FAS,Hard Maple,FAS,415,true,Shed B\n"
+        "WN-4-FAS,Black Walnut,FAS,0,true,Shed B\n"
+        "CY-4-SEL,Cypress,Select,2310,false,Yard 2"
+    )
+    assert verdict("Black walnut is kept in Shed A.", stock)[0] == UNSUPPORTED
+
+
+def test_a_tables_yes_is_a_state_of_the_same_answer() -> None:
+    plans = (
+        "Feature              Basic      Plus\n"
+        "Catalogue streaming  Included   Included\n"
+        "Offline downloads    Yes        Yes\n"
+        "Family sharing       No         Included\n"
+        "Podcasts             Excluded   Yes"
+    )
+    assert verdict("On Basic, offline downloads are included.", plans)[0] == SUPPORTED
+    assert verdict("On Basic, family sharing is included.", plans)[0] == UNSUPPORTED
+    # a yes is not another row's state of the other answer
+    assert verdict("On Basic, offline downloads are excluded.", plans)[0] == UNSUPPORTED
+
+
+def test_a_small_count_is_no_term_of_an_amounts_sum() -> None:
+    indices = (
+        "health status index             pri rep docs.count store.size\n"
+        "green  open   logs-2026.06.01   1   1     4812339      3.9gb\n"
+        "green  open   logs-2026.06.02   1   1     5106772      4.2gb"
+    )
+    assert verdict("The June 2 index holds 4.2 GB.", indices)[0] == SUPPORTED
+    assert verdict("The June 2 index holds 5.2 GB.", indices)[0] == UNSUPPORTED
+    order = '{"item": "grinder", "qty": 1, "subtotal": "189.00 GBP", "shipping": "4.95 GBP"}'
+    assert verdict("Shipping was £5.95.", order)[0] == UNSUPPORTED
+    # an amount written with its fraction is still a term ("68.0" less 66.8)
+    fit = '{"point": "body length", "spec": 68.0, "actual": 66.8}'
+    assert verdict("The body is 1.2 cm too short.", fit)[0] == SUPPORTED
+    # and a count is a term of a whole amount (120 seats, 4 held)
+    hall = '{"hall": "Main", "capacity": 120, "held": 4}'
+    assert verdict("There are 116 seats in the hall.", hall)[0] == SUPPORTED

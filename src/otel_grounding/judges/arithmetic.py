@@ -15,6 +15,8 @@ from otel_grounding.judges.tables import Table, cell_number
 
 #: The largest whole number `one_step` reads as a count of things another number is of.
 COUNT_MAX = 50
+#: Whole numbers below this are counts that `worked_out` does not add to an amount.
+SMALL_COUNT = 10
 
 
 def column_totals(tables: Iterable[Table]) -> set[float]:
@@ -56,17 +58,35 @@ def line_sums(rows: Sequence[tuple[str, ...]]) -> set[float]:
 
 
 def worked_out(records: Iterable[Sequence[float]]) -> set[float]:
-    """Each pair of a record's numbers added, subtracted, multiplied, and one as a percentage
-    (or a multiple) of the other."""
+    """Each pair of a record's numbers added, subtracted (but not a small count and an amount
+    with a fraction, `_count_and_amount`), multiplied, and one as a percentage (or a
+    multiple) of the other."""
     derived: set[float] = set()
     for numbers in records:
+        # most records hold no small count beside a fraction: no pair to check
+        mixed = any(v.is_integer() and 0 < v < SMALL_COUNT for v in numbers) and not all(
+            v.is_integer() for v in numbers
+        )
         for a, b in combinations(numbers, 2):
-            derived.update((a + b, abs(a - b), a * b))
+            if mixed and _count_and_amount(a, b):
+                derived.add(a * b)
+            else:
+                derived.update((a + b, abs(a - b), a * b))
             if b:
                 derived.add(100 * a / b)
             if a:
                 derived.add(100 * b / a)
     return derived
+
+
+def _count_and_amount(a: float, b: float) -> bool:
+    """Whether one of two numbers is a small count (a whole number below `SMALL_COUNT`) and
+    the other an amount with a fraction: a line's "1" replica beside its 4.2 GB, or its
+    quantity 1 beside £4.95, is no term of a sum or difference with it."""
+    return any(
+        count.is_integer() and 0 < count < SMALL_COUNT and not amount.is_integer()
+        for count, amount in ((a, b), (b, a))
+    )
 
 
 def three_way(records: Iterable[Sequence[float]]) -> set[float]:

@@ -12,7 +12,7 @@ import datetime
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from itertools import accumulate, chain, combinations, repeat
 from typing import NamedTuple
@@ -102,6 +102,8 @@ DERIVED_MAX_NUMBERS = 40
 DERIVED_MIN = 100
 
 
+#: Small words joining the words of a hyphened phrase ("room-and-surname").
+_JOINING_PARTS = frozenset(("and", "or", "of", "the", "to", "in", "on", "a"))
 #: A part of a hyphenated identifier that may be checked on its own: a word, or digits with
 #: an ending ("18s", "3rd").
 _PLAIN_PART = re.compile(r"[^\W\d_]+|\d+(?:\.\d+)?[a-z]{0,2}")
@@ -144,6 +146,7 @@ _DAYS = (1 / 24, 1 / 86_400)
 _WEEKS = (1 / 7, 1 / 604_800)
 _GIGA = (1e-3, 1 / 1024, 1e-6, 2**-20, 1e-9, 2**-30)
 _MEGA = (1e-3, 1 / 1024, 1e-6, 2**-20)
+_TERA = (*_GIGA, 1e-12, 2**-40)
 CONVERSIONS: dict[str, tuple[float, ...]] = {
     **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), _SECONDS),
     **dict.fromkeys(("min", "mins", "minute", "minutes"), _MINUTES),
@@ -152,7 +155,7 @@ CONVERSIONS: dict[str, tuple[float, ...]] = {
     **dict.fromkeys(("week", "weeks"), _WEEKS),
     **dict.fromkeys(("gb", "gib", "gigabytes"), _GIGA),
     **dict.fromkeys(("mb", "mib", "megabytes"), _MEGA),
-    **dict.fromkeys(("tb", "tib", "terabytes"), _GIGA),
+    **dict.fromkeys(("tb", "tib", "terabytes"), _TERA),
     **dict.fromkeys(("km", "kg", "kw", "kwh", "mw", "mwh", "kilometres", "kilometers"), (1e-3,)),
     **dict.fromkeys(("m", "metres", "meters"), (1e-3, 1e-2)),
     "litres": (1e-3,),
@@ -695,6 +698,8 @@ class EvidenceIndex:
             return True
         if _COMMON_CAPITAL.fullmatch(name):  # "A-level", "T-shirt", "X-ray": no names
             return True
+        if re.search(rf"\d{re.escape(whole)}\b", self.text, re.IGNORECASE):
+            return True  # a unit written onto its number: "5 Mbps" for "Free-5Mbps"
         if name[:1] in _SYMBOL_NAMES:  # "ΔE" for delta_e
             spelled = rf"\b{_SYMBOL_NAMES[name[0]]}[_ -]?{re.escape(name[1:])}\b"
             return re.search(spelled, self.text, re.IGNORECASE) is not None
@@ -1002,17 +1007,19 @@ class EvidenceIndex:
             rf"(?<![\w(]){re.escape(key[:1])}\({re.escape(key[1:])}\)", self.text
         ):
             return True
-        # "under-18s" for "under 18": hyphenated words and plain numbers, each found.
+        # "under-18s" for "under 18", "11-of-19" for 11-19: hyphenated words and plain
+        # numbers, each found
         parts = key.split("-")
         if len(parts) < 2 or not all(_PLAIN_PART.fullmatch(p) for p in parts):
             return False
         numbered = any(not p.isalpha() for p in parts)
-        return all(
-            (numbered and p in _UNIT_WORDS) or self._has_word(p)
-            if p.isalpha()
-            else number_key(float(_digits(p))) in self._read_facts().numbers
-            for p in parts
-        )
+
+        def found(part: str) -> bool:
+            if part.isalpha():
+                return (numbered and part in _UNIT_WORDS) or self._has_word(part)
+            return number_key(float(_digits(part))) in self._read_facts().numbers
+
+        return parts_known(parts, found)
 
     def _written_apart(self, letters: str, digits: str) -> bool:
         """Whether the output writes these letters and this number as words of one line, or
@@ -1661,6 +1668,13 @@ def _derived_values(index: EvidenceIndex) -> tuple[set[float], set[float]]:
     derived = worked_out(records) | three_way(records) | index.totals
     derived.update(float(len(table.rows)) for table in index.tables)
     return derived, multiples(records)
+
+
+def parts_known(parts: Sequence[str], known: Callable[[str], bool]) -> bool:
+    """Whether each part of a joined word is known, but the small words joining two others at
+    least ("room-and-surname" for room_surname; not "check-in" for check_out)."""
+    joined = len(parts) - sum(p in _JOINING_PARTS for p in parts) >= 2
+    return all((joined and p in _JOINING_PARTS) or known(p) for p in parts)
 
 
 def numeric_dates(text: str) -> list[DateFact]:

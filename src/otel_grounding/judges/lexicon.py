@@ -34,6 +34,8 @@ _PREFIXES = (
     "un", "re", "sub", "de", "non", "pre", "auto", "multi", "over", "under", "out", "co", "mis",
     "dis", "mega", "kilo", "micro", "inter", "post",
 )
+#: Words of two letters that end a word run together ("lookup", "signup").
+_PARTICLES = ("up", "in", "on")
 #: The shortest stem left once an ending is taken off, and the shortest of two words run
 #: together ("subkey", "timesheet"); the shortest word left once a prefix is taken off.
 _STEM_MIN = 3
@@ -64,6 +66,10 @@ def is_word(word: str) -> bool:
     return any(
         _listed(word[:cut]) and _inflected(word[cut:])
         for cut in range(_STEM_MIN, len(word) - _STEM_MIN + 1)
+    ) or any(
+        word.endswith(particle) and len(word) - len(particle) >= _STEM_MIN
+        and _listed(word[: -len(particle)])
+        for particle in _PARTICLES
     )
 
 
