@@ -3420,3 +3420,66 @@ def test_a_small_count_is_no_term_of_an_amounts_sum() -> None:
     # and a count is a term of a whole amount (120 seats, 4 held)
     hall = '{"hall": "Main", "capacity": 120, "held": 4}'
     assert verdict("There are 116 seats in the hall.", hall)[0] == SUPPORTED
+
+
+# -- rules-v34 -------------------------------------------------------------------------------
+def test_tonnes_from_kilograms() -> None:
+    cert = "Quantity: 1,240 cartons / 22,320 kg\nPlace of origin: Hawke's Bay"
+    assert verdict("It covers about 22.3 tonnes of apples.", cert)[0] == SUPPORTED
+    assert verdict("It covers about 23.3 tonnes of apples.", cert)[0] == UNSUPPORTED
+
+
+def test_by_joins_the_numbers_of_a_hyphened_size() -> None:
+    rules = "Plot: 5 m × 5 m, allocated at check-in\nTeams: up to 4 people"
+    assert verdict("Each team gets a 5-by-5-metre plot.", rules)[0] == SUPPORTED
+    assert verdict("Each team gets a 6-by-5-metre plot.", rules)[0] == UNSUPPORTED
+
+
+def test_a_hedge_before_two_numbers_is_said_of_both() -> None:
+    cider = (
+        "Date        SG      Temp °C\n2026-10-02  1.058   14.5\n"
+        "2026-10-06  1.031   15.2\n2026-10-16  1.002   14.1"
+    )
+    assert verdict("It stayed around 14 to 15 °C.", cider)[0] == SUPPORTED
+    assert verdict("It stayed around 14 to 18 °C.", cider)[0] == UNSUPPORTED
+    # unhedged, 15 is not 15.2; nor is a hedge said of a number further before
+    assert verdict("It stayed at 14.1 to 15 °C.", cider)[0] == UNSUPPORTED
+    claim = "It was around 14.5 °C on October 2, rising to 15 °C."
+    assert verdict(claim, cider)[0] == UNSUPPORTED
+
+
+def test_how_long_a_value_was_above_another_is_no_comparison() -> None:
+    log = "Row  Core temp (°C)  Days >55°C\nW7   63              18\nW8   58              11"
+    assert verdict("W7 has logged 18 days above 55 °C.", log)[0] == SUPPORTED
+    # a value compared is still read, and a time moving from another
+    assert verdict("W7 is at 41, above its 55 target.", log)[0] == UNSUPPORTED
+    calls = "Category 2 mean: 41 min (October: 36 min)"
+    assert verdict("Calls averaged 41 minutes down from 36.", calls)[0] == UNSUPPORTED
+
+
+def test_an_amount_of_nought_is_none_of_it() -> None:
+    card = "2026-07-02 09:14  Top-up  +€400.00   from £344.83  rate 1.1600  fee £0.00"
+    assert verdict("The €400 top-up cost £344.83, with no fee.", card)[0] == SUPPORTED
+    quote = "Qty      Unit price   Total (ex VAT)\n2,000    £2.31        £4,620.00\n"
+    claim = "There's no VAT since books are zero-rated."
+    assert verdict(claim, quote + "Books are zero-rated for VAT")[0] == SUPPORTED
+    # a fee that is not nought is still read the other way
+    charged = card.replace("£0.00", "£2.50")
+    assert verdict("The €400 top-up cost £344.83, with no fee.", charged)[0] == CONTRADICTED
+
+
+def test_a_number_in_words_of_a_joined_word_the_output_writes_in_digits() -> None:
+    sprint = (
+        "Sprint 42 (PAY team) — 2026-05-04 → 2026-05-15\n"
+        "Committed: 54 pts   Completed: 41 pts   Carried over: 13 pts\n"
+        "Scope added mid-sprint: 5 pts (PAY-1190)\n"
+        "Velocity (3-sprint avg): 44 pts"
+    )
+    assert verdict("That's under its three-sprint average of 44 points.", sprint)[0] == SUPPORTED
+    assert verdict("That's under its four-sprint average of 44 points.", sprint)[0] == UNSUPPORTED
+
+
+def test_a_hexadecimal_address_without_its_leading_zeros() -> None:
+    flash = "Wrote 1302528 bytes at 0x00010000 in 9.6 seconds\nHash of data verified."
+    assert verdict("It wrote the image at 0x10000.", flash)[0] == SUPPORTED
+    assert verdict("It wrote the image at 0x20000.", flash)[0] == UNSUPPORTED

@@ -102,8 +102,10 @@ DERIVED_MAX_NUMBERS = 40
 DERIVED_MIN = 100
 
 
-#: Small words joining the words of a hyphened phrase ("room-and-surname").
-_JOINING_PARTS = frozenset(("and", "or", "of", "the", "to", "in", "on", "a"))
+#: A number in hexadecimal ("0x00010000").
+_HEX = re.compile(r"0x([0-9a-f]+)\b")
+#: Small words joining the words of a hyphened phrase ("room-and-surname", "5-by-5-metre").
+_JOINING_PARTS = frozenset(("and", "or", "of", "the", "to", "in", "on", "a", "by", "x"))
 #: A part of a hyphenated identifier that may be checked on its own: a word, or digits with
 #: an ending ("18s", "3rd").
 _PLAIN_PART = re.compile(r"[^\W\d_]+|\d+(?:\.\d+)?[a-z]{0,2}")
@@ -158,6 +160,7 @@ CONVERSIONS: dict[str, tuple[float, ...]] = {
     **dict.fromkeys(("tb", "tib", "terabytes"), _TERA),
     **dict.fromkeys(("km", "kg", "kw", "kwh", "mw", "mwh", "kilometres", "kilometers"), (1e-3,)),
     **dict.fromkeys(("m", "metres", "meters"), (1e-3, 1e-2)),
+    **dict.fromkeys(("tonne", "tonnes"), (1e-3,)),
     "litres": (1e-3,),
     "liters": (1e-3,),
 }
@@ -987,6 +990,9 @@ class EvidenceIndex:
         # A key without a space or a cut character is in the text when it is in one word.
         if key in (self.text if _CUT_OR_SPACE.search(key) else self._words_text):
             return True
+        if (hexadecimal := _HEX.fullmatch(key)) and "0x" in self.text.lower():
+            value = int(hexadecimal.group(1), 16)  # "0x10000" for 0x00010000
+            return any(int(h, 16) == value for h in _HEX.findall(self.text.lower()))
         hundredths = _HUNDREDTHS.fullmatch(key)
         if hundredths:  # "22p a mile" for 0.22, "69c" for 0.69
             return number_key(float(hundredths.group(1)) / 100) in self._read_facts().numbers

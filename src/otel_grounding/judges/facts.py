@@ -465,6 +465,19 @@ def _stands_alone(text: str, words: Sequence[str]) -> bool:
     return text[at:at + 1] == "," or words[1].lower() in WEEKDAYS
 
 
+#: Words joining two numbers of one hedge ("around 14 to 15", "roughly 15 or 16").
+_PAIRED = frozenset(("to", "or"))
+
+
+def _second_of_hedged(before: list[str], numbers: list[NumberFact]) -> bool:
+    """Whether a number is the second of a pair the hedge before the first is said of: the
+    words before it are a hedged number and "to" or "or"."""
+    return (
+        len(before) > 1 and before[-1] in _PAIRED and bool(numbers) and numbers[-1].hedged
+        and before[-2] == numbers[-1].text.lower()
+    )
+
+
 def read_facts(text: str, *, claim: bool) -> TextFacts:
     """The facts of a text. A claim keeps only what it must be held to (its first word is not
     a name: every sentence starts with a capital); evidence keeps everything it could support."""
@@ -506,7 +519,8 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
             before = lowered[max(0, m.start() - 16): m.start()].translate(_NOT_WORDS).split()
             hedged = bool(before) and (before[-1] in HEDGES or before[-1].endswith("~")
                                        or (len(before) > 1 and before[-2] in HEDGES)
-                                       or before[-2:] == ["close", "to"])
+                                       or before[-2:] == ["close", "to"]
+                                       or _second_of_hedged(before, numbers))
         percent = claim and _PERCENT.match(number_text, m.end()) is not None
         unit = _UNIT.match(number_text, m.end()) if claim else None
         numbers.append(NumberFact(
@@ -712,6 +726,8 @@ def comparisons(sentence: str) -> list[tuple[str, str, bool]]:
                 ):
                     continue  # "a Visa ending 4471": a number that names, not a value
                 value, other = values[-1].group(1), m.group(2)
+                if pattern is _BEYOND and _HOW_LONG.fullmatch(before[values[-1].end():]):
+                    continue  # "18 days above 55 °C": how long it was, not the value
                 if _MOVES_TO.match(lowered, m.end()):
                     continue  # "goes up from 1,150 to 1,207": `_FROM_TO` reads it
                 length = _measured(lowered, m.end(2))
@@ -728,6 +744,9 @@ def comparisons(sentence: str) -> list[tuple[str, str, bool]]:
     return found
 
 
+#: A unit of time between a number and "above" or "below": the number counts how long a
+#: value was beyond the other ("18 days above 55 °C"), and is no value of the comparison.
+_HOW_LONG = re.compile(r"\s(?:days?|nights?|hours?|hrs?|minutes?|mins?|weeks?|months?|years?)\s")
 #: "... to 1,207" after a comparison's number: a move from one value to another.
 _MOVES_TO = re.compile(r"[^;:()]{0,40}?\bto\s+" + _COMPARED)
 #: Units of length, which place a thing ("above 2,200 m") as well as measure it.

@@ -121,7 +121,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v33"
+MODEL = "rules-v34"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -672,8 +672,16 @@ def _unknown_siblings(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]
         f"identifier '{w}'" for w in facts.words
         if ("-" in w or "_" in w) and w.islower() and JOINED.fullmatch(w)
         and not _PREFIXED.match(w)
-        and w not in index.text and not _holds_singular(w, index) and index.siblings(w)
+        and w not in index.text and _in_digits(w) not in index.text
+        and not _holds_singular(w, index) and index.siblings(w)
         and not parts_known(JOINERS.split(w), index.knows_part)
+    )
+
+
+def _in_digits(word: str) -> str:
+    """A joined word with its numbers in words written in digits ("three-sprint": 3-sprint)."""
+    return "-".join(
+        str(NUMBER_WORDS[part]) if part in NUMBER_WORDS else part for part in word.split("-")
     )
 
 
@@ -2539,8 +2547,13 @@ def _state_lines(beside: frozenset[str], kind: frozenset[str], index: EvidenceIn
     return _sharing_most(shared, first, POLARITY_MIN_SHARED)
 
 
-#: A count of nought ("1842 passed, 0 failed", "damaged=0"): its polarity is the number's.
-_NOUGHT_COUNT = re.compile(r"(?<![\w.,])0 [a-z]|[a-z]=0(?![\d.])")
+#: A count or an amount of nought ("1842 passed, 0 failed", "damaged=0", `"remote_enabled":
+#: 0`, "fee £0.00", "zero-rated"): its polarity is the number's.
+_NOUGHT_COUNT = re.compile(
+    r"(?<![\w.,])0 [a-z]|[a-z](?:=|\"?:\s*)0(?![\d.])"
+    r"|[a-z] [$\u00a3\u20ac\u00a5]0(?:\.00?)?(?![\d.])|\bzero-",
+    re.IGNORECASE,
+)
 #: Words that deny what they are said of without a negation ("paired passage refused",
 #: "Call-out fee: waived", "shortage pallets=2", "Service suspended on 25 December", a
 #: review "(pending)").
