@@ -3418,7 +3418,7 @@ def test_a_small_count_is_no_term_of_an_amounts_sum() -> None:
     fit = '{"point": "body length", "spec": 68.0, "actual": 66.8}'
     assert verdict("The body is 1.2 cm too short.", fit)[0] == SUPPORTED
     # and a count is a term of a whole amount (120 seats, 4 held)
-    hall = '{"hall": "Main", "capacity": 120, "held": 4}'
+    hall = '{"hall": "Main", "capacity": 120, "held": 4, "fee": 2.50}'
     assert verdict("There are 116 seats in the hall.", hall)[0] == SUPPORTED
 
 
