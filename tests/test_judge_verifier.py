@@ -3262,6 +3262,10 @@ def test_a_weekday_of_a_week_the_output_dates_by_its_monday() -> None:
     assert verdict("Peter Gould winds on Thursday, July 23.", rota)[0] == UNSUPPORTED
     assert verdict("Peter Gould winds on Saturday, July 24.", rota)[0] == UNSUPPORTED
     assert verdict("Peter Gould winds on Friday, July 31.", rota)[0] == UNSUPPORTED
+    # or the weekday written with the day on a line of its own ("Wed 10" that week)
+    menu = "Lunch menu, week of Mon 2026-06-08\nMon 8: cottage pie\nWed 10: fish pie"
+    assert verdict("On Wednesday, June 10 it's fish pie.", menu)[0] == SUPPORTED
+    assert verdict("On Wednesday, June 17 it's fish pie.", menu)[0] == UNSUPPORTED
 
 
 def test_a_weekday_given_another_day_than_the_outputs() -> None:

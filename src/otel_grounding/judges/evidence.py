@@ -701,7 +701,7 @@ class EvidenceIndex:
             return True
         if _COMMON_CAPITAL.fullmatch(name):  # "A-level", "T-shirt", "X-ray": no names
             return True
-        if re.search(rf"\d{re.escape(whole)}\b", self.text, re.IGNORECASE):
+        if re.search(rf"\d{re.escape(whole)}\b", self.text):
             return True  # a unit written onto its number: "5 Mbps" for "Free-5Mbps"
         if name[:1] in _SYMBOL_NAMES:  # "ΔE" for delta_e
             spelled = rf"\b{_SYMBOL_NAMES[name[0]]}[_ -]?{re.escape(name[1:])}\b"
@@ -990,9 +990,9 @@ class EvidenceIndex:
         # A key without a space or a cut character is in the text when it is in one word.
         if key in (self.text if _CUT_OR_SPACE.search(key) else self._words_text):
             return True
-        if (hexadecimal := _HEX.fullmatch(key)) and "0x" in self.text.lower():
+        if (hexadecimal := _HEX.fullmatch(key)) and "0x" in self.text:
             value = int(hexadecimal.group(1), 16)  # "0x10000" for 0x00010000
-            return any(int(h, 16) == value for h in _HEX.findall(self.text.lower()))
+            return any(int(h, 16) == value for h in _HEX.findall(self.text))
         hundredths = _HUNDREDTHS.fullmatch(key)
         if hundredths:  # "22p a mile" for 0.22, "69c" for 0.69
             return number_key(float(hundredths.group(1)) / 100) in self._read_facts().numbers

@@ -890,7 +890,7 @@ def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
                     if len(other) < 2 or not WORDED_CELL.fullmatch(other) or not holds_word(
                         lowered, other
                     ) or _denied(lowered, other) or (
-                        other.lower() == "no" and _NO_THING.search(lowered)
+                        other == "no" and _NO_THING.search(lowered)
                     ):
                         continue  # "no coliforms were found" says no row's "No"
                     # the word itself names the rows that hold it
@@ -920,16 +920,15 @@ _CELL_WORD = re.compile(r"[^\W_]+")
 
 
 def _cell_said(cell: str, clause: str) -> bool:
-    """Whether a lowercased clause writes a table's cell: as written, or each of its words,
-    a short one written out ("Gem Mint" for `GEM MT`)."""
+    """Whether a lowercased clause writes a table's (lowercased) cell: as written, or each of
+    its words, a short one written out ("Gem Mint" for `GEM MT`)."""
     if holds_word(clause, cell):
         return True
     written = _WORD_IN_CLAIM.findall(clause)
     return all(
         holds_word(clause, word) or (
             word.isalpha() and CELL_SHORT_MIN <= len(word) <= CELL_SHORT_MAX and any(
-                w[:1] == word[:1].lower() and len(w) > len(word) and _in_order(word.lower(), w)
-                for w in written
+                w[:1] == word[:1] and len(w) > len(word) and _in_order(word, w) for w in written
             )
         )
         for word in _CELL_WORD.findall(cell)
@@ -937,13 +936,12 @@ def _cell_said(cell: str, clause: str) -> bool:
 
 
 def _same_answer(cell: str, other: str) -> bool:
-    """Whether a table's yes or no and another cell's state say the same ("Yes" beside
-    "Included" in a plan comparison)."""
-    said, state = cell.lower(), other.lower()
-    if state not in _STATE_OF or said not in _YES_NO:
+    """Whether a table's yes or no and another (lowercased) cell's state say the same ("Yes"
+    beside "Included" in a plan comparison)."""
+    if other not in _STATE_OF or cell not in _YES_NO:
         return False
-    positive = next(groups[0] for groups in _STATES if any(state in g for g in groups))
-    return (state in positive) == (said in YES)
+    positive = next(groups[0] for groups in _STATES if any(other in g for g in groups))
+    return (other in positive) == (cell in YES)
 
 
 def _cell_state(clause: str, table: Table, index: EvidenceIndex) -> tuple[str, ...]:
@@ -1750,6 +1748,8 @@ def _weekday_of_a_listed_week(claim: str, date: DateFact, index: EvidenceIndex) 
     years = {date.year} if date.year is not None else {
         int(n) for n in index.number_values if n == int(n) and YEARS[0] <= n <= YEARS[1]
     }
+    # the weekday written with the day anywhere ("Wed 10"), or on the earlier day's line
+    with_the_day = re.search(rf"\b{short}[a-z]*\.?\s+0?{date.day}\b", index.text) is not None
     for sentence, dates in zip(index.sentences, index.sentence_dates, strict=True):
         for known in dates:
             if known.month is None or known.day is None:
@@ -1761,8 +1761,7 @@ def _weekday_of_a_listed_week(claim: str, date: DateFact, index: EvidenceIndex) 
                 except ValueError:
                     continue
                 if day.weekday() == weekday and first <= day < first + timedelta(days=7) and (
-                    re.search(rf"\b{short}\b", sentence.text.lower())
-                    or re.search(rf"\b{short}[a-z]*\.?\s+0?{date.day}\b", index.text)
+                    with_the_day or re.search(rf"\b{short}\b", sentence.text.lower())
                 ):
                     return True
     return False
