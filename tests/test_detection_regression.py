@@ -79,7 +79,7 @@ AGENT_EXPECTED = {
     "blind-18": (40, 17, 3),  # the same; development for the seventh rules
     "blind-19": (40, 10, 2),  # written for the seventh rules, measured once when they were final
     "blind-20": (40, 18, 3),  # the same; development for the eighth rules
-    "blind-21": (40, 26, 19),  # written for the eighth rules, measured once when they were final
+    "blind-21": (40, 25, 18),  # written for the eighth rules, measured once when they were final
     "blind-22": (40, 24, 14),  # the same; development for the ninth rules
     "blind-23": (40, 18, 12),  # written for the ninth rules, measured once when they were final
     "blind-24": (40, 26, 19),  # the same
@@ -160,20 +160,20 @@ AGENT_EXPECTED = {
     "blind-99": (40, 29, 0),  # the same
     "blind-100": (40, 30, 1),  # the same; development for the twenty-sixth rules
     "blind-101": (40, 28, 1),  # the same brief, sealed until the twenty-sixth rules were final
-    "blind-102": (40, 31, 2),  # the same
+    "blind-102": (40, 32, 1),  # the same
     "blind-103": (40, 31, 2),  # the same
     "blind-104": (40, 31, 2),  # the same; development for the twenty-seventh rules
     "blind-105": (40, 30, 0),  # the same brief, sealed until the twenty-seventh rules were final
     "blind-106": (40, 32, 2),  # the same
     "blind-107": (40, 30, 1),  # the same
     "blind-108": (40, 31, 1),  # the same; development for the twenty-eighth rules
-    "blind-109": (40, 31, 1),  # the same brief, sealed until the twenty-eighth rules were final
+    "blind-109": (40, 32, 1),  # the same brief, sealed until the twenty-eighth rules were final
     "blind-110": (40, 33, 1),  # the same
     "blind-111": (40, 27, 2),  # the same
     "blind-112": (40, 34, 1),  # the same
     "blind-113": (40, 26, 3),  # a brief written again, sealed until the twenty-ninth rules were final
     "blind-114": (40, 23, 2),  # the same
-    "blind-115": (40, 17, 3),  # the same
+    "blind-115": (40, 17, 2),  # the same
     "blind-116": (40, 25, 2),  # the same
     "blind-117": (40, 28, 4),  # that brief, measured once with a draft of the thirtieth rules
     "blind-118": (40, 29, 3),  # the same
@@ -195,10 +195,14 @@ AGENT_EXPECTED = {
     "blind-134": (40, 28, 1),  # the same
     "blind-135": (40, 26, 3),  # the same
     "blind-136": (40, 26, 2),  # the same
-    "blind-137": (40, 19, 5),  # the same brief, sealed until the thirty-fourth rules were final
-    "blind-138": (40, 27, 9),  # the same
+    "blind-137": (40, 18, 2),  # the same brief, sealed until the thirty-fourth rules were final
+    "blind-138": (40, 26, 3),  # the same
     "blind-139": (40, 19, 0),  # the same
-    "blind-140": (40, 24, 4),  # the same
+    "blind-140": (40, 24, 0),  # the same
+    "blind-141": (40, 22, 1),  # the same brief, sealed until the thirty-fifth rules were final
+    "blind-142": (40, 23, 9),  # the same
+    "blind-143": (40, 30, 4),  # the same
+    "blind-144": (40, 22, 2),  # the same
 }
 
 

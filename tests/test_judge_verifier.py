@@ -3487,3 +3487,209 @@ def test_a_hexadecimal_address_without_its_leading_zeros() -> None:
     flash = "Wrote 1302528 bytes at 0x00010000 in 9.6 seconds\nHash of data verified."
     assert verdict("It wrote the image at 0x10000.", flash)[0] == SUPPORTED
     assert verdict("It wrote the image at 0x20000.", flash)[0] == UNSUPPORTED
+
+
+# -- rules-v35 -------------------------------------------------------------------------------
+MEMCACHED = (
+    "STAT uptime 1209600\nSTAT curr_connections 412\nSTAT get_hits 18734220\n"
+    "STAT get_misses 2081580\nSTAT evictions 0\nSTAT limit_maxbytes 4294967296"
+)
+
+
+def test_a_whole_size_given_exactly_in_bytes() -> None:
+    assert verdict("Its memory limit is 4 GiB.", MEMCACHED)[0] == SUPPORTED
+    assert verdict("Its memory limit is 5 GiB.", MEMCACHED)[0] == UNSUPPORTED
+    # exactly: a whole number not hedged is not a rounded size
+    near = MEMCACHED.replace("4294967296", "4289361920")
+    assert verdict("Its memory limit is 4 GiB.", near)[0] == UNSUPPORTED
+
+
+def test_a_price_in_pence_written_onto_its_number() -> None:
+    tariff = "export tariff: Export Flex, 15.0 p/kWh\nexported: 286.4 kWh"
+    assert verdict("You were paid 15p per kWh exported.", tariff)[0] == SUPPORTED
+    assert verdict("You were paid 16p per kWh exported.", tariff)[0] == UNSUPPORTED
+    fee = "Reservation fee: £0.80 (charged to your account)"
+    assert verdict("An 80p reservation fee was charged.", fee)[0] == SUPPORTED
+    assert verdict("A 90p reservation fee was charged.", fee)[0] == UNSUPPORTED
+
+
+def test_failed_to_is_not() -> None:
+    facts = "Facts found: At the leeward mark, Blue Heron failed to give mark-room to Kittiwake."
+    assert verdict("Blue Heron didn't give Kittiwake mark-room.", facts)[0] == SUPPORTED
+    gave = facts.replace("failed to give", "gave")
+    assert verdict("Blue Heron didn't give Kittiwake mark-room.", gave)[0] == CONTRADICTED
+    # read so only beside a claim that denies: a failure in some games denies no goals
+    report = (
+        "Jurgen Klopp's men have failed to score in four of their last five league games and "
+        "will find it hard to earn a Champions League place. They are not in the top four, "
+        "with 34 goals in 27 games in the Bundesliga."
+    )
+    claim = "Jurgen Klopp's men have scored 34 goals in 27 games in the Bundesliga."
+    assert verdict(claim, report)[0] == SUPPORTED
+
+
+def test_a_kind_of_street_written_out() -> None:
+    permit = "Applicant: Brightline Paving Co.\nSite: 1200 block of Harmon Ave (resurfacing)"
+    assert verdict("The work is on Harmon Avenue.", permit)[0] == SUPPORTED
+    assert verdict("The work is on Harmon Avenue.", permit.replace("Ave", "Rd"))[0] == UNSUPPORTED
+
+
+def test_initials_of_words_joined_by_underscores() -> None:
+    vulns = (
+        "/sys/devices/system/cpu/vulnerabilities/gather_data_sampling:Mitigation: Microcode\n"
+        "/sys/devices/system/cpu/vulnerabilities/mds:Not affected\n"
+        "/sys/devices/system/cpu/vulnerabilities/srbds:Vulnerable: No microcode"
+    )
+    claim = "This CPU is not affected by MDS, and GDS has a microcode mitigation."
+    assert verdict(claim, vulns)[0] == SUPPORTED
+    assert verdict(claim.replace("GDS", "GDT"), vulns)[0] == UNSUPPORTED
+
+
+def test_a_weekday_joined_to_a_part_of_the_day() -> None:
+    mail = (
+        "Workshops: Fri 2026-10-09, 18:30\u201321:00 (Hall B)\n"
+        "Batizado ceremony: Sat 2026-10-10, 14:00"
+    )
+    assert verdict("The ceremony follows the Friday-evening workshops.", mail)[0] == SUPPORTED
+    assert verdict("The ceremony follows the Thursday-evening workshops.", mail)[0] == UNSUPPORTED
+    assert verdict("The ceremony follows the Friday-league workshops.", mail)[0] == UNSUPPORTED
+    assert verdict("The ceremony follows the Hall-evening workshops.", mail)[0] == UNSUPPORTED
+
+
+def test_deps_is_a_word_of_the_trade() -> None:
+    info = 'Config: {:ets_throttle, "~> 0.9.2"}\nReleases: 0.9.2, 0.9.1, 0.8.3 (retired)'
+    assert verdict('Add it with "~> 0.9.2" in your deps.', info)[0] == SUPPORTED
+
+
+IOSTAT = (
+    "Device   r/s     w/s      rkB/s     wkB/s  r_await w_await aqu-sz  %util\n"
+    "nvme0n1  412.60  1880.40  16504.0  92310.2    0.21    1.84   3.55  71.20\n"
+    "sda        0.00    44.60      0.0   2866.4    0.00   18.73   0.84  96.40"
+)
+
+
+def test_a_whole_number_rounds_a_decimal_of_the_row_its_clause_names() -> None:
+    assert verdict("nvme0n1 moves far more data but sits at 71%.", IOSTAT)[0] == SUPPORTED
+    assert verdict("nvme0n1 moves far more data but sits at 72%.", IOSTAT)[0] == UNSUPPORTED
+    # another row's decimal is not this row's, nor is a decimal the claim writes itself
+    assert verdict("sda moves far less data but sits at 71%.", IOSTAT)[0] == UNSUPPORTED
+    rope = "Corvane Sirocco 9.4 Dynamic Rope\nDiameter: 9.4 mm\nUIAA fall rating: 7"
+    assert verdict("The Corvane Sirocco 9.4 holds 9 falls.", rope)[0] == UNSUPPORTED
+    # the row named in another clause is not the number's
+    claim = "nvme0n1 moves far more data, while the other disk sits at 71%."
+    assert verdict(claim, IOSTAT)[0] == UNSUPPORTED
+    # a row named on two lines (two samples) is not one row
+    second = IOSTAT + "\nnvme0n1  398.10  1702.90  15924.0  88140.6    0.20    1.79   3.31  64.70"
+    assert verdict("nvme0n1 moves far more data but sits at 71%.", second)[0] == UNSUPPORTED
+
+
+def test_a_rate_is_a_counts_share_of_both_outcomes() -> None:
+    assert verdict("Its hit rate is about 90%.", MEMCACHED)[0] == SUPPORTED
+    assert verdict("Its hit rate is about 80%.", MEMCACHED)[0] == UNSUPPORTED
+    # a percentage said of nothing the counts are of is not worked out from them
+    assert verdict("Its white share is about 90%.", MEMCACHED)[0] == UNSUPPORTED
+    assert verdict("Its hit count is 90 thousand.", MEMCACHED)[0] == UNSUPPORTED
+
+
+def test_a_name_that_starts_a_longer_word_of_the_output() -> None:
+    stats = (
+        "$ varnishstat -1 -f MAIN.uptime -f MAIN.cache_hit -f MAIN.cache_miss\n"
+        "MAIN.uptime              604812         1.00 Child process uptime\n"
+        "MAIN.cache_hit         48211907        79.71 Cache hits\n"
+        "MAIN.cache_miss         5357011         8.86 Cache misses"
+    )
+    claim = "In seven days of uptime, Varnish has served 48.2 million hits and 5.4 million misses."
+    assert verdict(claim, stats)[0] == SUPPORTED
+    assert verdict(claim.replace("Varnish", "Nginx"), stats)[0] == UNSUPPORTED
+    # a short name inside a word is too easily found, and a capitalised word is a name
+    assert verdict(claim.replace("Varnish", "Varn"), stats)[0] == UNSUPPORTED
+    assert verdict("The director was Chris.", "Director: Christopher Wren")[0] == UNSUPPORTED
+
+
+def test_a_label_in_capitals_before_a_number_the_output_writes() -> None:
+    status = (
+        "3 processes are in enforce mode.\n1 processes are in complain mode.\n"
+        "   /usr/bin/ledgerd (2214)"
+    )
+    assert verdict("ledgerd (PID 2214) is in complain mode.", status)[0] == SUPPORTED
+    assert verdict("ledgerd (PID 2215) is in complain mode.", status)[0] == UNSUPPORTED
+    # a longer word in capitals is a name of its own
+    assert verdict("ledgerd (SERVICE 2214) is in complain mode.", status)[0] == UNSUPPORTED
+
+
+def test_a_time_moved_by_the_minutes_the_output_says() -> None:
+    rota = (
+        "court  time   match                   umpire 1              umpire 2\n"
+        "1      10:00  Hawks A v Comets        J. Barrow (assessor)  L. Mistry\n"
+        "1      11:15  Hawks B v Valley Stars  L. Mistry             K. Wells\n"
+        "Note: umpires to report 30 min before their first match."
+    )
+    claim = "L. Mistry umpires on court 1 at 10 and 11:15, and needs to be there by 9:30."
+    assert verdict(claim, rota)[0] == SUPPORTED
+    assert verdict(claim.replace("9:30", "9:15"), rota)[0] == UNSUPPORTED
+    assert verdict(claim, rota.replace("before", "after"))[0] == UNSUPPORTED
+
+
+def test_a_row_named_first_in_a_list_is_its_own() -> None:
+    jobs = (
+        "Job                 Status    Duration\nlint                success   0:42\n"
+        "unit-tests          success   4:18\n"
+        "integration-tests   failed    9:57   (exit code 1: 3 tests failed in test_refunds.py)\n"
+        "build-image         success   2:31\n"
+        "deploy-staging      blocked   -      (requires integration-tests)"
+    )
+    claim = (
+        "lint, unit tests and the image build all passed, but deploy-staging is blocked "
+        "waiting on the integration tests."
+    )
+    assert verdict(claim, jobs)[0] == SUPPORTED
+    # a label between commas is said of what comes before, and a state opening a list is read
+    pods = (
+        "NAME                         READY   STATUS             RESTARTS   AGE\n"
+        "checkout-7d9f8b-x2k4p        1/1     Running            0          3d\n"
+        "checkout-7d9f8b-q8m1z        0/1     CrashLoopBackOff   14         3d\n"
+        "inventory-5c6d7-lw9rt        1/1     Running            2          11h"
+    )
+    claim = (
+        "One of the two checkout pods, checkout-7d9f8b-x2k4p, is in CrashLoopBackOff after 14 "
+        "restarts; the other checkout pod is running fine."
+    )
+    assert verdict(claim, pods)[0] == UNSUPPORTED
+    gauges = (
+        "Station        River  Level (m)  Trend    Warning\n"
+        "Kelsby Bridge  Aldon  3.42       Rising   Flood alert\n"
+        "Marrow Weir    Aldon  2.15       Steady   None\n"
+        "Ferncross      Tilly  1.08       Falling  None\n"
+    )
+    claim = "On the Tilly, Ferncross is rising, with no warning and a level of 1.08 m."
+    assert verdict(claim, gauges)[0] == UNSUPPORTED
+
+
+def test_a_name_in_capitals_with_a_small_letter_is_one_field() -> None:
+    router = "name  ext_port  enabled\nplex  32400     yes\nUPnP: off\nWAN IP: 81.143.27.96"
+    assert verdict("UPnP is on.", router)[0] == CONTRADICTED
+    assert verdict("UPnP is off.", router)[0] == SUPPORTED
+
+
+def test_on_and_off_read_as_enabled_and_disabled() -> None:
+    minio = "local/scans-archive versioning is enabled\nNo lifecycle rules configured"
+    assert verdict("Versioning is off for scans-archive.", minio)[0] == UNSUPPORTED
+    assert verdict("Versioning is on for scans-archive.", minio)[0] == SUPPORTED
+    # an output writing "Off" itself is read by its own fields
+    page = (
+        "Account security — j.farrow@corvanta.io\n"
+        "Two-factor authentication: Enabled (authenticator app)\n"
+        "Backup codes: 6 of 10 remaining\nActive sessions: 3\nLogin alerts: Off"
+    )
+    claim = (
+        "Two-factor authentication is on for j.farrow@corvanta.io using an authenticator app, "
+        "with 6 of the 10 backup codes left, and login alerts are switched off."
+    )
+    assert verdict(claim, page)[0] == SUPPORTED
+    # "on" before what follows is no state: "is on firmware 1.4.12"
+    check = (
+        "Device: Zephyr AX3000 (hw rev B)\nInstalled firmware: 1.4.12 (2026-05-30)\n"
+        "Latest available: 1.5.3 (2026-11-18) - security release\nAuto-update: disabled"
+    )
+    claim = "Your Zephyr AX3000 is on firmware 1.4.12, but 1.5.3 is available."
+    assert verdict(claim, check)[0] == SUPPORTED

@@ -164,13 +164,15 @@ CONVERSIONS: dict[str, tuple[float, ...]] = {
     "litres": (1e-3,),
     "liters": (1e-3,),
 }
-#: Units of time whose whole numbers an output may give exactly in a smaller unit ("keeps
-#: messages for 14 days" for a retention of 1209600 seconds).
-_WHOLE_TIME_UNITS = frozenset(
-    unit for unit, factors in CONVERSIONS.items() if factors in (_MINUTES, _HOURS, _DAYS, _WEEKS)
+#: Units of time and of size whose whole numbers an output may give exactly in a smaller unit
+#: ("keeps messages for 14 days" for a retention of 1209600 seconds, "the 4 GiB limit" for
+#: 4294967296 bytes).
+_WHOLE_UNITS = frozenset(
+    unit for unit, factors in CONVERSIONS.items()
+    if factors in (_MINUTES, _HOURS, _DAYS, _WEEKS, _MEGA, _GIGA, _TERA)
 )
 #: The hundredth of a currency a claim may write a price in ("85 cents a tap" for $0.85).
-_HUNDREDTH_UNITS = frozenset(("cent", "cents", "pence"))
+_HUNDREDTH_UNITS = frozenset(("cent", "cents", "pence", "p"))
 #: A whole number's trailing zeros, when it has at least two: a rounded figure ("12,700"),
 #: above the years ("200" may be meant exactly, "1900" is a year) ...
 _ROUND_ZEROS = re.compile(r"(?<=[1-9])(?:,?0){2,}$")
@@ -255,7 +257,8 @@ _STAMP = re.compile(r"\d{4}-\d\d-\d\d|\d{1,2}:\d\d(?::\d\d)?")
 _NO_CELLS = frozenset(word_list("no none n/a"))
 #: The field's name, just before its value.
 _FIELD_NAME = re.compile(r"([A-Za-z][A-Za-z _-]{1,40})\"?\s*$")
-FIELD_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+#: A field name's words; a name in capitals with one small letter inside is one ("UPnP").
+FIELD_WORDS = re.compile(r"[A-Z]+[a-z][A-Z]+(?![a-z])|[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 #: An amount in pence or cents ("22p", "69c").
 _HUNDREDTHS = re.compile(r"(\d{1,2}(?:\.\d+)?)[pc]")
 #: An identifier in the plural ("X14s", "No.3s"): letters, digits, then an "s".
@@ -783,7 +786,7 @@ class EvidenceIndex:
             number.value / 100
         ) in facts.numbers:
             return True
-        if number.unit in _WHOLE_TIME_UNITS and not number.decimals and any(
+        if number.unit in _WHOLE_UNITS and not number.decimals and any(
             round(value * f, 9) == number.value
             for f in CONVERSIONS[number.unit] for value in facts.values
         ):  # "14 days" for 1209600 seconds: exactly, a whole number of them
