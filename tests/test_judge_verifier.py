@@ -1291,6 +1291,9 @@ def test_pence_plurals_free_of_and_a_clause_after_so() -> None:
     booking = '{"mileage": {"included_per_day": 150, "excess_rate_per_mile": 0.22}}'
     assert verdict("Beyond that it's 22p a mile.", booking)[0] == SUPPORTED
     assert verdict("Beyond that it's 25p a mile.", booking)[0] == UNSUPPORTED
+    cents = booking.replace("0.22", "0.69")
+    assert verdict("Beyond that it's 69c a mile.", cents)[0] == SUPPORTED
+    assert verdict("Beyond that it's 59c a mile.", cents)[0] == UNSUPPORTED
     buses = "Route X14 leaves at 08:12 and 08:42 from stand B."
     assert verdict("The X14s leave at 8:12 and 8:42 from stand B.", buses)[0] == SUPPORTED
     assert verdict("The X15s leave at 8:12 and 8:42 from stand B.", buses)[0] == UNSUPPORTED

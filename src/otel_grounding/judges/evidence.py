@@ -171,8 +171,9 @@ _WHOLE_UNITS = frozenset(
     unit for unit, factors in CONVERSIONS.items()
     if factors in (_MINUTES, _HOURS, _DAYS, _WEEKS, _MEGA, _GIGA, _TERA)
 )
-#: The hundredth of a currency a claim may write a price in ("85 cents a tap" for $0.85).
-_HUNDREDTH_UNITS = frozenset(("cent", "cents", "pence", "p"))
+#: The hundredth of a currency a claim may write a price in ("85 cents a tap" for $0.85, "22p a
+#: mile" for 0.22, "69c").
+_HUNDREDTH_UNITS = frozenset(("cent", "cents", "pence", "p", "c"))
 #: A whole number's trailing zeros, when it has at least two: a rounded figure ("12,700"),
 #: above the years ("200" may be meant exactly, "1900" is a year) ...
 _ROUND_ZEROS = re.compile(r"(?<=[1-9])(?:,?0){2,}$")
@@ -259,8 +260,6 @@ _NO_CELLS = frozenset(word_list("no none n/a"))
 _FIELD_NAME = re.compile(r"([A-Za-z][A-Za-z _-]{1,40})\"?\s*$")
 #: A field name's words; a name in capitals with one small letter inside is one ("UPnP").
 FIELD_WORDS = re.compile(r"[A-Z]+[a-z][A-Z]+(?![a-z])|[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
-#: An amount in pence or cents ("22p", "69c").
-_HUNDREDTHS = re.compile(r"(\d{1,2}(?:\.\d+)?)[pc]")
 #: An identifier in the plural ("X14s", "No.3s"): letters, digits, then an "s".
 _PLURAL = re.compile(r"[a-z][\w.-]*\ds")
 #: An identifier of letters and a number, which an output may write apart ("C14" for "Row C
@@ -996,9 +995,6 @@ class EvidenceIndex:
         if (hexadecimal := _HEX.fullmatch(key)) and "0x" in self.text:
             value = int(hexadecimal.group(1), 16)  # "0x10000" for 0x00010000
             return any(int(h, 16) == value for h in _HEX.findall(self.text))
-        hundredths = _HUNDREDTHS.fullmatch(key)
-        if hundredths:  # "22p a mile" for 0.22, "69c" for 0.69
-            return number_key(float(hundredths.group(1)) / 100) in self._read_facts().numbers
         if _PLURAL.fullmatch(key):  # "the X14s" for X14
             return self._has_identifier(key[:-1])
         lettered = _LETTERED_NUMBER.fullmatch(key)

@@ -138,9 +138,9 @@ _NOT_WORDS = str.maketrans(dict.fromkeys("([{\u20ac$\u00a3\u00a5", " "))
 #: Every date starts with one of these (`_DATE`'s look-ahead): a text without one has none.
 _DATE_START = re.compile(r"[0-9JFMASONDjfmasond]", re.IGNORECASE)
 #: A number with a unit or an ending glued to it is a number, not an identifier ("18s", "12GB",
-#: "15p").
+#: "15p", "69c").
 _GLUED_NUMBER = re.compile(
-    r"\d+(?:\.\d+)?(?:s|st|nd|rd|th|am|pm|k|m|b|bn|gb|mb|kb|tb|km|kg|g|mg|ms|h|min|x|p|%)"
+    r"\d+(?:\.\d+)?(?:s|st|nd|rd|th|am|pm|k|m|b|bn|gb|mb|kb|tb|km|kg|g|mg|ms|h|min|x|p|c|%)"
     # "1-tonne", "3-year-old", "4.20-a-month"
     r"|\d{1,3}(?:\.\d+)?(?:-(?:an?-)?[a-z]{2,10}){1,2}",
     re.IGNORECASE,
