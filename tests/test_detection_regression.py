@@ -81,7 +81,7 @@ AGENT_EXPECTED = {
     "blind-20": (40, 18, 3),  # the same; development for the eighth rules
     "blind-21": (40, 25, 18),  # written for the eighth rules, measured once when they were final
     "blind-22": (40, 24, 14),  # the same; development for the ninth rules
-    "blind-23": (40, 18, 12),  # written for the ninth rules, measured once when they were final
+    "blind-23": (40, 17, 11),  # written for the ninth rules, measured once when they were final
     "blind-24": (40, 26, 19),  # the same
     "blind-25": (40, 28, 21),  # written after the ninth rules, measured once with them
     "blind-26": (40, 26, 12),  # the same
@@ -105,7 +105,7 @@ AGENT_EXPECTED = {
     "blind-44": (40, 33, 0),  # the same; development for the thirteenth rules
     "blind-45": (40, 32, 0),  # the same brief, sealed until the thirteenth rules were final
     "blind-46": (40, 25, 1),  # the same
-    "blind-47": (40, 30, 1),  # the same
+    "blind-47": (40, 30, 0),  # the same
     "blind-48": (40, 34, 0),  # the same; development for the fourteenth rules
     "blind-49": (40, 34, 0),  # the same brief, sealed until the fourteenth rules were final
     "blind-50": (40, 28, 0),  # the same
@@ -114,7 +114,7 @@ AGENT_EXPECTED = {
     "blind-53": (40, 30, 2),  # the same brief, sealed until the fifteenth rules were final
     "blind-54": (40, 31, 0),  # the same
     "blind-55": (40, 33, 0),  # the same
-    "blind-56": (40, 29, 1),  # the same; development for the sixteenth rules
+    "blind-56": (40, 30, 1),  # the same; development for the sixteenth rules
     "blind-57": (40, 32, 1),  # the same brief, sealed until the sixteenth rules were final
     "blind-58": (40, 36, 0),  # the same
     "blind-59": (40, 29, 2),  # the same
@@ -144,7 +144,7 @@ AGENT_EXPECTED = {
     "blind-83": (40, 26, 3),  # the same
     "blind-84": (40, 31, 2),  # the same; development for the twenty-second rules
     "blind-85": (40, 26, 1),  # the same brief, sealed until the twenty-second rules were final
-    "blind-86": (40, 30, 1),  # the same
+    "blind-86": (40, 29, 0),  # the same
     "blind-87": (40, 33, 0),  # the same
     "blind-88": (40, 33, 0),  # the same; development for the twenty-third rules
     "blind-89": (40, 34, 0),  # the same brief, sealed until the twenty-third rules were final
@@ -165,10 +165,10 @@ AGENT_EXPECTED = {
     "blind-104": (40, 31, 2),  # the same; development for the twenty-seventh rules
     "blind-105": (40, 30, 0),  # the same brief, sealed until the twenty-seventh rules were final
     "blind-106": (40, 32, 2),  # the same
-    "blind-107": (40, 30, 1),  # the same
+    "blind-107": (40, 30, 0),  # the same
     "blind-108": (40, 31, 1),  # the same; development for the twenty-eighth rules
-    "blind-109": (40, 32, 1),  # the same brief, sealed until the twenty-eighth rules were final
-    "blind-110": (40, 33, 1),  # the same
+    "blind-109": (40, 32, 0),  # the same brief, sealed until the twenty-eighth rules were final
+    "blind-110": (40, 33, 0),  # the same
     "blind-111": (40, 27, 2),  # the same
     "blind-112": (40, 34, 1),  # the same
     "blind-113": (40, 26, 3),  # a brief written again, sealed until the twenty-ninth rules were final
@@ -176,7 +176,7 @@ AGENT_EXPECTED = {
     "blind-115": (40, 17, 2),  # the same
     "blind-116": (40, 25, 2),  # the same
     "blind-117": (40, 28, 4),  # that brief, measured once with a draft of the thirtieth rules
-    "blind-118": (40, 29, 3),  # the same
+    "blind-118": (40, 29, 2),  # the same
     "blind-119": (40, 29, 2),  # the same
     "blind-120": (40, 24, 5),  # the same
     "blind-121": (40, 26, 4),  # the same brief, sealed until the thirtieth rules were final
@@ -185,7 +185,7 @@ AGENT_EXPECTED = {
     "blind-124": (40, 26, 2),  # the same
     "blind-125": (40, 23, 1),  # the same brief, sealed until the thirty-first rules were final
     "blind-126": (40, 29, 1),  # the same
-    "blind-127": (40, 25, 5),  # the same
+    "blind-127": (40, 24, 4),  # the same
     "blind-128": (40, 23, 2),  # the same
     "blind-129": (40, 23, 0),  # the same brief, sealed until the thirty-second rules were final
     "blind-130": (40, 21, 0),  # the same
@@ -200,9 +200,13 @@ AGENT_EXPECTED = {
     "blind-139": (40, 19, 0),  # the same
     "blind-140": (40, 24, 0),  # the same
     "blind-141": (40, 22, 1),  # the same brief, sealed until the thirty-fifth rules were final
-    "blind-142": (40, 23, 9),  # the same
-    "blind-143": (40, 30, 4),  # the same
-    "blind-144": (40, 22, 2),  # the same
+    "blind-142": (40, 21, 5),  # the same
+    "blind-143": (40, 29, 0),  # the same
+    "blind-144": (40, 21, 0),  # the same
+    "blind-145": (40, 28, 5),  # the same brief, sealed until the thirty-sixth rules were final
+    "blind-146": (40, 23, 1),  # the same
+    "blind-147": (40, 24, 7),  # the same
+    "blind-148": (40, 27, 5),  # the same
 }
 
 

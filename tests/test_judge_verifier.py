@@ -3696,3 +3696,115 @@ def test_on_and_off_read_as_enabled_and_disabled() -> None:
     )
     claim = "Your Zephyr AX3000 is on firmware 1.4.12, but 1.5.3 is available."
     assert verdict(claim, check)[0] == SUPPORTED
+
+
+# -- rules-v36 -------------------------------------------------------------------------------
+
+
+def test_a_date_written_day_first_with_dots() -> None:
+    invoice = "Billing period: 01.11.2026 - 30.11.2026\nDue date: 15.12.2026"
+    assert verdict("It's due on December 15.", invoice)[0] == SUPPORTED
+    assert verdict("It's due on December 16.", invoice)[0] == UNSUPPORTED
+    # day first only: 05.12.2026 is the 5th of December, never May 12
+    assert verdict("It's due on May 12.", "Due date: 05.12.2026")[0] == UNSUPPORTED
+
+
+def test_a_command_typed_at_a_prompt_states_nothing() -> None:
+    session = (
+        "$ buf breaking --against '.git#branch=main'\n$ echo $?\n0\n$ buf lint\n"
+        'proto/ledger/v1/entry.proto:14:3:Field name "accountID" should be lower_snake_case.'
+    )
+    assert verdict("buf found no breaking changes against main.", session)[0] == SUPPORTED
+    # a line that is no command still is a statement
+    stated = "breaking changes found against main: 2"
+    assert verdict("buf found no breaking changes against main.", stated)[0] == CONTRADICTED
+
+
+def test_a_ranges_first_number_takes_its_unit() -> None:
+    gc = "GC(1187) Pause Young 3072M->1210M(4096M) 18.734ms\nGC(1189) Pause Young 2890M->1301M(4096M)"
+    assert verdict("The heap falls back to roughly 1.2\u20131.3 GB.", gc)[0] == SUPPORTED
+    assert verdict("The heap falls back to roughly 1.5\u20131.6 GB.", gc)[0] == UNSUPPORTED
+
+
+def test_a_labels_word_cut_short_before_its_letter() -> None:
+    log = "Action: Deferred per MEL 36-11-01, Cat C (10 days)"
+    assert verdict("It was deferred under the MEL as a Category C item.", log)[0] == SUPPORTED
+    assert verdict("It was deferred under the MEL as a Category B item.", log)[0] == UNSUPPORTED
+    # cut short: its first letters, not any of them in order
+    assert verdict("It was deferred as a Category C item.", "Deferred: Cay C")[0] == UNSUPPORTED
+    # before any other word, a short form keeping its vowels is a name of its own
+    assert verdict("Benjamin Smith signed for it.", "Signed: Ben Smith")[0] == UNSUPPORTED
+
+
+def test_a_plural_of_what_the_output_numbers() -> None:
+    sensors = "CPU1 Temp | 01h | ok | 61 degrees C\nCPU2 Temp | 02h | ok | 58 degrees C"
+    assert verdict("The CPUs are at 61 °C and 58 °C.", sensors)[0] == SUPPORTED
+    assert verdict("The GPUs are at 61 °C and 58 °C.", sensors)[0] == UNSUPPORTED
+    # a plural's "s", not any last letter
+    assert verdict("The CPUX is at 61 °C.", sensors)[0] == UNSUPPORTED
+    # one numbered is not a plural's worth
+    one = "CPU1 Temp | 01h | ok | 61 degrees C"
+    assert verdict("The CPUs are at 61 °C.", one)[0] == UNSUPPORTED
+
+
+def test_a_camel_case_name_cut_short_even_first() -> None:
+    report = "SUMMARY: AddressSanitizer: heap-buffer-overflow src/ringbuf.c:58 in ring_push"
+    assert verdict("ASan caught a heap overflow in ring_push.", report)[0] == SUPPORTED
+    assert verdict("Here ASan caught a heap overflow in ring_push.", report)[0] == SUPPORTED
+    assert verdict("TSan caught a heap overflow in ring_push.", report)[0] == UNSUPPORTED
+    # letters only: a blood group's sign is not cut short ("AB-negative" for AB+)
+    assert verdict("The donor unit is AB-negative.", "Unit 4471: group AB+")[0] == UNSUPPORTED
+    # a name of one piece starting a word is not it ("Chris" for Christopher)
+    assert verdict("It was Chris who signed.", "Signed: Christopher Hale")[0] == UNSUPPORTED
+    # piece for piece: "SanA" is no cut of it, nor "ASanX" of its two pieces
+    assert verdict("Here SanA caught a heap overflow in ring_push.", report)[0] == UNSUPPORTED
+    assert verdict("Here ASanX caught a heap overflow in ring_push.", report)[0] == UNSUPPORTED
+
+
+def test_a_state_is_not_said_of_what_the_claim_excepts() -> None:
+    kit = (
+        "Item                 Qty  Usable  Result\nRifle (.308)          1       1  PASS\n"
+        "Tent (2-person)       2       2  PASS\nFlare gun             2       1  FAIL"
+    )
+    assert verdict("Team B passed everything except the flare guns.", kit)[0] == SUPPORTED
+    assert verdict("Team B passed everything, including the flare guns.", kit)[0] == UNSUPPORTED
+
+
+def test_a_difference_of_the_two_numbers_one_line_gives_in_its_unit() -> None:
+    dive = "Max depth: 19.8 m\nGas: EAN32, start 200 bar / end 60 bar"
+    assert verdict("You used 140 bar of your gas.", dive)[0] == SUPPORTED
+    assert verdict("You used 160 bar of your gas.", dive)[0] == UNSUPPORTED
+    # two lines' numbers are not one line's start and end
+    apart = "Start: 200 bar\nEnd: 60 bar"
+    assert verdict("You used 140 bar of your gas.", apart)[0] == UNSUPPORTED
+    # a line's start and end: two numbers in the unit, not any two of three
+    three = "Gas: EAN32, start 200 bar / at 30 m 120 bar / end 60 bar"
+    assert verdict("You used 80 bar of your gas.", three)[0] == UNSUPPORTED
+    # in that unit: a number without one is not read so
+    assert verdict("Of your gas you used 140.", dive)[0] == UNSUPPORTED
+
+
+def test_how_many_a_balance_is_enough_for_at_a_price_in_pence() -> None:
+    account = "Balance: £3.60\nRates: A4 mono £0.05/side, A4 colour £0.25/side"
+    claim = "Your £3.60 is enough for {} mono sides at 5p each."
+    assert verdict(claim.format(72), account)[0] == SUPPORTED
+    assert verdict(claim.format(62), account)[0] == UNSUPPORTED
+
+
+def test_a_place_the_output_names_by_its_airport_code() -> None:
+    fare = '{"fare": "Saver", "route": "LHR-LIS", "flight": "TP1363", "price_gbp": 89}'
+    assert verdict("The Saver fare from Heathrow to Lisbon is £89.", fare)[0] == SUPPORTED
+    assert verdict("The Saver fare from London to Lisbon is £89.", fare)[0] == SUPPORTED
+    assert verdict("The Saver fare from Gatwick to Lisbon is £89.", fare)[0] == UNSUPPORTED
+    # each word of a name is the code's: "New York" for JFK, not "New Haven"
+    booking = "Flight BA117 LHR -> JFK, departs 08:25"
+    assert verdict("Your flight to New York departs at 08:25.", booking)[0] == SUPPORTED
+    assert verdict("Your flight to New Haven departs at 08:25.", booking)[0] == UNSUPPORTED
+
+
+def test_a_decimal_whose_key_ends_in_its_unit() -> None:
+    dish = '{"downlink_mbps": 143.6, "uplink_mbps": 12.9, "latency_ms": 38}'
+    assert verdict("It pulls 13 Mbps up.", dish)[0] == SUPPORTED
+    assert verdict("It pulls 15 Mbps up.", dish)[0] == UNSUPPORTED
+    # the key's unit, not any: 12.9 is no 13 ms
+    assert verdict("It answers in 13 ms.", dish)[0] == UNSUPPORTED

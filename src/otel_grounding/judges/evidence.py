@@ -173,7 +173,7 @@ _WHOLE_UNITS = frozenset(
 )
 #: The hundredth of a currency a claim may write a price in ("85 cents a tap" for $0.85, "22p a
 #: mile" for 0.22, "69c").
-_HUNDREDTH_UNITS = frozenset(("cent", "cents", "pence", "p", "c"))
+HUNDREDTH_UNITS = frozenset(("cent", "cents", "pence", "p", "c"))
 #: A whole number's trailing zeros, when it has at least two: a rounded figure ("12,700"),
 #: above the years ("200" may be meant exactly, "1900" is a year) ...
 _ROUND_ZEROS = re.compile(r"(?<=[1-9])(?:,?0){2,}$")
@@ -187,6 +187,9 @@ _YEAR_FIRST = re.compile(r"(?<![\w:.-])((?:19|20)\d\d)(?:-(\d{2})(?![\w:-])|:(\d
 #: A date written year first with dots, as log indices and file names write it
 #: ("logs-2026.06.02").
 _DOTTED = re.compile(r"(?<![\d.])((?:19|20)\d\d)\.(\d\d)\.(\d\d)(?![\d.])")
+#: A date written day first with dots, as much of Europe writes it ("15.12.2026"): never month
+#: first.
+_DAY_DOTTED = re.compile(r"(?<![\w.])(\d{1,2})\.(\d{1,2})\.((?:19|20)\d\d)(?![\w.])")
 #: A date written day and month in digits, then the year ("03/11/2026").
 _SLASHED = re.compile(r"(?<![\w/.])(\d{1,2})/(\d{1,2})(?:/((?:19|20)\d\d)\b|(?![\w/.]))")
 #: A sentence opening with one of these goes on about the sentence before.
@@ -300,6 +303,8 @@ _SPACED_AMOUNT = re.compile(
     r"|(?<![\d.,])(\d{1,3}(?:[ \u00a0\u202f]\d{3})+)\s?(?:kr\b|[A-Z]{3}\b|\u20ac)"
 )
 _DECIMAL_UNIT = re.compile(r"(\d+\.\d+)" + UNIT_AFTER)
+#: A decimal whose key ends in its unit, as JSON and logfmt write it ("uplink_mbps": 12.9).
+_KEYED_UNIT = re.compile(r"[A-Za-z0-9]_([A-Za-z]+)\"?\s*[:=]\s*\"?(\d+\.\d+)(?![\d.])")
 _LABEL = re.compile(r"\s*((?:[^:\n]|(?<=\d):(?=\d)){1,40}?):\s")
 #: Numbers read as years, not as a record's value.
 YEARS = (1000, 2100)
@@ -781,7 +786,7 @@ class EvidenceIndex:
             for value, unit in facts.units
         ):  # "91 Mbps" for 91.33 Mbps, "after 5 seconds" for 5.00121s (not "3 m" for 2.75 m)
             return True
-        if number.unit in _HUNDREDTH_UNITS and not number.decimals and number_key(
+        if number.unit in HUNDREDTH_UNITS and not number.decimals and number_key(
             number.value / 100
         ) in facts.numbers:
             return True
@@ -1592,7 +1597,8 @@ class _EvidenceFacts:
         self.weekdays: set[str] = set()
         #: The times of day its calendar stamps and cron schedules give, as (hour, minute).
         self.times: set[tuple[int, int]] = set()
-        #: Its decimals with the unit written after them ((91.33, "mbps")).
+        #: Its decimals with the unit written after them ((91.33, "mbps")), or ending their
+        #: key ("uplink_mbps": 12.9).
         self.units: set[tuple[float, str]] = set()
 
     @classmethod
@@ -1614,6 +1620,8 @@ class _EvidenceFacts:
                             found.values.add(float(value))
             for m in _DECIMAL_UNIT.finditer(text):
                 found.units.add((float(m.group(1)), m.group(2).lower()))
+            for m in _KEYED_UNIT.finditer(text) if "_" in text else ():
+                found.units.add((float(m.group(2)), m.group(1).lower()))
             found.dates.extend(facts.dates)
             found.dates.extend(numeric_dates(text))
             for year, month, day, hour, minute in compact_date_times(text):  # "20261112T150000Z"
@@ -1684,8 +1692,8 @@ def parts_known(parts: Sequence[str], known: Callable[[str], bool]) -> bool:
 
 def numeric_dates(text: str) -> list[DateFact]:
     """Dates written in digits the general reader leaves alone: a month ("2026-06"), EXIF's
-    "2026:09:19", an index's "logs-2026.06.02", and "03/11/2026" or "17/03", read both ways
-    (month first and day first)."""
+    "2026:09:19", an index's "logs-2026.06.02", "15.12.2026" (day first), and "03/11/2026" or
+    "17/03", read both ways (month first and day first)."""
     found: list[DateFact] = []
     for m in _YEAR_FIRST.finditer(text):
         year = int(m.group(1))
@@ -1697,6 +1705,11 @@ def numeric_dates(text: str) -> list[DateFact]:
             DateFact(m.group(), int(m.group(1)), int(m.group(2)), int(m.group(3)))
             for m in _DOTTED.finditer(text)
             if 1 <= int(m.group(2)) <= 12 and 1 <= int(m.group(3)) <= 31
+        )
+        found.extend(
+            DateFact(m.group(), int(m.group(3)), int(m.group(2)), int(m.group(1)))
+            for m in _DAY_DOTTED.finditer(text)
+            if 1 <= int(m.group(2)) <= 12 and 1 <= int(m.group(1)) <= 31
         )
     for m in _MONTH_RANGE.finditer(text):  # "bank statements Mar-May 2025": March too
         written = int(m.group(2)) if m.group(2) else None

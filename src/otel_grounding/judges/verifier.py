@@ -50,6 +50,7 @@ from otel_grounding.judge import (
     JudgeRequest,
     JudgeVerdict,
 )
+from otel_grounding.judges.airports import named_by_code
 from otel_grounding.judges.arithmetic import (
     column_sums,
     line_sums,
@@ -72,6 +73,7 @@ from otel_grounding.judges.evidence import (
     DIFF_REMOVED,
     FIELD_VALUE,
     FIELD_WORDS,
+    HUNDREDTH_UNITS,
     JOINED,
     JOINERS,
     LINE_LABEL,
@@ -121,7 +123,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v35"
+MODEL = "rules-v36"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -379,7 +381,7 @@ _COMPUTED = frozenset(word_list(
     "total totals totalling totaling overall combined altogether across all left leaving "
     "remaining remain by rate each per together difference sum return ratio share comes come "
     "away short done adds bringing brings full that's making gap ahead behind worth between "
-    "including"
+    "including enough"
 ))
 #: ... and just after it, those and these ("44 seats free", "16 days later").
 _COMPUTED_AFTER = _COMPUTED | frozenset(word_list(
@@ -1487,7 +1489,8 @@ def _between_clocks(claim: str, first: int, second: int | None, index: EvidenceI
 
 def _computed(claim: str, number: NumberFact) -> bool:
     """Whether the claim says this number was worked out ("840 yards total", "across the three
-    machines", "dropped by 425", "a win rate of 45%", "about a 6x return", "so $44"; just after
+    machines", "dropped by 425", "a win rate of 45%", "about a 6x return", "so $44", "enough
+    for 72 sides"; just after
     it, "44 seats free", "16 days later")."""
     if number.unit in TIMES:
         return True
@@ -1516,7 +1519,10 @@ def _from_its_own(claim: str, number: NumberFact, numbers: Sequence[NumberFact])
     computed = _computed(claim, number)
     if not number.decimals and number.value < DERIVED_MIN and not computed:
         return False
-    others = [n.value for n in numbers if n is not number and n.scaled is None and not a_year(n)]
+    others = [  # "5p" is 0.05 of the pounds beside it
+        n.value / 100 if n.unit in HUNDREDTH_UNITS else n.value
+        for n in numbers if n is not number and n.scaled is None and not a_year(n)
+    ]
     others.extend(NUMBER_WORDS[w] for w in _COUNT_WORD.findall(claim.lower()))
     if len(others) > OWN_MAX_NUMBERS:
         return False
@@ -1541,6 +1547,20 @@ def _rounded_on_its_row(claim: str, number: NumberFact, index: EvidenceIndex) ->
         round(float(d)) == number.value and float(d) != number.value and d not in claim
         for d in _DECIMAL.findall(rows[0])
     )
+
+
+def _gap_on_a_line(number: NumberFact, index: EvidenceIndex) -> bool:
+    """Whether a number with a unit is the difference of two one line gives in that unit
+    ("using 140 bar of your gas" for `start 200 bar / end 60 bar`): one line's start and end,
+    not any two numbers of the output."""
+    if not number.unit:
+        return False
+    in_unit = re.compile(rf"(?<![\w.])(\d+(?:\.\d+)?)\s?{re.escape(number.unit)}\b")
+    for line in index.text.splitlines():
+        values = [float(v) for v in in_unit.findall(line.lower())]
+        if len(values) == 2 and round(abs(values[0] - values[1]), 9) == number.value:
+            return True
+    return False
 
 
 #: A claim's text between commas, semicolons and colons ("but" kept: "nvme0n1 moves far more
@@ -1712,8 +1732,8 @@ def _ordinal(text: str) -> bool:
 def _abbreviated(claim: str, name: str, index: EvidenceIndex) -> bool:
     """Whether the evidence writes a name's word abbreviated beside the word the claim writes
     next to it ("Station Road" for Station Rd, "Eastgate Retail Park" for Eastgate Retail Pk,
-    "Harpley Town Reserves" for Harpley Town Res.), or the claim the evidence's ("Hep B" for
-    Hepatitis B)."""
+    "Harpley Town Reserves" for Harpley Town Res., "Category C" for Cat C), or the claim the
+    evidence's ("Hep B" for Hepatitis B)."""
     word = name.lower()
     # a short form the evidence capitalises could be it, or a longer word it starts, or the
     # word cut short ("Intermediate Microecon" for Intermediate Microeconomics)
@@ -1754,8 +1774,14 @@ def _abbreviated(claim: str, name: str, index: EvidenceIndex) -> bool:
             rf"\b{beside},?\s+([a-z]{{2,{_SHORT_MAX}}})(\.?)(?!\w)" if before
             else rf"\b([a-z]{{2,{_SHORT_MAX}}})(\.?),?\s+{beside}\b"
         )
+        # a label's word before its letter or number may be cut short anywhere ("Cat C" for
+        # Category C, "Vol 3" for Volume 3)
+        label = len(neighbour) == 1 or neighbour.isdigit()
         if any(
-            _shortens(s.group(1), word, index, dotted=bool(s.group(2)))
+            _shortens(
+                s.group(1), word, index,
+                dotted=bool(s.group(2)) or (label and word.startswith(s.group(1))),
+            )
             for s in re.finditer(pattern, index.text)
         ):
             return True
@@ -1931,6 +1957,37 @@ def _starts_a_word(name: str, index: EvidenceIndex) -> bool:
         return False
     longer = re.compile(rf"(?<![A-Za-z]){word}[a-z]{{{NAME_IN_WORD_MORE},}}")
     return any(longer.search(text) for text in index.texts)
+
+
+def _camel_cut(name: str, index: EvidenceIndex) -> bool:
+    """Whether each capitalised piece of a name starts the matching piece of a word the
+    evidence writes in camel case ("ASan" for AddressSanitizer, "UBSan" for
+    UndefinedBehaviorSanitizer)."""
+    pieces = _CAMEL_PIECE.findall(name)
+    if len(pieces) < 2 or "".join(pieces) != name:  # letters only ("AB-negative" is no cut)
+        return False
+    for word in index.proper:
+        parts = _CAMEL_PIECE.findall(word)
+        if len(parts) == len(pieces) and all(
+            part.lower().startswith(piece.lower())
+            for piece, part in zip(pieces, parts, strict=True)
+        ):
+            return True
+    return False
+
+
+#: A capital and the small letters after it: one piece of a camel-case word.
+_CAMEL_PIECE = re.compile(r"[A-Z][a-z]*")
+
+
+def _numbered_ones(name: str, index: EvidenceIndex) -> bool:
+    """Whether a plural name is what the evidence numbers, two of them at least ("the CPUs"
+    for CPU1 and CPU2, "FANs" for FAN1 to FAN4)."""
+    if not name.endswith("s"):
+        return False
+    numbered = re.compile(rf"(?<![\w.]){re.escape(name[:-1])}\s?(\d+)(?![\w.])")
+    return len({m.group(1) for text in index.texts for m in numbered.finditer(text)}) >= 2
+
 
 
 def _labels_a_number(claim: str, name: str) -> bool:
@@ -2125,14 +2182,7 @@ def _missing_facts(
         if unknown:
             spelled = _spelled_out(claim, index)
             for n in unknown:
-                if (n in spelled or n.split("'")[0].split("\u2019")[0] in spelled
-                        or _abbreviated(claim, n, index) or _of_a_place(n, index)
-                        or _initials_there(n, index) or f"{n}$" in claim  # "CA$265.50"
-                        or _short_form(n, index) or _cut_short(n, index)
-                        or _by_its_code(n, index)
-                        or _by_its_initial(claim, n, index) or _ordinal_there(n, index)
-                        or _part_of_a_weekday(n, index) or _starts_a_word(n, index)
-                        or _labels_a_number(claim, n)):
+                if _name_written_otherwise(claim, n, index, spelled):
                     continue
                 found = _versions(claim, n, index)
                 if found:
@@ -2142,7 +2192,7 @@ def _missing_facts(
     if names:
         missing.extend(f"name '{w}'" for w in _lowercase_names(facts, index))
         missing.extend(f"name '{w}'" for w in _joined_names(claim, index))
-        missing.extend(f"name '{w}'" for w in _first_word_name(facts, index))
+        missing.extend(f"name '{w}'" for w in _first_word_name(claim, facts, index))
     if facts.numbers:
         unheld = [
             n for n in facts.numbers
@@ -2160,6 +2210,7 @@ def _missing_facts(
                     and not _named_rows_total(claim, n, index)
                     and not _from_its_own(claim, n, facts.numbers)
                     and not _rounded_on_its_row(claim, n, index)
+                    and not _gap_on_a_line(n, index)
                     and not _rate_of_counts(claim, n, index)
                     and not _share_of(n, facts.numbers, index)
                     and not _anchored(claim, n, facts, answer, index)
@@ -2185,6 +2236,24 @@ def _missing_facts(
     if facts.identifiers:
         missing.extend(f"identifier '{i}'" for i in index.missing_identifiers(facts.identifiers))
     return tuple(dict.fromkeys(missing)) if missing else ()
+
+
+def _name_written_otherwise(
+    claim: str, name: str, index: EvidenceIndex, spelled: set[str]
+) -> bool:
+    """Whether the evidence writes a name the claim writes in another form: spelled out,
+    abbreviated, cut short, by its initials or code, as a word it starts, and so on.
+    `spelled`: the claim's `_spelled_out` words."""
+    n = name
+    return (n in spelled or n.split("'")[0].split("\u2019")[0] in spelled
+            or _abbreviated(claim, n, index) or _of_a_place(n, index)
+            or _initials_there(n, index) or f"{n}$" in claim  # "CA$265.50"
+            or _short_form(n, index) or _cut_short(n, index)
+            or _by_its_code(n, index)
+            or _by_its_initial(claim, n, index) or _ordinal_there(n, index)
+            or _part_of_a_weekday(n, index) or _starts_a_word(n, index)
+            or _labels_a_number(claim, n) or _numbered_ones(n, index)
+            or _camel_cut(n, index) or named_by_code(n, index.texts))
 
 
 def _field_gives_other(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
@@ -2273,15 +2342,18 @@ _JOINED_NAME = re.compile(
 )
 
 
-def _first_word_name(facts: TextFacts, index: EvidenceIndex) -> list[str]:
+def _first_word_name(claim: str, facts: TextFacts, index: EvidenceIndex) -> list[str]:
     """A claim's first word, capitalised, where it is no English word and the evidence never
-    writes it: a name ("Hasenkamp will collect it" where the output names Momart)."""
+    writes it, in any form a name may take (`_name_written_otherwise`): a name ("Hasenkamp
+    will collect it" where the output names Momart; not "ASan caught ..." for AddressSanitizer)."""
     first = facts.words[0] if facts.words else ""
     if (len(first) < LOWERCASE_NAME_MIN or not first.isalpha() or not first[0].isupper()
             or first in facts.names):
         return []
     lowered = first.lower()
     if is_word(lowered) or lowered in PRONOUNS or index.has_name(first):
+        return []
+    if _name_written_otherwise(claim, first, index, _spelled_out(claim, index)):
         return []
     return [first]
 
@@ -2300,6 +2372,11 @@ _SWITCHED_STATE = re.compile(
 )
 #: An output's own value "on" or "off" (the text is lowercased).
 _ON_OFF = re.compile(r"[:=]\s*(?:on|off)\b")
+
+
+#: What a claim excepts from what it says, to the clause's next comma ("passed everything
+#: except the flare guns").
+_EXCEPTED = re.compile(r"\s+(?:except|apart\s+from|other\s+than|save\s+for)\b[^,;]*", re.IGNORECASE)
 
 
 def _other_state(
@@ -2321,6 +2398,8 @@ def _other_state(
     ):
         if not switches:  # "Versioning is off" where the output says "enabled" or "disabled"
             clause = _SWITCHED_STATE.sub(_as_enabled, clause)
+        # "passed everything except the flare guns": the state is not said of what follows
+        clause = _EXCEPTED.sub("", clause)
         words = words_of_in_order(clause)
         lowered = [w.lower() for w in words]
         # a name's word is no state ("West Croydon"), but a sentence's first word may be one
@@ -2722,6 +2801,8 @@ _DENIAL = re.compile(
 #: The pieces of an evidence line that may each state a thing of their own (a column's gap
 #: ends one: `not heard   FAIL`).
 _LINE_PIECES = re.compile(r";\s+|,\s+|\s*[()]\s*|\s{2,}|\t")
+#: A shell prompt's line: a command typed, which states nothing ("$ buf breaking ...").
+_COMMAND = re.compile(r"\s*\$\s")
 #: A negation inside a condition ("if not collected", "unless paid"): it states nothing.
 _IF_NOT = re.compile(r"\b(?:if|when)\s+(?:\w+\s+)?(?:not|no|never)\b|\bunless\b", re.IGNORECASE)
 #: A claim's consequence of not doing what it asks ("collect within 14 days or they'll be
@@ -2912,6 +2993,7 @@ def _opposite(
         and not (index.structured and index.heads_a_table(text))
         and not _CROSSED.match(text)  # "✘ Airport shuttle": its mark is the negation
         and not _IF_NOT.search(text)  # "returned to sender if not collected": a condition
+        and not _COMMAND.match(text)
         and not _names_a_denied_field(index.sentences[p])
         and not _quotes_a_negation(index.sentences[p].clause)
         and not _under_a_denying_name(index.sentences[p])
