@@ -3808,3 +3808,72 @@ def test_a_decimal_whose_key_ends_in_its_unit() -> None:
     assert verdict("It pulls 15 Mbps up.", dish)[0] == UNSUPPORTED
     # the key's unit, not any: 12.9 is no 13 ms
     assert verdict("It answers in 13 ms.", dish)[0] == UNSUPPORTED
+
+
+# -- rules-v37 -------------------------------------------------------------------------------
+
+
+def test_a_date_written_year_first_with_slashes() -> None:
+    log = "2026/03/11 04:00:14 mirror_pull.go:520: platform/ledgerkit: 3 branches updated"
+    assert verdict("The March 11 mirror run updated 3 branches.", log)[0] == SUPPORTED
+    assert verdict("The March 12 mirror run updated 3 branches.", log)[0] == UNSUPPORTED
+
+
+def test_a_date_with_a_months_name_in_another_language() -> None:
+    letter = "Épreuve individuelle : mardi 19 mai 2026, 14:40, Salle 3"
+    assert verdict("The speaking test is on Tuesday, May 19.", letter)[0] == SUPPORTED
+    assert verdict("The speaking test is on Tuesday, May 12.", letter)[0] == UNSUPPORTED
+    assert verdict("It is on March 4.", "Termin: 3. März 2026")[0] == UNSUPPORTED
+    assert verdict("It is on March 3.", "Termin: 3. März 2026")[0] == SUPPORTED
+    assert verdict("It is on May 16.", "Fecha: 16 de mayo de 2026")[0] == SUPPORTED
+
+
+def test_a_duration_in_two_units_whose_whole_the_output_gives() -> None:
+    stats = '{"best_time_s": 412, "trip_min": 125}'
+    assert verdict("Your best time was 6 minutes 52 seconds.", stats)[0] == SUPPORTED
+    assert verdict("Your best time was 6 minutes 53 seconds.", stats)[0] == UNSUPPORTED
+    assert verdict("The trip takes 2 hours and 5 minutes.", stats)[0] == SUPPORTED
+    # hours and minutes, minutes and seconds: not hours and seconds
+    assert verdict("The trip takes 2 hours 5 seconds.", stats)[0] == UNSUPPORTED
+    # the duration's own numbers only
+    assert verdict("After 6 minutes 52 seconds you had used 9 hints.", stats)[0] == UNSUPPORTED
+
+
+def test_segfault_is_a_word_of_the_trade() -> None:
+    core = "TIME PID SIG COREFILE EXE\n13:05 6604 SIGSEGV missing /usr/bin/inkwell-render"
+    assert verdict("inkwell-render segfaulted at 13:05.", core)[0] == SUPPORTED
+
+
+def test_money_worked_out_of_money_the_claim_writes() -> None:
+    card = "Quote: £95.00   Deposit paid: £30.00"
+    claim = "There's £{} of the £95 quote left to pay after the £30 deposit."
+    assert verdict(claim.format(65), card)[0] == SUPPORTED
+    assert verdict(claim.format(75), card)[0] == UNSUPPORTED
+    # money of money: not a count beside amounts
+    assert verdict("The £95 quote covers 65 pieces and the £30 deposit.", card)[0] == UNSUPPORTED
+    assert verdict("The £95 quote, £30 deposit and £10 fee cover 65 pieces.", card)[
+        0
+    ] == UNSUPPORTED
+
+
+def test_a_prefix_length_the_output_gives_as_the_addresss_netmask() -> None:
+    push = "PUSH_REPLY,route 10.40.0.0 255.255.0.0,ifconfig 10.8.0.14 255.255.255.0"
+    assert verdict("It gave you a route to 10.40.0.0/16.", push)[0] == SUPPORTED
+    # the mask after that address: 10.8.0.14's /24 is not the route's
+    assert verdict("It gave you a route to 10.40.0.0/24.", push)[0] == UNSUPPORTED
+
+
+def test_initials_of_words_joined_by_an_ampersand_and_possessive() -> None:
+    match = "Institution: Oregon Health & Science University, Portland OR"
+    assert verdict("Daniel matched into OHSU's program.", match)[0] == SUPPORTED
+    assert verdict("Daniel matched into OHSV's program.", match)[0] == UNSUPPORTED
+
+
+def test_a_country_by_its_two_letter_code_in_a_locale_or_a_countrys_field() -> None:
+    title = 'GET /v2/titles/tt-88213/availability?region=CA\n{"audio_languages": ["en", "fr-CA"]}'
+    assert verdict("It streams in Canada with Canadian French audio.", title)[0] == SUPPORTED
+    assert verdict("It streams in Mexico with French audio.", title)[0] == UNSUPPORTED
+    assert verdict("It has Mexican French audio.", title)[0] == UNSUPPORTED
+    # two letters elsewhere are no country ("CA" of a certificate authority)
+    ca = "Issuer: Harbor Root CA\nValid until: 2027-01-01"
+    assert verdict("It was issued in Canada by Harbor Root.", ca)[0] == UNSUPPORTED

@@ -187,6 +187,36 @@ _YEAR_FIRST = re.compile(r"(?<![\w:.-])((?:19|20)\d\d)(?:-(\d{2})(?![\w:-])|:(\d
 #: A date written year first with dots, as log indices and file names write it
 #: ("logs-2026.06.02").
 _DOTTED = re.compile(r"(?<![\d.])((?:19|20)\d\d)\.(\d\d)\.(\d\d)(?![\d.])")
+#: A date written year first with slashes, as Go's log package writes it ("2026/03/11").
+_YEAR_SLASHED = re.compile(r"(?<![\w/.])((?:19|20)\d\d)/(\d{1,2})/(\d{1,2})(?![\w/])")
+#: The months in French, German, Spanish, Italian, Dutch and Portuguese, each with its number:
+#: an output in one of them is read as it would be in English ("samedi 16 mai 2026").
+_FOREIGN_MONTHS = {
+    name: number
+    for number, names in enumerate((
+        "janvier januar enero gennaio januari janeiro",
+        "février fevrier februar febrero febbraio februari fevereiro",
+        "mars märz maerz marzo maart março marco",
+        "avril aprile",
+        "mai mayo maggio mei maio",
+        "juin juni junio giugno junho",
+        "juillet juli julio luglio julho",
+        "août aout agosto augustus",
+        "septembre septiembre setiembre settembre setembro",
+        "octobre oktober octubre ottobre outubro",
+        "novembre noviembre novembro",
+        "décembre decembre dezember diciembre dicembre dezembro",
+    ), start=1)
+    for name in names.split()
+}
+#: A day, a foreign month's name and perhaps the year ("16 mai 2026", "3. März", "16 de mayo
+#: de 2026").
+_FOREIGN_DATE = re.compile(
+    r"(?<![\w.])(\d{1,2})(?:er|\.)?\s+(?:de\s+)?("
+    + "|".join(sorted(_FOREIGN_MONTHS, key=len, reverse=True))
+    + r")\b\.?(?:\s+(?:de\s+)?((?:19|20)\d\d)\b)?",
+    re.IGNORECASE,
+)
 #: A date written day first with dots, as much of Europe writes it ("15.12.2026"): never month
 #: first.
 _DAY_DOTTED = re.compile(r"(?<![\w.])(\d{1,2})\.(\d{1,2})\.((?:19|20)\d\d)(?![\w.])")
@@ -1692,8 +1722,9 @@ def parts_known(parts: Sequence[str], known: Callable[[str], bool]) -> bool:
 
 def numeric_dates(text: str) -> list[DateFact]:
     """Dates written in digits the general reader leaves alone: a month ("2026-06"), EXIF's
-    "2026:09:19", an index's "logs-2026.06.02", "15.12.2026" (day first), and "03/11/2026" or
-    "17/03", read both ways (month first and day first)."""
+    "2026:09:19", an index's "logs-2026.06.02", "2026/03/11", "15.12.2026" (day first), a
+    day and a month's name in another language ("16 mai 2026"), and "03/11/2026" or "17/03",
+    read both ways (month first and day first)."""
     found: list[DateFact] = []
     for m in _YEAR_FIRST.finditer(text):
         year = int(m.group(1))
@@ -1714,6 +1745,14 @@ def numeric_dates(text: str) -> list[DateFact]:
     for m in _MONTH_RANGE.finditer(text):  # "bank statements Mar-May 2025": March too
         written = int(m.group(2)) if m.group(2) else None
         found.append(DateFact(m.group(), written, MONTHS[m.group(1).lower()[:3]], None))
+    for m in _FOREIGN_DATE.finditer(text):
+        day, month = int(m.group(1)), _FOREIGN_MONTHS[m.group(2).lower()]
+        if 1 <= day <= 31:
+            found.append(DateFact(m.group(), int(m.group(3)) if m.group(3) else None, month, day))
+    for m in _YEAR_SLASHED.finditer(text) if "/" in text else ():
+        year, month, day = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        if 1 <= month <= 12 and 1 <= day <= 31:
+            found.append(DateFact(m.group(), year, month, day))
     for m in _SLASHED.finditer(text):
         written = int(m.group(3)) if m.group(3) else None
         a, b = int(m.group(1)), int(m.group(2))
