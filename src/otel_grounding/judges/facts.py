@@ -156,8 +156,8 @@ _PERCENT = re.compile(r"\s?(?:%|percent\b|per cent\b)")
 #: A unit written after a number: "91 Mbps", "4.2GB".
 UNIT_AFTER = r"\s?([A-Za-z%]+)"
 _UNIT = re.compile(UNIT_AFTER)
-#: A range's second number and its unit, which the first shares ("1.2-1.3 GB", "5 to 7 days").
-_RANGE_UNIT = re.compile(r"\s?(?:[-\u2013\u2014]|\sto\s)\s?\d[\d,]*(?:\.\d+)?" + UNIT_AFTER)
+#: A range's dash, its second number and its unit, which the first shares ("1.2-1.3 GB").
+_RANGE_UNIT = re.compile(r"\s?[-\u2013\u2014]\s?\d[\d,]*(?:\.\d+)?" + UNIT_AFTER)
 #: A claim's numbers start at a word boundary; the evidence's anywhere after a non-digit
 #: ("Collins.51 Birch Street" holds 51) but within a thousands group ("EUR,2483.41" and
 #: "Fridge 2,2027" hold 2483.41 and 2027).

@@ -2049,7 +2049,6 @@ def _numbered_ones(name: str, index: EvidenceIndex) -> bool:
     return len({m.group(1) for text in index.texts for m in numbered.finditer(text)}) >= 2
 
 
-
 def _labels_a_number(claim: str, name: str) -> bool:
     """Whether a short name in capitals only says what the number after it is ("ledgerd (PID
     2214)" for a process listed with 2214): a label, not a fact; the number is read as any."""
@@ -2277,17 +2276,16 @@ def _name_written_otherwise(
     """Whether the evidence writes a name the claim writes in another form: spelled out,
     abbreviated, cut short, by its initials or code, as a word it starts, and so on.
     `spelled`: the claim's `_spelled_out` words."""
-    n = name
-    own = n.split("'")[0].split("\u2019")[0]  # "OHSU's": OHSU
-    return (n in spelled or own in spelled
-            or _abbreviated(claim, n, index) or _of_a_place(n, index)
-            or _initials_there(own, index) or f"{n}$" in claim  # "CA$265.50"
-            or _short_form(n, index) or _cut_short(n, index)
-            or named_by_country_code(n, index.texts)
-            or _by_its_initial(claim, n, index) or _ordinal_there(n, index)
-            or _part_of_a_weekday(n, index) or _starts_a_word(n, index)
-            or _labels_a_number(claim, n) or _numbered_ones(n, index)
-            or _camel_cut(n, index) or named_by_code(n, index.texts))
+    own = name.split("'")[0].split("\u2019")[0]  # "OHSU's": OHSU
+    return (name in spelled or own in spelled
+            or _abbreviated(claim, name, index) or _of_a_place(name, index)
+            or _initials_there(own, index) or f"{name}$" in claim  # "CA$265.50"
+            or _short_form(name, index) or _cut_short(name, index)
+            or named_by_country_code(name, index.texts)
+            or _by_its_initial(claim, name, index) or _ordinal_there(name, index)
+            or _part_of_a_weekday(name, index) or _starts_a_word(name, index)
+            or _labels_a_number(claim, name) or _numbered_ones(name, index)
+            or _camel_cut(name, index) or named_by_code(name, index.texts))
 
 
 def _field_gives_other(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
