@@ -141,7 +141,7 @@ AGENT_EXPECTED = {
     "blind-80": (40, 34, 1),  # the same; with blind-73 to -79, development for the twenty-first
     "blind-81": (40, 28, 1),  # the same brief, sealed until the twenty-first rules were final
     "blind-82": (40, 31, 1),  # the same
-    "blind-83": (40, 25, 2),  # the same
+    "blind-83": (40, 25, 1),  # the same
     "blind-84": (40, 31, 2),  # the same; development for the twenty-second rules
     "blind-85": (40, 26, 1),  # the same brief, sealed until the twenty-second rules were final
     "blind-86": (40, 29, 0),  # the same

@@ -3837,6 +3837,17 @@ def test_a_duration_in_two_units_whose_whole_the_output_gives() -> None:
     assert verdict("The trip takes 2 hours 5 seconds.", stats)[0] == UNSUPPORTED
     # the duration's own numbers only
     assert verdict("After 6 minutes 52 seconds you had used 9 hints.", stats)[0] == UNSUPPORTED
+    # minutes and seconds are a count of seconds, never of sixtieths of one
+    assert verdict("It took 6 minutes 52 seconds.", '{"ticks": 24720}')[0] == UNSUPPORTED
+    # a stopwatch's value in the output is one too
+    lag = (
+        " application_name | state     | replay_lag\n"
+        "------------------+-----------+-----------------\n"
+        " pg-replica-ams   | streaming | 00:00:02.871\n"
+        " pg-analytics     | catchup   | 00:14:37.120"
+    )
+    assert verdict("pg-analytics is catching up, 14 minutes 37 seconds behind.", lag)[0] == SUPPORTED
+    assert verdict("pg-analytics is catching up, 14 minutes 39 seconds behind.", lag)[0] == UNSUPPORTED
 
 
 def test_segfault_is_a_word_of_the_trade() -> None:

@@ -1,8 +1,9 @@
 """Times as agents write them and as tool outputs write them: clock times on the 12- and
 24-hour clock, hedged times ("just before 10:50 pm"), ranges ("from 7 to 9"), durations
-("about 1 hour 9 minutes" for 4127 s), the time between two of an output's ("43 seconds
-ahead"), and hours as minutes ("a 90-minute session" for 1.5 h). Pure text reading for the
-verifier: nothing here knows of claims' verdicts or of the evidence index.
+("about 1 hour 9 minutes" for 4127 s, "6 minutes 52 seconds" for 412), the time between two
+of an output's ("43 seconds ahead"), and hours as minutes ("a 90-minute session" for 1.5 h).
+Pure text reading for the verifier: nothing here knows of claims' verdicts or of the evidence
+index.
 """
 
 from __future__ import annotations
@@ -72,9 +73,11 @@ _TIME_UNITS = {
 _UNIT_OF_TIME = re.compile(r"[-\s]?(seconds?|secs?|minutes?|mins?|hours?|hrs?)\b", re.IGNORECASE)
 #: The most clock values of an output read for the times between them.
 CLOCK_MAX_VALUES = 400
-#: A duration in hours and minutes ("1 hour 9 minutes", "2 h 15 min", "3 hours and 5 mins").
+#: A duration in hours and minutes or in minutes and seconds ("1 hour 9 minutes", "2 h 15
+#: min", "3 hours and 5 mins", "6 minutes 52 seconds"); `in_a_duration` pairs the units.
 _DURATION = re.compile(
-    r"\b(\d{1,3})\s?(?:hours?|hrs?|h)\s?(?:and\s)?(\d{1,2})\s?(?:minutes?|mins?|m)\b",
+    r"\b(\d{1,3})\s?(hours?|hrs?|h|minutes?|mins?|m)\s?(?:and\s)?(\d{1,2})\s?"
+    r"(minutes?|mins?|m|seconds?|secs?|s)\b",
     re.IGNORECASE,
 )
 #: A time of day written with a dot on the 12-hour clock ("2.30pm", "10.15 am").
@@ -279,14 +282,19 @@ def apart(value: float, unit_word: str, hedged: bool, seconds: list[int], claim:
 
 
 def in_a_duration(claim: str, written: str, values: Iterable[float]) -> bool:
-    """Whether a number written so is part of a duration in hours and minutes of the claim's
-    that one of these values gives in seconds or minutes ("about 1 hour 9 minutes" for
-    4127 s)."""
+    """Whether a number written so is part of a duration of the claim's that one of these
+    values gives: hours and minutes in seconds or minutes ("about 1 hour 9 minutes" for
+    4127 s), minutes and seconds in seconds ("6 minutes 52 seconds" for 412)."""
     for m in _DURATION.finditer(claim):
-        if written not in m.group(1, 2):
+        if written not in m.group(1, 3):
             continue
-        minutes = 60 * int(m.group(1)) + int(m.group(2))
-        if any(abs(v - minutes) < 1 or abs(v - 60 * minutes) < 60 for v in values):
+        hours = m.group(2)[0].lower() == "h"
+        if (m.group(4)[0].lower() == "m") != hours:  # hours and minutes, minutes and seconds
+            continue
+        whole = 60 * int(m.group(1)) + int(m.group(3))
+        if any(
+            abs(v - whole) < 1 or (hours and abs(v - 60 * whole) < 60) for v in values
+        ):
             return True
     return False
 

@@ -1585,30 +1585,6 @@ def _money_of_money(claim: str, number: NumberFact) -> bool:
 _MONEY = re.compile(r"[$\u20ac\u00a3\u00a5]\s?(\d[\d,]*(?:\.\d+)?)")
 
 
-def _part_of_a_duration(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
-    """Whether a number is one part of a duration written in two units whose whole the
-    evidence gives in the smaller one ("6 minutes 52 seconds" for `"best_time_s": 412`, "2 h
-    5 min" for 125 minutes)."""
-    for m in _TWO_UNIT_DURATION.finditer(claim):
-        if number.text not in (m.group(1), m.group(3)):
-            continue
-        hours = m.group(2).lower().startswith("h")
-        if m.group(4).lower().startswith("m") != hours:  # hours and minutes, minutes and seconds
-            continue
-        if 60 * float(m.group(1)) + float(m.group(3)) in index.number_values:
-            return True
-    return False
-
-
-#: A duration written in hours and minutes, or minutes and seconds ("6 minutes 52 seconds",
-#: "2 h 5 min", "1 hour and 20 minutes").
-_TWO_UNIT_DURATION = re.compile(
-    r"\b(\d+)\s*(hours?|hrs?|h|minutes?|mins?|m)\s*(?:and\s+)?(\d+)\s*"
-    r"(minutes?|mins?|m|seconds?|secs?|s)\b",
-    re.IGNORECASE,
-)
-
-
 def _gap_on_a_line(number: NumberFact, index: EvidenceIndex) -> bool:
     """Whether a number with a unit is the difference of two one line gives in that unit
     ("using 140 bar of your gas" for `start 200 bar / end 60 bar`): one line's start and end,
@@ -2240,7 +2216,6 @@ def _missing_facts(
                     and not _from_its_own(claim, n, facts.numbers)
                     and not _rounded_on_its_row(claim, n, index)
                     and not _gap_on_a_line(n, index)
-                    and not _part_of_a_duration(claim, n, index)
                     and not _money_of_money(claim, n)
                     and not _prefix_of_a_mask(claim, n, index)
                     and not _rate_of_counts(claim, n, index)
