@@ -3888,3 +3888,124 @@ def test_a_country_by_its_two_letter_code_in_a_locale_or_a_countrys_field() -> N
     # two letters elsewhere are no country ("CA" of a certificate authority)
     ca = "Issuer: Harbor Root CA\nValid until: 2027-01-01"
     assert verdict("It was issued in Canada by Harbor Root.", ca)[0] == UNSUPPORTED
+
+
+# -- rules-v38 -------------------------------------------------------------------------------
+def test_a_street_the_output_writes_st() -> None:
+    bag = "Delivery: courier to Caledonian Hotel, Princes St\nRoute: Co-op Hill St -> warehouse"
+    assert verdict("A courier will take it to the Caledonian Hotel on Princes Street.", bag)[0] == SUPPORTED
+    assert verdict("A courier will take it to the Caledonian Hotel on Princes Road.", bag)[0] == UNSUPPORTED
+    # the "St" of a saint's name, before its name, is no street
+    church = "Venue: St Mary's church hall, Bell Lane"
+    assert verdict("The sale is at the hall on Bell Street.", church)[0] == UNSUPPORTED
+
+
+def test_a_nought_share_states_a_claims_nothing() -> None:
+    plan = "Contribution: 4% pre-tax, 0% Roth\nEmployer match: 100% of first 3%"
+    assert verdict("You contribute 4% pre-tax and nothing to Roth.", plan)[0] == SUPPORTED
+    vesting = "Vesting of employer match: 2-year cliff, currently 0% vested"
+    assert verdict("None of the employer match has vested yet.", vesting)[0] == SUPPORTED
+    assert verdict("None of the employer match has vested yet.", vesting.replace("0%", "40%"))[
+        0
+    ] == CONTRADICTED
+
+
+def test_a_flag_continuing_a_command_states_nothing() -> None:
+    run = (
+        "$ cosign verify ghcr.io/pinebarrow/ledger-api:1.14.2 \\\n"
+        "    --certificate-identity=https://github.com/pinebarrow/ledger-api/.github/workflows/"
+        "release.yml@refs/tags/v1.14.2 \\\n"
+        "    --certificate-oidc-issuer=https://token.actions.githubusercontent.com\n"
+        "Error: no matching signatures: none of the expected identities matched what was in "
+        "the certificate, got subjects [https://github.com/pinebarrow/ledger-api/.github/"
+        "workflows/nightly.yml@refs/heads/main]"
+    )
+    claim = (
+        "Verification of ledger-api 1.14.2 failed: the image is signed, but by the nightly "
+        "workflow on main rather than the release workflow for the v1.14.2 tag, so it doesn't "
+        "match the identity you expected."
+    )
+    assert verdict(claim, run)[0] == SUPPORTED
+
+
+def test_a_time_the_output_says_to_come_before_written_with_its_minutes() -> None:
+    slot = "Date/time: Monday, 14 September 2026, 10:45\nArrive 15 minutes early."
+    assert verdict("He should arrive by 10:30.", slot)[0] == SUPPORTED
+    assert verdict("He should arrive by 10:20.", slot)[0] == UNSUPPORTED
+
+
+def test_a_bare_hour_something_starts_from() -> None:
+    hall = (
+        "Time          Court 1           Court 3\n"
+        "19:00-20:00   Futsal            Futsal\n"
+        "20:00-21:00   Volleyball club   Pay & play badminton"
+    )
+    assert verdict("Pay-and-play badminton is on court 3 from 8, when the lights dim.", hall)[
+        0
+    ] == SUPPORTED
+    assert verdict("Pay-and-play badminton is on court 3 from 10, when the lights dim.", hall)[
+        0
+    ] == UNSUPPORTED
+    # a count after "from" is no hour
+    assert verdict("Pay-and-play badminton is on court 3 from 8 sites.", hall)[0] == UNSUPPORTED
+
+
+def test_a_range_of_hours_from_noon() -> None:
+    pools = "Cedar Park Wading Pool OPEN 12:00-18:00, lifeguard on duty"
+    assert verdict("Cedar Park's wading pool is open from noon to 6.", pools)[0] == SUPPORTED
+    assert verdict("Cedar Park's wading pool is open from noon to 5.", pools)[0] == UNSUPPORTED
+
+
+def test_a_possessive_of_a_name_the_output_writes_otherwise() -> None:
+    status = 'GET https://status.quillpay.io/api/v2/summary.json\n{"name": "Payments API"}'
+    assert verdict("QuillPay's Payments API is up.", status)[0] == SUPPORTED
+    assert verdict("StripePay's Payments API is up.", status)[0] == UNSUPPORTED
+
+
+def test_a_people_whose_country_the_output_names() -> None:
+    slot = "Service: Biometrics (Schengen C, Netherlands)\nCentre: London, 66 Wilson Street"
+    assert verdict("The biometrics are for the Dutch Schengen visa.", slot)[0] == SUPPORTED
+    assert verdict("The biometrics are for the Belgian Schengen visa.", slot)[0] == UNSUPPORTED
+
+
+def test_each_part_of_a_hyphened_name_written_its_own_way() -> None:
+    job = "Source: sv-SE -> Target: pt-BR\nClient: Hallberg Medical AB"
+    claim = "Your {} job for Hallberg Medical has been accepted."
+    assert verdict(claim.format("Swedish-to-Brazilian-Portuguese"), job)[0] == SUPPORTED
+    assert verdict(claim.format("Danish-to-Brazilian-Portuguese"), job)[0] == UNSUPPORTED
+    assert verdict(claim.format("Swedish-to-Mexican-Spanish"), job)[0] == UNSUPPORTED
+
+
+def test_a_first_word_asking_the_reader_is_no_name() -> None:
+    vet = 'Patient: "Pickle" (feline)\nAdmission: Tuesday 2026-09-29, 08:15-08:45'
+    assert verdict("Bring Pickle in on Tuesday between 8:15 and 8:45.", vet)[0] == SUPPORTED
+    assert verdict("Bring Mittens in on Tuesday between 8:15 and 8:45.", vet)[0] == UNSUPPORTED
+    # a first name before a name is still one
+    assert verdict("Nick Pickle comes in on Tuesday.", vet)[0] == UNSUPPORTED
+
+
+def test_a_comparison_does_not_reach_over_though() -> None:
+    freezer = (
+        "Setpoint: -22.0 °C\nMin: -23.4 °C   Max: -17.9 °C   Mean: -21.6 °C\n"
+        "Excursions above -18.0 °C: 1 (duration 11 min)"
+    )
+    claim = (
+        "The freezer averaged -21.6 °C against its -22 °C setpoint, though it had one "
+        "excursion above -18 °C."
+    )
+    assert verdict(claim, freezer)[0] == SUPPORTED
+    assert verdict("It averaged -21.6 °C, above -18 °C.", freezer)[0] == UNSUPPORTED
+
+
+def test_a_cell_beside_the_next_item_of_a_list_is_not_that_items() -> None:
+    rsvp = (
+        "RSVP export - Lowe & Bianchi wedding\n"
+        "Guest           Attending   Main course            Dietary note\n"
+        "Clara Bianchi   yes         Sea bass               -\n"
+        "Owen Lowe       yes         Beef fillet            -\n"
+        "Rosa Fenwick    yes         Mushroom risotto (V)   coeliac\n"
+        "Tilly Marsh     yes         Beef fillet            nut allergy"
+    )
+    claim = "Owen Lowe chose the beef fillet, Clara Bianchi the {} and Rosa Fenwick the risotto."
+    assert verdict(claim.format("sea bass"), rsvp)[0] == SUPPORTED
+    assert verdict("Tilly Marsh chose the sea bass.", rsvp)[0] == UNSUPPORTED

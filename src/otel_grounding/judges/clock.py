@@ -24,9 +24,9 @@ _NO_UNIT = (
     r"(?![\d.,:]?\d|\s?(?:%|(?!(?:and|or|to|on|in|at|by|for|with|the|a|that|this|each|every"
     r"|but|so|then|when|while|because|if|unless|except|only|daily)\b)[a-zA-Z]))"
 )
-#: A range of bare hours ("from 7 to 9", "between 8 and 10:30").
+#: A range of bare hours ("from 7 to 9", "between 8 and 10:30", "from noon to 6").
 _BARE_RANGE = re.compile(
-    r"\b(?:from|between)\s(\d{1,2})(?::(\d\d))?\s?(?:to|and|until|till|-|\u2013)\s?"
+    r"\b(?:from|between)\s(\d{1,2}|noon|midday)(?::(\d\d))?\s?(?:to|and|until|till|-|\u2013)\s?"
     r"(\d{1,2})(?::(\d\d))?" + _NO_UNIT
 )
 #: Two bare hours joined as a range, read as times only where both ends are the output's
@@ -45,6 +45,9 @@ _AT_HOUR = re.compile(
     r"\b(?:at|by|until|till)\s(\d{1,2})(?::(\d\d))?"
     r"(?![\d.,:]?\d|\s?(?:%|(?!and\b|or\b|to\b)[a-zA-Z]{1,3}\b))"  # not "at 8 kg"
 )
+#: A bare hour something starts from, followed by no word but of the sentence ("badminton is
+#: on court 3 from 8, when ..."; not "from 8 sites").
+_FROM_HOUR = re.compile(r"\bfrom\s(\d{1,2})(?::(\d\d))?" + _NO_UNIT)
 #: Words that hedge a time of day ("just before 10:50 pm", "around 4 pm").
 _CLOCK_HEDGE = re.compile(
     r"\b(?:just|shortly|little|around|about|roughly|approximately|nearly|almost)"
@@ -190,7 +193,7 @@ def on_the_clock(claim: str, written: str, times: Collection[tuple[int, int]]) -
             for at in (1, 3)
         ):
             return True
-    for pattern in (_AT_HOUR, _HEDGED_HOUR):  # "shuts at 8 because", "a little after 11"
+    for pattern in (_AT_HOUR, _FROM_HOUR, _HEDGED_HOUR):  # "shuts at 8 because", "from 8, when"
         for m in pattern.finditer(claim):
             if written in m.group(1, 2):
                 hour = int(m.group(1))

@@ -1,6 +1,6 @@
 """Countries as tool outputs write them: by their three-letter codes in results and shipping
 records ("Japan" for JPN), by their two-letter codes in locales and country fields ("Canadian
-French" for `fr-CA`), and their people ("Irish" for Ireland)."""
+French" for `fr-CA`), and their people ("Irish" for Ireland, "Dutch" for Netherlands)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,12 @@ def named_by_country_code(name: str, texts: Sequence[str]) -> bool:
     """Whether a name is a country, or its people's, these texts write as its three-letter
     code ("Spain's" for ESP in a draw, "Japan" for JPN in results), or as its two-letter code
     in a locale or a country's field ("Canadian French" for fr-CA, "in Canada" for
-    `region=CA`)."""
+    `region=CA`); or a people whose country they name ("Dutch" for Netherlands)."""
     place = re.split("['\u2019]", name)[0].lower()
-    place = _DEMONYMS.get(place, place)
+    if (country := _DEMONYMS.get(place)) is not None:
+        if any(re.search(rf"\b{country}\b", text, re.IGNORECASE) for text in texts):
+            return True  # "Dutch" for Netherlands, "Swiss" for Switzerland
+        place = country
     codes = _COUNTRY_CODES.get(place)
     if codes is not None and any(
         re.search(rf"\b{code}\b", text) for code in codes for text in texts

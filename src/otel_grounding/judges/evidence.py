@@ -725,6 +725,8 @@ class EvidenceIndex:
         return self._facts
 
     def has_name(self, name: str) -> bool:
+        if name.endswith(("'s", "\u2019s")) and len(name) > 3:
+            return self.has_name(name[:-2])  # "QuillPay's" for quillpay.io
         whole = name.lower()
         words = self.vocabulary.words
         if whole in words or (whole[-1:] == "s" and whole[:-1] in words):

@@ -468,6 +468,13 @@ def _stands_alone(text: str, words: Sequence[str]) -> bool:
     return text[at:at + 1] == "," or words[1].lower() in WEEKDAYS
 
 
+#: Verbs an answer opens with to ask the reader to do something, none of them a name ("Bring
+#: Pickle in by 8:45").
+_ASKS = frozenset(word_list(
+    "bring take send give tell ask let keep expect collect remind leave pick drop book"
+))
+
+
 #: Words joining two numbers of one hedge ("around 14 to 15", "roughly 15 or 16").
 _PAIRED = frozenset(("to", "or"))
 
@@ -552,11 +559,11 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
         if _is_name(word):
             names.append(word)
     # The first word is capitalised anyway: a name only when the next word is one too or the
-    # claim is a bare name ("Nick Kroll is...", "Mumbai"; not "Tickets cost...").
-    if names and words and names[0] is words[0] and not (
+    # claim is a bare name ("Nick Kroll is...", "Mumbai"; not "Tickets cost...", "Bring Pickle").
+    if names and words and names[0] is words[0] and (words[0].lower() in _ASKS or not (
         (len(words) > 1 and _is_name(words[1]) and not _stands_alone(text, words))
         or title_like(words)
-    ):
+    )):
         names = names[1:]
     if names:  # "MIT-licensed", "Paris-based": the name is the first part
         names = [_SAID_OF_NAME.sub("", n) for n in names if not _defined_acronym(n, words)]
@@ -693,7 +700,8 @@ _BEYOND = re.compile(
 #: What may stand between a value and its comparison ("41% now cycle weekly, up from"); a
 #: word opening another subject ends the value's reach.
 _OTHER_SUBJECT = re.compile(
-    r"\b(?:and|but|while|whereas|with|compared|versus|vs|when|whenever|if|unless|until)\b"
+    r"\b(?:and|but|while|whereas|though|although|with|compared|versus|vs|when|whenever|if"
+    r"|unless|until)\b"
     r"|[;:()]"
 )
 #: A word before a number that names a thing rather than measures it ("ending 4471", "No. 5").

@@ -124,7 +124,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v37"
+MODEL = "rules-v38"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -1156,15 +1156,24 @@ def _to_come(before: Sequence[str]) -> bool:
 
 
 def _beside(text: str, phrase: str) -> set[str]:
-    """The tokens at most `ROW_BESIDE` from where a phrase is written in a text."""
+    """The tokens at most `ROW_BESIDE` from where a phrase is written in a text, up to the
+    "and" or "or" after it, which opens a list's next item ("Clara the sea bass and Rosa the
+    risotto")."""
     tokens = record_tokens(text)
     size = len(record_tokens(phrase))
     near: set[str] = set()
     for at in range(len(tokens) - size + 1):
         if " ".join(tokens[at:at + size]).startswith(phrase.split()[0]):
             near.update(tokens[max(0, at - ROW_BESIDE):at])
-            near.update(tokens[at + size:at + size + ROW_BESIDE])
+            for token in tokens[at + size:at + size + ROW_BESIDE]:
+                if token in _NEXT_ITEM:
+                    break
+                near.add(token)
     return near
+
+
+#: Words opening a list's next item.
+_NEXT_ITEM = frozenset(("and", "or"))
 
 
 def _distinct_number(token: str) -> bool:
@@ -1428,7 +1437,7 @@ def _total(claim: str, number: NumberFact) -> bool:
 def _as_a_time(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
     """Whether the number is part of a time the claim writes as the evidence's (judges/clock):
     a time of day, a duration, the time between two of the output's (in words, or on a clock:
-    "2:49 clear"), hours as minutes."""
+    "2:49 clear"), hours as minutes, a time the output says to come before or after."""
     at = _place(claim, number.text)
     return (
         any(  # "2:58:31" as the output writes it (a chip time, a duration)
@@ -1452,8 +1461,10 @@ def _as_a_time(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
         )
         or (at >= 0 and in_other_units(claim[at + len(number.text):], number.value, index.text))
         or any(
-            number.text in text.split(":") and len(hours) == 2
-            and _between_clocks(claim, min(hours), minute, index)
+            number.text in text.split(":") and (
+                (len(hours) == 2 and _between_clocks(claim, min(hours), minute, index))
+                or _moved_by(hours, minute, index)  # "arrive by 10:30" for 10:45, 15 min early
+            )
             for text, hours, minute, _ in claim_times(claim)
         )
     )
@@ -1960,11 +1971,12 @@ def _short_form(name: str, index: EvidenceIndex) -> bool:
     )
 
 
-def _cut_short(name: str, index: EvidenceIndex) -> bool:
-    """Whether each capitalised word of a hyphened name is one the evidence holds or the
-    start of one it capitalises, cut short by at least `SHORT_FORM_CUT` letters, and its
-    lower-case words, words of the language, only join them ("a Lab-cross-Golden" for a
-    Labrador x Golden Retriever; not "Indian-born" for "of Indian descent")."""
+def _cut_short(claim: str, name: str, index: EvidenceIndex, spelled: set[str]) -> bool:
+    """Whether each capitalised word of a hyphened name is one the evidence holds, writes
+    otherwise, or starts among the words it capitalises, cut short by at least
+    `SHORT_FORM_CUT` letters, and its lower-case words, words of the language, only join them
+    ("a Lab-cross-Golden" for a Labrador x Golden Retriever, "Swedish-to-Brazilian-Portuguese"
+    for `sv-SE → pt-BR`; not "Indian-born" for "of Indian descent")."""
     parts = name.split("-")
     return len(parts) > 1 and parts[0][:1].isupper() and parts[-1][:1].isupper() and all(
         (part.islower() and is_word(part)) or index.has_name(part) or (
@@ -1972,7 +1984,7 @@ def _cut_short(name: str, index: EvidenceIndex) -> bool:
                 len(w) >= len(part) + SHORT_FORM_CUT and w.startswith(part)
                 for w in index.proper
             )
-        )
+        ) or (part[:1].isupper() and _name_written_otherwise(claim, part, index, spelled))
         for part in parts
     )
 
@@ -2059,9 +2071,11 @@ _SPELLED_OTHERWISE = {
     "central": r"\b(?:ct|cst|cdt)\b",
     "mountain": r"\b(?:mt|mst|mdt)\b",
     "pacific": r"\b(?:pt|pst|pdt)\b",
-    # the kinds of street whose short forms keep a vowel ("Harmon Avenue" for Harmon Ave)
+    # the kinds of street whose short forms keep a vowel ("Harmon Avenue" for Harmon Ave), or
+    # are a small word of their own ("Hill Street" for Hill St; not the "St" of a saint's name)
     "avenue": r"\bave\b",
     "crescent": r"\bcres\b",
+    "street": r"\w\s+st\b\.?(?![ \t]*[a-z])",
 }
 #: Between the words of a name spelled out: a space, a hyphen or an underscore
 #: ("gather_data_sampling" for GDS), and perhaps a small word or "&".
@@ -2255,7 +2269,7 @@ def _name_written_otherwise(
     return (name in spelled or own in spelled
             or _abbreviated(claim, name, index) or _of_a_place(name, index)
             or _initials_there(own, index) or f"{name}$" in claim  # "CA$265.50"
-            or _short_form(name, index) or _cut_short(name, index)
+            or _short_form(name, index) or _cut_short(claim, name, index, spelled)
             or named_by_country_code(name, index.texts)
             or _by_its_initial(claim, name, index) or _ordinal_there(name, index)
             or _part_of_a_weekday(name, index) or _starts_a_word(name, index)
@@ -2791,10 +2805,10 @@ def _state_lines(beside: frozenset[str], kind: frozenset[str], index: EvidenceIn
     return _sharing_most(shared, first, POLARITY_MIN_SHARED)
 
 
-#: A count or an amount of nought ("1842 passed, 0 failed", "damaged=0", `"remote_enabled":
-#: 0`, "fee £0.00", "zero-rated"): its polarity is the number's.
+#: A count, a share or an amount of nought ("1842 passed, 0 failed", "0% vested",
+#: "damaged=0", `"remote_enabled": 0`, "fee £0.00", "zero-rated"): its polarity is the number's.
 _NOUGHT_COUNT = re.compile(
-    r"(?<![\w.,])0 [a-z]|[a-z](?:=|\"?:\s*)0(?![\d.])"
+    r"(?<![\w.,])0%? [a-z]|[a-z](?:=|\"?:\s*)0(?![\d.])"
     r"|[a-z] [$\u00a3\u20ac\u00a5]0(?:\.00?)?(?![\d.])|\bzero-",
     re.IGNORECASE,
 )
@@ -2808,8 +2822,9 @@ _DENIAL = re.compile(
 #: The pieces of an evidence line that may each state a thing of their own (a column's gap
 #: ends one: `not heard   FAIL`).
 _LINE_PIECES = re.compile(r";\s+|,\s+|\s*[()]\s*|\s{2,}|\t")
-#: A shell prompt's line: a command typed, which states nothing ("$ buf breaking ...").
-_COMMAND = re.compile(r"\s*\$\s")
+#: A shell prompt's line, or a flag on a line of its own continuing it: a command typed, which
+#: states nothing ("$ buf breaking ...", "    --certificate-identity=...").
+_COMMAND = re.compile(r"\s*(?:\$\s|--[a-z])")
 #: A negation inside a condition ("if not collected", "unless paid"): it states nothing.
 _IF_NOT = re.compile(r"\b(?:if|when)\s+(?:\w+\s+)?(?:not|no|never)\b|\bunless\b", re.IGNORECASE)
 #: A claim's consequence of not doing what it asks ("collect within 14 days or they'll be
