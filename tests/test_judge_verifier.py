@@ -19,6 +19,7 @@ from otel_grounding.judge import (
     JudgeRequest,
     load_judge,
 )
+from otel_grounding.judges.facts import read_facts
 from otel_grounding.judges.verifier import MODEL, VerifierJudge
 from otel_grounding.metrics import RUNS_JUDGE_FLAGGED
 
@@ -4009,3 +4010,116 @@ def test_a_cell_beside_the_next_item_of_a_list_is_not_that_items() -> None:
     claim = "Owen Lowe chose the beef fillet, Clara Bianchi the {} and Rosa Fenwick the risotto."
     assert verdict(claim.format("sea bass"), rsvp)[0] == SUPPORTED
     assert verdict("Tilly Marsh chose the sea bass.", rsvp)[0] == UNSUPPORTED
+
+
+# -- rules-v39 -------------------------------------------------------------------------------
+def test_mar_capitalised_is_march() -> None:
+    plan = "N: 220 kg N/ha split over 3 dressings (Feb, Mar, Apr)"
+    assert verdict("Nitrogen is split across February, March and April.", plan)[0] == SUPPORTED
+    assert verdict("Nitrogen is split across February, March and April.", plan.replace(
+        "Mar, ", ""))[0] == UNSUPPORTED
+    # "mar" in lower case is the word
+    assert verdict("Nitrogen goes on in March.", "Heavy rain may mar the dressing")[
+        0
+    ] == UNSUPPORTED
+
+
+def test_a_unit_of_a_kind_the_output_writes_no_unit_of() -> None:
+    port = "Gi1/0/7   printer-2F    connected     30      a-full  a-100"
+    assert verdict("The printer is up on VLAN 30 at 100 Mbps.", port)[0] == SUPPORTED
+    assert verdict("The printer is up on VLAN 30 at 1000 Mbps.", port)[0] == UNSUPPORTED
+    # against a unit of its kind the output writes, a unit is held
+    assert verdict("The printer is up on VLAN 30 at 100 Gbps.", port + "\nUplink: 100 Mbps")[
+        0
+    ] == UNSUPPORTED
+
+
+def test_a_rate_a_frequency_or_a_size_from_its_smaller_units() -> None:
+    probe = "frequency(48)=1500345728\nbit_rate=3029997\ngzip_min_length 1024;"
+    assert verdict("The core is clocked at about 1.5 GHz.", probe)[0] == SUPPORTED
+    assert verdict("The core is clocked at about 1.8 GHz.", probe)[0] == UNSUPPORTED
+    assert verdict("It streams at roughly 3 Mbps.", probe)[0] == SUPPORTED
+    assert verdict("It streams at roughly 4 Mbps.", probe)[0] == UNSUPPORTED
+    assert verdict("Responses of 1 KB or more are compressed.", probe)[0] == SUPPORTED
+    assert verdict("Responses of 2 KB or more are compressed.", probe)[0] == UNSUPPORTED
+
+
+def test_a_standards_name_and_a_fields_name_written_without_their_dot() -> None:
+    probe = "stream|codec_name=h264|width=1920|height=1080\nsensor_id,pm2_5_ugm3,pm10_ugm3"
+    assert verdict("The transcoded file is 1080p H.264.", probe)[0] == SUPPORTED
+    assert verdict("The transcoded file is 1080p H.265.", probe)[0] == UNSUPPORTED
+    assert verdict("PM2.5 is measured at the gate.", probe)[0] == SUPPORTED
+    assert verdict("PM1.0 is measured at the gate.", probe)[0] == UNSUPPORTED
+
+
+def test_a_day_of_the_year_known_by_name() -> None:
+    order = "Customer: L. Okafor - Collect: 24 Dec, 08:00-10:00 slot"
+    assert verdict("Collect the order on Christmas Eve between 8 and 10 am.", order)[
+        0
+    ] == SUPPORTED
+    assert verdict("Collect the order on Boxing Day between 8 and 10 am.", order)[
+        0
+    ] == UNSUPPORTED
+    assert verdict("The party is on Halloween.", "Party: 2026-10-31")[0] == SUPPORTED
+    # its words still count as the claim's words, as a passage of a document is read
+    said = read_facts("They were bottom of the table on Christmas Day.", claim=True)
+    assert said.dates and said.content_stems == read_facts(
+        "They were bottom of the table on christmas day.", claim=True
+    ).content_stems
+
+
+def test_not_for_a_span_of_time_says_when() -> None:
+    report = "Result: PASS - next retest in 10 years"
+    assert verdict("The accession passed and won't be retested for ten years.", report)[
+        0
+    ] == SUPPORTED
+    assert verdict("The accession passed and won't be retested.", report)[0] == CONTRADICTED
+    # the span of time is the negated verb's, not the next one's
+    quotes = "Quotes are free and remain valid for 90 days."
+    assert verdict("Quotes are not free and hold for 90 days.", quotes)[0] == CONTRADICTED
+    # "for" what is not a span of time is no when
+    tent = "The tent is suitable for children aged 3 and up."
+    assert verdict("The tent isn't suitable for children.", tent)[0] == CONTRADICTED
+
+
+def test_a_city_the_output_writes_in_its_own_language() -> None:
+    ticket = "Train: ICE 1007  Berlin Hbf 08:34 -> München Hbf 12:39"
+    assert verdict("You're on ICE 1007 from Berlin at 8:34 to Munich at 12:39.", ticket)[
+        0
+    ] == SUPPORTED
+    assert verdict("You're on ICE 1007 from Berlin at 8:34 to Vienna at 12:39.", ticket)[
+        0
+    ] == UNSUPPORTED
+
+
+def test_a_clause_ending_on_its_negation_denies_its_subject() -> None:
+    ssl = "HSTS: Yes (max-age=31536000)\nOCSP stapling: No"
+    assert verdict("HSTS is enabled, though OCSP stapling isn't.", ssl)[0] == SUPPORTED
+    assert verdict("OCSP stapling is enabled, though HSTS isn't.", ssl)[0] == CONTRADICTED
+
+
+def test_a_clause_and_joins_with_its_own_subject_is_its_own() -> None:
+    s3 = (
+        '{"PublicAccessBlockConfiguration": {"BlockPublicAcls": true, "IgnorePublicAcls": true,\n'
+        '  "BlockPublicPolicy": true, "RestrictPublicBuckets": true}}\n'
+        '{"PolicyStatus": {"IsPublic": false}}'
+    )
+    claim = "The bucket has all four public-access blocks turned on and its bucket policy {} public."
+    assert verdict(claim.format("isn't"), s3)[0] == SUPPORTED
+    assert verdict(claim.format("is"), s3)[0] == CONTRADICTED
+
+
+def test_a_denial_a_fields_label_makes() -> None:
+    spec = "Connection: 2.4 GHz FHSS, closed system \u2014 works without Wi-Fi or app: YES"
+    assert verdict("It works without Wi-Fi or an app.", spec)[0] == SUPPORTED
+    assert verdict("It works without Wi-Fi or an app.", spec.replace("YES", "NO"))[
+        0
+    ] == CONTRADICTED
+    # a label's denial is the line's own only where the line gives it a yes or a no
+    course = (
+        "Included: course materials, placement test\n"
+        "Not included: accommodation, airport transfer, DELE exam fee"
+    )
+    assert verdict("Course materials come with it, but accommodation is not included.", course)[
+        0
+    ] == SUPPORTED

@@ -149,6 +149,11 @@ _WEEKS = (1 / 7, 1 / 604_800)
 _GIGA = (1e-3, 1 / 1024, 1e-6, 2**-20, 1e-9, 2**-30)
 _MEGA = (1e-3, 1 / 1024, 1e-6, 2**-20)
 _TERA = (*_GIGA, 1e-12, 2**-40)
+_KILO = (1e-3, 1 / 1024)
+#: A rate or a frequency from its smaller units ("3 Mbps" for a bit rate of 3029997, "1.5
+#: GHz" for a clock of 1500345728).
+_PER_MEGA = (1e-3, 1e-6)
+_PER_GIGA = (1e-3, 1e-6, 1e-9)
 CONVERSIONS: dict[str, tuple[float, ...]] = {
     **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), _SECONDS),
     **dict.fromkeys(("min", "mins", "minute", "minutes"), _MINUTES),
@@ -158,6 +163,9 @@ CONVERSIONS: dict[str, tuple[float, ...]] = {
     **dict.fromkeys(("gb", "gib", "gigabytes"), _GIGA),
     **dict.fromkeys(("mb", "mib", "megabytes"), _MEGA),
     **dict.fromkeys(("tb", "tib", "terabytes"), _TERA),
+    **dict.fromkeys(("kb", "kib", "kilobytes"), _KILO),
+    **dict.fromkeys(("mbps", "mhz"), _PER_MEGA),
+    **dict.fromkeys(("gbps", "ghz"), _PER_GIGA),
     **dict.fromkeys(("km", "kg", "kw", "kwh", "mw", "mwh", "kilometres", "kilometers"), (1e-3,)),
     **dict.fromkeys(("m", "metres", "meters"), (1e-3, 1e-2)),
     **dict.fromkeys(("tonne", "tonnes"), (1e-3,)),
@@ -169,7 +177,7 @@ CONVERSIONS: dict[str, tuple[float, ...]] = {
 #: 4294967296 bytes).
 _WHOLE_UNITS = frozenset(
     unit for unit, factors in CONVERSIONS.items()
-    if factors in (_MINUTES, _HOURS, _DAYS, _WEEKS, _MEGA, _GIGA, _TERA)
+    if factors in (_MINUTES, _HOURS, _DAYS, _WEEKS, _KILO, _MEGA, _GIGA, _TERA)
 )
 #: The hundredth of a currency a claim may write a price in ("85 cents a tap" for $0.85, "22p a
 #: mile" for 0.22, "69c").
@@ -349,6 +357,8 @@ _GLUED_UNIT = re.compile(r"(\d+(?:\.\d+)?)([a-z]{2,4})")
 _PERCENTILE = re.compile(r"p\d{1,2}(?:\.\d)?")
 #: A name with a decimal in it, as a field name may write it with "_" ("pm2.5": pm2_5).
 _DOTTED_NAME = re.compile(r"[a-z]+\d+\.\d+")
+#: A letter, a dot and a number, as a standard's name writes it ("h.264", "x.509").
+_LETTER_DOT = re.compile(r"[a-z]\.\d{2,}")
 
 
 def _denied_fields(
@@ -1038,8 +1048,12 @@ class EvidenceIndex:
         if lettered and self._written_apart(lettered.group(1), lettered.group(2)):
             return True
         words = self._words or set()
-        if "." in key and _DOTTED_NAME.fullmatch(key):  # "PM2.5" for a field pm2_5
-            return key.replace(".", "_") in words
+        if "." in key and _DOTTED_NAME.fullmatch(key):  # "PM2.5" for a field pm2_5(_ugm3)
+            field = key.replace(".", "_")
+            return re.search(rf"(?<![\w.]){field}(?![a-z\d])", self.text) is not None
+        if _LETTER_DOT.fullmatch(key):  # "H.264" for codec_name=h264
+            joined = key.replace(".", "")
+            return re.search(rf"(?<![\w.]){joined}(?![\w.])", self.text) is not None
         glued = _GLUED_UNIT.fullmatch(key)
         if glued and glued.group(2) in words and number_key(  # "350gsm" under a GSM head
             float(glued.group(1))

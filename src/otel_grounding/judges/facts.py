@@ -330,8 +330,8 @@ def _date(m: re.Match[str]) -> DateFact | None:
             year = int(m.group(yk)) if m.group(yk) else None
             if day is not None and not 1 <= day <= 31:
                 return None
-            if mk == "m3" and year is None and m.group(mk).lower() in ("may", "mar"):
-                return None  # "may" the verb, "mar" the word: no date without a year
+            if mk == "m3" and year is None and m.group(mk) in ("may", "May", "mar"):
+                return None  # "may" the verb, "mar" the word (not "Mar"): no date without a year
             if mk == "m3" and year is None and m.group(mk).isupper():
                 return None  # "APR", "DEC": an acronym, no month
             return DateFact(text, year, month, day)
@@ -457,6 +457,18 @@ def _blanked(pieces: list[str]) -> str:
 _EXPIRES = re.compile(
     r"(?i:expir\w*|exp|valid (?:thru|through|until|to))\.?:?\s+(\d\d)/(\d\d)(?![/\d])"
 )
+#: Days of the year known by name, each with its month and day: a date ("collect on Christmas
+#: Eve" for 24 Dec).
+_HOLIDAYS = {
+    "Christmas Eve": (12, 24), "Christmas Day": (12, 25), "Boxing Day": (12, 26),
+    "New Year's Eve": (12, 31), "New Year's Day": (1, 1), "Valentine's Day": (2, 14),
+    "St Patrick's Day": (3, 17), "Halloween": (10, 31), "Bonfire Night": (11, 5),
+}
+#: The last words of those names: a text without one names none.
+_HOLIDAY_ENDS = frozenset(name.split()[-1] for name in _HOLIDAYS)
+_HOLIDAY = re.compile(
+    r"\b(" + "|".join(name.replace("'", "['\u2019]") for name in _HOLIDAYS) + r")\b"
+)
 #: The days of the week, Monday first (a date's `weekday()`).
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
@@ -503,6 +515,12 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
         if fact is not None:
             dates.append(fact)
             date_spans.append(m.span())
+    named_days: list[str] = []  # "Christmas Day": a date, whose words still count as words
+    for m in _HOLIDAY.finditer(masked) if any(w in masked for w in _HOLIDAY_ENDS) else ():
+        month, day = _HOLIDAYS[m.group(1).replace("\u2019", "'")]
+        dates.append(DateFact(m.group(), None, month, day))
+        date_spans.append(m.span())
+        named_days.extend(_WORD.findall(m.group()))
     if not claim and "/" in text:  # a card's "expires 12/26" is December 2026
         dates.extend(
             DateFact(m.group(), 2000 + int(m.group(2)), int(m.group(1)), None)
@@ -569,7 +587,7 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
         names = [_SAID_OF_NAME.sub("", n) for n in names if not _defined_acronym(n, words)]
     content = frozenset(
         stem(part)
-        for w in words
+        for w in chain(words, named_days)
         for part in word_parts(w)
         if len(part) >= 2 and part not in STOPWORDS and part not in NEGATIONS
     )

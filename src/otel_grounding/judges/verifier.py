@@ -57,6 +57,7 @@ from otel_grounding.judges.arithmetic import (
     one_step,
     works_out,
 )
+from otel_grounding.judges.cities import named_in_its_language
 from otel_grounding.judges.clock import (
     apart,
     at_a_time,
@@ -124,7 +125,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v38"
+MODEL = "rules-v39"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -1285,9 +1286,11 @@ def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
     if not fields and not nested:
         return None
     one_word = {next(iter(field)) for field, _, _ in fields if len(field) == 1}
-    for clause in _off_pieces(parts):
+    for clause in (said for piece in _off_pieces(parts) for said in _AND_SAID.split(piece)):
         words = _rather_than(words_of_in_order(clause))
-        negated = words_profile(words)[1]
+        stems, negated = words_profile(words)
+        if not negated and _ENDS_DENYING.search(clause):
+            negated = stems  # "though OCSP stapling isn't": the ellipsis denies its subject
         # "ready to collect" does not say it was collected; "needs to resit" says a resit is
         # required; "failback to pg-a" names where
         lowered = ["", "", *(w.lower() for w in words)]
@@ -1346,10 +1349,22 @@ def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
             if negated and not denied and not any(said <= plain for plain in unnegated):
                 continue  # ... unless a stretch without one says it ("still a draft and has
                 # no conflicts")
+            line = index.sentences[position].text
+            if _repeats_its_denial(clause, line):
+                denied = not denied  # "works without Wi-Fi" of `works without Wi-Fi: YES`
             if (denied == value and not _stated_elsewhere(field, position, index)
-                    and not _repeats_its_no(clause, index.sentences[position].text)):
+                    and not _repeats_its_no(clause, line)):
                 return position
     return None
+
+
+#: A clause ending on its negation, its predicate left out as the clause before gave it
+#: ("HSTS is enabled, though OCSP stapling isn't").
+_ENDS_DENYING = re.compile(
+    r"\b(?:is|are|was|were|does|do|did|has|have|can|will)(?:n['\u2019]t|\s+not)\W*$"
+    r"|\bwon['\u2019]t\W*$|\bcan['\u2019]t\W*$",
+    re.IGNORECASE,
+)
 
 
 def _repeats_its_no(clause: str, line: str) -> bool:
@@ -1359,6 +1374,21 @@ def _repeats_its_no(clause: str, line: str) -> bool:
     return bool(assigned) and all(a in clause.lower() for a in assigned)
 
 
+def _repeats_its_denial(clause: str, line: str) -> bool:
+    """Whether a clause writes a denial the label of a line's yes or no makes, with the word
+    after it ("works without Wi-Fi" of `works without Wi-Fi or app: YES`): the label's own
+    negation, which the value says yes or no to, not the claim's."""
+    label, _, value = line.lower().rpartition(":")
+    return _YES_OR_NO.fullmatch(value.strip()) is not None and any(
+        re.search(rf"\b{re.escape(m.group())}\b", clause.lower())
+        for m in _LABEL_DENIAL.finditer(label)
+    )
+
+
+#: A denying word and the word after it, in a line's label, before its last colon ("without
+#: wi", "no deposit"; not "no-claims"), and the yes or no the line gives it.
+_LABEL_DENIAL = re.compile(r"\b(?:without|no|not)\s+[a-z]+")
+_YES_OR_NO = re.compile(r"yes|no|true|false")
 #: A key given a negating value inside a line ("p=none", "tls=off").
 _ASSIGNED_NO = re.compile(r"\b\w+=(?:none|no|off|false)\b")
 
@@ -2274,7 +2304,31 @@ def _name_written_otherwise(
             or _by_its_initial(claim, name, index) or _ordinal_there(name, index)
             or _part_of_a_weekday(name, index) or _starts_a_word(name, index)
             or _labels_a_number(claim, name) or _numbered_ones(name, index)
-            or _camel_cut(name, index) or named_by_code(name, index.texts))
+            or _camel_cut(name, index) or named_by_code(name, index.texts)
+            or _unit_of_no_written_kind(name, index)
+            or named_in_its_language(name, index.texts))
+
+
+def _unit_of_no_written_kind(name: str, index: EvidenceIndex) -> bool:
+    """Whether a name is a unit of a kind the evidence writes no unit of ("100 Mbps" for a
+    switch port's `a-100`): what a number measures, not a name. Against a unit of its kind the
+    evidence writes ("Gbps" for its Mbps), it is still held."""
+    kind = _UNIT_KINDS.get(name.lower())
+    return kind is not None and not any(
+        re.search(rf"(?<![a-z]){unit}(?![a-z])", index.text) for unit in kind
+    )
+
+
+#: Units of rates, frequencies and sizes by kind, each with the others of its kind.
+_UNIT_KINDS = {
+    unit: kind
+    for kind in (
+        ("bps", "kbps", "mbps", "gbps", "kbit", "mbit", "gbit"),
+        ("hz", "khz", "mhz", "ghz"),
+        ("kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib"),
+    )
+    for unit in kind
+}
 
 
 def _field_gives_other(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
@@ -2590,10 +2644,12 @@ _KEY = re.compile(
 #: piece.
 _STATED_PIECES = re.compile(r"[;,]\s+(?![^()]*\))")
 #: Where "and" joins a second clause with its own subject and verb ("the kitchen can't make
-#: it and there's no deposit": each negation is its own clause's).
+#: it and there's no deposit", "... blocks turned on and its bucket policy isn't public": each
+#: negation is its own clause's).
 _AND_SAID = re.compile(
-    r"\s+and\s+(?=(?:there|it|they|he|she|you|we)(?:'s|'re|'ll|\s+(?:is|are|was|were|has|have"
-    r"|had|can|will|won't|can't|isn't|aren't|wasn't|weren't|doesn't|don't|didn't)\b))"
+    r"\s+and\s+(?=(?:there|it|they|he|she|you|we"
+    r"|(?:its|their|his|her|your|our)(?:\s+[\w-]+){1,3})(?:'s|'re|'ll|\s+(?:is|are|was|were|has"
+    r"|have|had|can|will|won't|can't|isn't|aren't|wasn't|weren't|doesn't|don't|didn't)\b))"
 )
 #: Two things said a comma apart, each with its own verb ("Leeds has 4, Bradford is out of
 #: stock").
@@ -3131,12 +3187,31 @@ def _dotted_stems(text: str) -> frozenset[str]:
 
 def _not_until(words: Sequence[str]) -> bool:
     """Whether a clause's negation is a "not ... until" ("isn't due until May 6", "won't ship
-    until Friday"): it says when, not whether."""
+    until Friday") or a "not ... for" a time ("won't be retested for ten years" for "next
+    retest in 10 years"): it says when, not whether."""
     lowered = [w.lower() for w in words]
-    if "until" not in lowered and "till" not in lowered:
+    if not _WHEN_WORDS.intersection(lowered):
         return False
     first = next((n for n, w in enumerate(words) if word_profile(w).negation), None)
-    return first is not None and any(w in ("until", "till") for w in lowered[first:])
+    if first is None:
+        return False
+    after = lowered[first:]
+    return any(w in ("until", "till") for w in after) or any(
+        w == "for" and _SPANS_OF_TIME.intersection(after[n + 1:n + 1 + FOR_A_TIME_REACH])
+        for n, w in enumerate(after[:NOT_FOR_REACH])
+    )
+
+
+#: The words that may make a negation say when.
+_WHEN_WORDS = frozenset(("until", "till", "for"))
+#: Units of a span of time a "not ... for" gives ("for ten years", "for another 3 weeks").
+_SPANS_OF_TIME = frozenset(word_list(
+    "minute minutes hour hours day days week weeks month months year years"
+))
+#: How many words after "for" its unit of time may come, and after the negation its "for"
+#: ("won't be retested for": the verb's own, not a later clause's).
+FOR_A_TIME_REACH = 3
+NOT_FOR_REACH = 4
 
 
 def _negation_heads(words: Sequence[str]) -> frozenset[str]:
