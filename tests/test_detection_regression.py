@@ -169,12 +169,12 @@ AGENT_EXPECTED = {
     "blind-108": (40, 31, 1),  # the same; development for the twenty-eighth rules
     "blind-109": (40, 32, 0),  # the same brief, sealed until the twenty-eighth rules were final
     "blind-110": (40, 33, 0),  # the same
-    "blind-111": (40, 27, 2),  # the same
+    "blind-111": (40, 27, 1),  # the same
     "blind-112": (40, 34, 1),  # the same
-    "blind-113": (40, 26, 3),  # a brief written again, sealed until the twenty-ninth rules were final
+    "blind-113": (40, 26, 2),  # a brief written again, sealed until the twenty-ninth rules were final
     "blind-114": (40, 23, 2),  # the same
     "blind-115": (40, 17, 2),  # the same
-    "blind-116": (40, 25, 2),  # the same
+    "blind-116": (40, 24, 1),  # the same
     "blind-117": (40, 28, 4),  # that brief, measured once with a draft of the thirtieth rules
     "blind-118": (40, 29, 2),  # the same
     "blind-119": (40, 28, 1),  # the same
@@ -215,10 +215,14 @@ AGENT_EXPECTED = {
     "blind-154": (40, 25, 3),  # the same
     "blind-155": (40, 25, 3),  # the same
     "blind-156": (40, 29, 0),  # the same
-    "blind-157": (40, 29, 8),  # the same brief, sealed until the thirty-ninth rules were final
-    "blind-158": (40, 27, 4),  # the same
-    "blind-159": (40, 29, 5),  # the same
-    "blind-160": (40, 25, 7),  # the same
+    "blind-157": (40, 28, 6),  # the same brief, sealed until the thirty-ninth rules were final
+    "blind-158": (40, 27, 2),  # the same
+    "blind-159": (40, 27, 3),  # the same
+    "blind-160": (40, 24, 3),  # the same
+    "blind-161": (40, 24, 9),  # the same brief, sealed until the fortieth rules were final
+    "blind-162": (40, 22, 2),  # the same
+    "blind-163": (40, 26, 6),  # the same
+    "blind-164": (40, 27, 3),  # the same
 }
 
 

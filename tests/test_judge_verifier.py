@@ -4123,3 +4123,75 @@ def test_a_denial_a_fields_label_makes() -> None:
     assert verdict("Course materials come with it, but accommodation is not included.", course)[
         0
     ] == SUPPORTED
+
+
+# -- rules-v40 -------------------------------------------------------------------------------
+def test_a_name_by_its_first_word_and_the_others_initials() -> None:
+    usage = "GLACIER_IR               410,335       12.40 TiB\nDEEP_ARCHIVE    22,118   48.72 TiB"
+    assert verdict("Glacier Instant Retrieval holds about 410,000 objects.", usage)[0] == SUPPORTED
+    assert verdict("Glacier Flexible Retrieval holds about 410,000 objects.", usage)[
+        0
+    ] == UNSUPPORTED
+
+
+def test_a_standards_name_written_with_a_hyphen_or_without() -> None:
+    check = "$ sha256sum -c SHA256SUMS --ignore-missing\ngrainline-cli_arm64.tar.gz: FAILED"
+    assert verdict("The arm64 tarball failed its SHA-256 check.", check)[0] == SUPPORTED
+    assert verdict("The arm64 tarball failed its SHA-512 check.", check)[0] == UNSUPPORTED
+    # a name not found so is read on by the other readings ("week-12" for "week 12")
+    visits = "Visit 4 (week 12): 2026-03-19 10:30  questionnaire only"
+    assert verdict("The week-12 visit on March 19 is just a questionnaire.", visits)[
+        0
+    ] == SUPPORTED
+
+
+def test_sizes_in_the_plural() -> None:
+    quote = '1     2x6x12 SPF #2 kiln-dried     48    $9.85\n  2 x 7x5" prints'
+    assert verdict("It includes 48 kiln-dried 2x6x12s and two 7x5s.", quote)[0] == SUPPORTED
+    assert verdict("It includes 48 kiln-dried 2x6x10s.", quote)[0] == UNSUPPORTED
+
+
+def test_a_number_written_in_groups_of_digits() -> None:
+    lookup = '{"phone_number": "+447700900431", "country_code": "GB", "valid": true}'
+    assert verdict("+44 7700 900431 checks out as a valid UK number.", lookup)[0] == SUPPORTED
+    assert verdict("+44 7700 900413 checks out as a valid UK number.", lookup)[0] == UNSUPPORTED
+    assert verdict("+44 7700 900431 checks out as a valid Irish number.", lookup)[
+        0
+    ] == UNSUPPORTED
+
+
+def test_aviation_date_time_groups_and_zulu_times() -> None:
+    advisory = (
+        "DTG: 20260417/0615Z\nVOLCANO: GRIMSVOTN 373010\n"
+        "ERUPTION DETAILS: ERUPTION STARTED AT 0450Z. ASH PLUME OBS TO FL300\n"
+        "NXT ADVISORY: 20260417/1200Z"
+    )
+    assert verdict("Grimsvotn started erupting at 04:50 UTC on April 17.", advisory)[
+        0
+    ] == SUPPORTED
+    assert verdict("Grimsvotn started erupting at 05:50 UTC on April 17.", advisory)[
+        0
+    ] == UNSUPPORTED
+    assert verdict("The next advisory is due at 12:00 UTC.", advisory)[0] == SUPPORTED
+    assert verdict("The next advisory is due at 12:30 UTC.", advisory)[0] == UNSUPPORTED
+
+
+def test_a_name_of_a_class() -> None:
+    booking = "Vehicle group: C (Seat Leon or similar), manual, 5 seats"
+    assert verdict("Your manual Seat Leon-class car is booked.", booking)[0] == SUPPORTED
+    assert verdict("Your manual Seat Ibiza-class car is booked.", booking)[0] == UNSUPPORTED
+
+
+def test_a_days_number_before_a_range_is_no_hour() -> None:
+    booking = "Pick-up: 2026-08-11 14:00 | Return: 2026-08-18 10:00 (same location)"
+    assert verdict("It's yours from 2 pm on August 11 to 10 am on August 18.", booking)[
+        0
+    ] == SUPPORTED
+    assert verdict("The desk is open from 9 to 11 am.", booking)[0] == UNSUPPORTED
+
+
+def test_a_span_of_years_with_the_second_written_short() -> None:
+    notice = "Tax year: 6 April 2026 to 5 April 2027\nYour tax code: 1105L"
+    assert verdict("Your code for 2026-27 is 1105L.", notice)[0] == SUPPORTED
+    assert verdict("Your code for 2026-28 is 1105L.", notice)[0] == UNSUPPORTED
+    assert verdict("Your code for 2027-28 is 1105L.", notice)[0] == UNSUPPORTED

@@ -18,6 +18,10 @@ _RANGE_START = re.compile(
     r"\b(\d{1,2})(?::(\d\d))?\s?(?:to|until|till|-|\u2013)\s?\d{1,2}(?::\d\d)?\s?[ap]\.?m\b",
     re.IGNORECASE,
 )
+#: A month's name just before a number: the number is its day ("August 11 to 10 am").
+_MONTH_BEFORE = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s$", re.IGNORECASE
+)
 #: What may follow a bare hour: not a unit ("8 kg", "10 people"), but a word of the sentence
 #: ("between 10 and 4 with photo ID", "from 9 to 3 that day").
 _NO_UNIT = (
@@ -109,9 +113,12 @@ _EVIDENCE_TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d\d)(?!\d)")
 _EVIDENCE_SECONDS = re.compile(r":(\d\d):(\d\d)(?![\d:])")
 _HOUR_BEFORE = re.compile(r"(?<![\d:])(\d{1,2})$")
 #: The time of a date and time written without separators, as calendars do
-#: ("20261112T150000Z"); `compact_date_times` reads the eight digits before it (the scan
-#: starts at the "T": a pattern starting with the digits costs twice as much).
-_COMPACT_TIME = re.compile(r"[Tt]([01]\d|2[0-3])([0-5]\d)(?:\d\d)?(?!\d)")
+#: ("20261112T150000Z") and aviation's date-time groups ("20260417/0615Z");
+#: `compact_date_times` reads the eight digits before it (the scan starts at the "T" or "/": a
+#: pattern starting with the digits costs twice as much).
+_COMPACT_TIME = re.compile(r"(?:[Tt]|/(?=\d{4}Z))([01]\d|2[0-3])([0-5]\d)(?:\d\d)?(?!\d)")
+#: A time of day as aviation writes it, in UTC ("ERUPTION STARTED AT 0450Z").
+_ZULU_TIME = re.compile(r"(?<![\d/])([01]\d|2[0-3])([0-5]\d)z\b", re.IGNORECASE)
 
 
 def times_of_day(text: str) -> set[tuple[int, int]]:
@@ -137,6 +144,8 @@ def times_of_day(text: str) -> set[tuple[int, int]]:
     for m in _AT_HOUR.finditer(text):  # "drop off by 11", "open until 7"
         hour = int(m.group(1))
         found.update(((hour, int(m.group(2) or 0)), (hour + 12, int(m.group(2) or 0))))
+    if "z" in text or "Z" in text:  # "0450Z"
+        found.update((int(h), int(m)) for h, m in _ZULU_TIME.findall(text))
     return found
 
 
@@ -218,7 +227,9 @@ def claim_times(claim: str) -> list[tuple[str, set[int], int | None, int]]:
         minute = m.group(2) or m.group(5)
         out.append((m.group().rstrip("."), hours, int(minute) if minute else None, m.start()))
         start = _RANGE_START.search(claim, max(0, m.start() - 16), m.start()) if half else None
-        if start is not None and start.group(2) is None and int(start.group(1)) <= 12:
+        if start is not None and start.group(2) is None and int(start.group(1)) <= 12 and not (
+            _MONTH_BEFORE.search(claim, max(0, start.start() - 12), start.start())
+        ):
             # "between 1 and 3 pm": the range's start is on the afternoon's clock too
             first = int(start.group(1)) % 12 + (12 if half == "p" else 0)
             out.append((start.group(1), {first}, None, start.start()))

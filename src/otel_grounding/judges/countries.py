@@ -70,7 +70,7 @@ _ALPHA2 = {
         "china=CN", "korea=KR", "south korea=KR", "india=IN", "uganda=UG", "eritrea=ER",
         "south africa=ZA", "czechia=CZ", "hungary=HU", "greece=GR", "turkey=TR", "israel=IL",
         "egypt=EG", "nigeria=NG", "colombia=CO", "chile=CL", "ukraine=UA", "croatia=HR",
-        "serbia=RS", "slovenia=SI", "slovakia=SK", "romania=RO", "iceland=IS",
+        "serbia=RS", "slovenia=SI", "slovakia=SK", "romania=RO", "iceland=IS", "uk=GB",
     )
     for name, code in [entry.split("=")]
 }

@@ -301,8 +301,9 @@ _NO_CELLS = frozenset(word_list("no none n/a"))
 _FIELD_NAME = re.compile(r"([A-Za-z][A-Za-z _-]{1,40})\"?\s*$")
 #: A field name's words; a name in capitals with one small letter inside is one ("UPnP").
 FIELD_WORDS = re.compile(r"[A-Z]+[a-z][A-Z]+(?![a-z])|[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
-#: An identifier in the plural ("X14s", "No.3s"): letters, digits, then an "s".
-_PLURAL = re.compile(r"[a-z][\w.-]*\ds")
+#: An identifier in the plural ("X14s", "No.3s"): letters, digits, then an "s"; or sizes
+#: ("2x6x12s" for 2x6x12 boards, "7x5s" for 7x5" prints).
+_PLURAL = re.compile(r"[a-z][\w.-]*\ds|\d+(?:x\d+)+s")
 #: An identifier of letters and a number, which an output may write apart ("C14" for "Row C
 #: Seat 14", "AS65010" for 65010 under an "AS" column).
 _LETTERED_NUMBER = re.compile(r"([a-z]{1,3})(\d+)")
@@ -357,8 +358,9 @@ _GLUED_UNIT = re.compile(r"(\d+(?:\.\d+)?)([a-z]{2,4})")
 _PERCENTILE = re.compile(r"p\d{1,2}(?:\.\d)?")
 #: A name with a decimal in it, as a field name may write it with "_" ("pm2.5": pm2_5).
 _DOTTED_NAME = re.compile(r"[a-z]+\d+\.\d+")
-#: A letter, a dot and a number, as a standard's name writes it ("h.264", "x.509").
-_LETTER_DOT = re.compile(r"[a-z]\.\d{2,}")
+#: Letters, a dot or a hyphen and a number, as a standard's name writes it ("h.264", "x.509",
+#: "sha-256").
+_STANDARD = re.compile(r"[a-z]{1,4}[.-]\d{2,}")
 
 
 def _denied_fields(
@@ -1051,9 +1053,10 @@ class EvidenceIndex:
         if "." in key and _DOTTED_NAME.fullmatch(key):  # "PM2.5" for a field pm2_5(_ugm3)
             field = key.replace(".", "_")
             return re.search(rf"(?<![\w.]){field}(?![a-z\d])", self.text) is not None
-        if _LETTER_DOT.fullmatch(key):  # "H.264" for codec_name=h264
-            joined = key.replace(".", "")
-            return re.search(rf"(?<![\w.]){joined}(?![\w.])", self.text) is not None
+        if _STANDARD.fullmatch(key) and re.search(  # "H.264" for h264, "SHA-256" for sha256sum
+            rf"(?<![\w.]){key.replace('.', '').replace('-', '')}(?![\d.])", self.text
+        ):
+            return True
         glued = _GLUED_UNIT.fullmatch(key)
         if glued and glued.group(2) in words and number_key(  # "350gsm" under a GSM head
             float(glued.group(1))

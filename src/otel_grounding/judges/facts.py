@@ -171,9 +171,10 @@ _WORD = re.compile(r"[^\W\d_](?:[\w'\u2019-]*[^\W_])?")
 _LETTER = re.compile(r"[^\W\d_]")  # what every word starts with
 _ALNUM = re.compile(r"[^\W_]")  # what every word, number and date starts with
 #: A word joined after a name by a hyphen that says nothing more than the name ("MIT-licensed",
-#: "Paris-based"; not "Indian-born").
+#: "Paris-based", "a Seat Leon-class car"; not "Indian-born").
 _SAID_OF_NAME = re.compile(
-    r"(?<=\w\w)-(?:licensed|based|style|styled|branded|powered|compatible|certified|listed)$"
+    r"(?<=\w\w)-(?:licensed|based|style|styled|branded|powered|compatible|certified|listed"
+    r"|class)$"
 )
 _SPLIT_WORD = re.compile(r"[-_'\u2019]|(?<=[a-z])(?=[A-Z])")
 #: A full stop that ends no sentence: an abbreviation a field writes ("incl. CDW, excl. gravel
