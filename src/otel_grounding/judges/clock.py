@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable
-from itertools import combinations
+from itertools import chain, combinations
 
 #: The first time of a range on the 12-hour clock, written without its half ("from 7 to
 #: 8:30 pm").
@@ -116,7 +116,8 @@ _HOUR_BEFORE = re.compile(r"(?<![\d:])(\d{1,2})$")
 #: ("20261112T150000Z") and aviation's date-time groups ("20260417/0615Z");
 #: `compact_date_times` reads the eight digits before it (the scan starts at the "T" or "/": a
 #: pattern starting with the digits costs twice as much).
-_COMPACT_TIME = re.compile(r"(?:[Tt]|/(?=\d{4}Z))([01]\d|2[0-3])([0-5]\d)(?:\d\d)?(?!\d)")
+_COMPACT_TIME = re.compile(r"[Tt]([01]\d|2[0-3])([0-5]\d)(?:\d\d)?(?!\d)")
+_GROUP_TIME = re.compile(r"/([01]\d|2[0-3])([0-5]\d)z(?!\w)", re.IGNORECASE)
 #: A time of day as aviation writes it, in UTC ("ERUPTION STARTED AT 0450Z").
 _ZULU_TIME = re.compile(r"(?<![\d/])([01]\d|2[0-3])([0-5]\d)z\b", re.IGNORECASE)
 
@@ -153,7 +154,8 @@ def compact_date_times(text: str) -> list[tuple[int, int, int, int, int]]:
     """The dates and times a text writes as calendars do ("20261112T150000Z"), as (year,
     month, day, hour, minute)."""
     found = []
-    for m in _COMPACT_TIME.finditer(text):
+    groups = _GROUP_TIME.finditer(text) if "/" in text else ()
+    for m in chain(_COMPACT_TIME.finditer(text), groups):
         at = m.start()
         date = text[max(0, at - 8):at]
         if len(date) == 8 and date.isdigit() and not text[max(0, at - 9):at - 8].isdigit():
