@@ -140,7 +140,7 @@ AGENT_EXPECTED = {
     "blind-79": (40, 35, 0),  # the same
     "blind-80": (40, 34, 1),  # the same; with blind-73 to -79, development for the twenty-first
     "blind-81": (40, 28, 1),  # the same brief, sealed until the twenty-first rules were final
-    "blind-82": (40, 31, 1),  # the same
+    "blind-82": (40, 31, 0),  # the same
     "blind-83": (40, 25, 1),  # the same
     "blind-84": (40, 31, 2),  # the same; development for the twenty-second rules
     "blind-85": (40, 26, 1),  # the same brief, sealed until the twenty-second rules were final
@@ -175,7 +175,7 @@ AGENT_EXPECTED = {
     "blind-114": (40, 23, 2),  # the same
     "blind-115": (40, 17, 2),  # the same
     "blind-116": (40, 24, 1),  # the same
-    "blind-117": (40, 28, 4),  # that brief, measured once with a draft of the thirtieth rules
+    "blind-117": (40, 28, 3),  # that brief, measured once with a draft of the thirtieth rules
     "blind-118": (40, 29, 2),  # the same
     "blind-119": (40, 28, 1),  # the same
     "blind-120": (40, 24, 5),  # the same
@@ -205,7 +205,7 @@ AGENT_EXPECTED = {
     "blind-144": (40, 21, 0),  # the same
     "blind-145": (40, 28, 4),  # the same brief, sealed until the thirty-sixth rules were final
     "blind-146": (40, 23, 0),  # the same
-    "blind-147": (40, 22, 3),  # the same
+    "blind-147": (40, 21, 2),  # the same
     "blind-148": (40, 27, 2),  # the same
     "blind-149": (40, 20, 1),  # the same brief, sealed until the thirty-seventh rules were final
     "blind-150": (40, 29, 2),  # the same
@@ -219,10 +219,14 @@ AGENT_EXPECTED = {
     "blind-158": (40, 27, 2),  # the same
     "blind-159": (40, 27, 3),  # the same
     "blind-160": (40, 24, 3),  # the same
-    "blind-161": (40, 24, 9),  # the same brief, sealed until the fortieth rules were final
+    "blind-161": (40, 23, 7),  # the same brief, sealed until the fortieth rules were final
     "blind-162": (40, 22, 2),  # the same
-    "blind-163": (40, 26, 6),  # the same
-    "blind-164": (40, 27, 3),  # the same
+    "blind-163": (40, 25, 2),  # the same
+    "blind-164": (40, 26, 2),  # the same
+    "blind-165": (40, 32, 2),  # the same brief, sealed until the forty-first rules were final
+    "blind-166": (40, 24, 3),  # the same
+    "blind-167": (40, 26, 4),  # the same
+    "blind-168": (40, 31, 2),  # the same
 }
 
 

@@ -4195,3 +4195,55 @@ def test_a_span_of_years_with_the_second_written_short() -> None:
     assert verdict("Your code for 2026-27 is 1105L.", notice)[0] == SUPPORTED
     assert verdict("Your code for 2026-28 is 1105L.", notice)[0] == UNSUPPORTED
     assert verdict("Your code for 2027-28 is 1105L.", notice)[0] == UNSUPPORTED
+
+
+# -- rules-v41 -------------------------------------------------------------------------------
+def test_an_acronym_of_the_trade_where_the_output_writes_no_other() -> None:
+    domains = " Id   Name        State\n 3    pihole      running\n -    media-srv   shut off"
+    assert verdict("The pihole VM is running, while media-srv is shut off.", domains)[
+        0
+    ] == SUPPORTED
+    # against another the output writes, in any case, it is held
+    ufw = "443/tcp                    ALLOW IN    Anywhere"
+    assert verdict("Port 443 over UDP is allowed in from anywhere.", ufw)[0] == UNSUPPORTED
+
+
+def test_polarity_left_to_the_line_that_states_it_as_closely() -> None:
+    booking = (
+        "Riverside Community Hospital - Hydrotherapy booking\n"
+        "Hospital transport: NOT booked - patient to arrange own travel"
+    )
+    assert verdict("Hospital transport hasn't been booked.", booking)[0] == SUPPORTED
+
+
+def test_a_plural_in_ies() -> None:
+    survey = "Species                 Count\nSmall Red Damselfly      14"
+    assert verdict("There were 14 Small Red Damselflies.", survey)[0] == SUPPORTED
+    assert verdict("There were 14 Small Red Dragonflies.", survey)[0] == UNSUPPORTED
+
+
+def test_a_date_a_path_writes_as_its_folders() -> None:
+    listing = "2026-01-11 03:14:53    3.9 MiB 2025/12/31/IMG_88214.jpg"
+    assert verdict("The last entries are December 31 photos.", listing)[0] == SUPPORTED
+    assert verdict("The last entries are December 30 photos.", listing)[0] == UNSUPPORTED
+    assert verdict("It holds photos of December 31.", "s3://photos/2025/12/31/IMG_1.jpg")[
+        0
+    ] == SUPPORTED
+
+
+def test_a_name_with_its_slash_encoded_in_a_url() -> None:
+    call = "$ glab api projects/ops%2Fledger-sync/protected_tags"
+    assert verdict("In ops/ledger-sync, tags are protected.", call)[0] == SUPPORTED
+    assert verdict("In ops/ledger-lock, tags are protected.", call)[0] == UNSUPPORTED
+
+
+def test_a_bare_range_of_hours_before_is() -> None:
+    permit = "Date: Sat 2026-06-13, 11:00-17:00\nStatus: APPROVED"
+    assert verdict("The permit for June 13 from 11 to 5 is approved.", permit)[0] == SUPPORTED
+
+
+def test_a_count_times_a_quantity() -> None:
+    account = "Clay purchased this month: 2 \u00d7 12.5 kg stoneware (\u00a336.00)"
+    assert verdict("You've bought 25 kg of stoneware this month.", account)[0] == SUPPORTED
+    assert verdict("You've bought 25 lb of stoneware this month.", account)[0] == UNSUPPORTED
+    assert verdict("You've bought 30 kg of stoneware this month.", account)[0] == UNSUPPORTED

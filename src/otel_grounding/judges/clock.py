@@ -23,10 +23,10 @@ _MONTH_BEFORE = re.compile(
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s$", re.IGNORECASE
 )
 #: What may follow a bare hour: not a unit ("8 kg", "10 people"), but a word of the sentence
-#: ("between 10 and 4 with photo ID", "from 9 to 3 that day").
+#: ("between 10 and 4 with photo ID", "from 9 to 3 that day", "from 11 to 5 is approved").
 _NO_UNIT = (
     r"(?![\d.,:]?\d|\s?(?:%|(?!(?:and|or|to|on|in|at|by|for|with|the|a|that|this|each|every"
-    r"|but|so|then|when|while|because|if|unless|except|only|daily)\b)[a-zA-Z]))"
+    r"|but|so|then|when|while|because|if|unless|except|only|daily|is|are|was|were)\b)[a-zA-Z]))"
 )
 #: A range of bare hours ("from 7 to 9", "between 8 and 10:30", "from noon to 6").
 _BARE_RANGE = re.compile(

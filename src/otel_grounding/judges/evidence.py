@@ -195,8 +195,9 @@ _YEAR_FIRST = re.compile(r"(?<![\w:.-])((?:19|20)\d\d)(?:-(\d{2})(?![\w:-])|:(\d
 #: A date written year first with dots, as log indices and file names write it
 #: ("logs-2026.06.02").
 _DOTTED = re.compile(r"(?<![\d.])((?:19|20)\d\d)\.(\d\d)\.(\d\d)(?![\d.])")
-#: A date written year first with slashes, as Go's log package writes it ("2026/03/11").
-_YEAR_SLASHED = re.compile(r"(?<![\w/.])((?:19|20)\d\d)/(\d{1,2})/(\d{1,2})(?![\w/])")
+#: A date written year first with slashes, as Go's log package writes it ("2026/03/11"), or a
+#: path its folders ("2025/12/31/IMG_88212.jpg").
+_YEAR_SLASHED = re.compile(r"(?<![\w.])((?:19|20)\d\d)/(\d{1,2})/(\d{1,2})(?![\w.]|/\d)")
 #: The months in French, German, Spanish, Italian, Dutch and Portuguese, each with its number:
 #: an output in one of them is read as it would be in English ("samedi 16 mai 2026").
 _FOREIGN_MONTHS = {
@@ -741,8 +742,10 @@ class EvidenceIndex:
             return self.has_name(name[:-2])  # "QuillPay's" for quillpay.io
         whole = name.lower()
         words = self.vocabulary.words
-        if whole in words or (whole[-1:] == "s" and whole[:-1] in words):
-            return True  # "MySQL" for mysql, "GPUs" for gpu
+        if whole in words or (whole[-1:] == "s" and whole[:-1] in words) or (
+            whole.endswith("ies") and whole[:-3] + "y" in words
+        ):
+            return True  # "MySQL" for mysql, "GPUs" for gpu, "Damselflies" for Damselfly
         if "-" in whole and whole.replace("-", "") in words:
             return True  # "Wi-Fi" for wifi
         if not name.isascii() and (plain := _unaccented(name)) != name and self.has_name(plain):

@@ -125,7 +125,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v40"
+MODEL = "rules-v41"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -2266,6 +2266,7 @@ def _missing_facts(
                     and not _money_of_money(claim, n)
                     and not _group_of_digits(claim, n, index)
                     and not _next_year_short(claim, n, index)
+                    and not _multiplied_out(n, index)
                     and not _prefix_of_a_mask(claim, n, index)
                     and not _rate_of_counts(claim, n, index)
                     and not _share_of(n, facts.numbers, index)
@@ -2311,6 +2312,7 @@ def _name_written_otherwise(
             or _labels_a_number(claim, name) or _numbered_ones(name, index)
             or _camel_cut(name, index) or named_by_code(name, index.texts)
             or _unit_of_no_written_kind(name, index)
+            or _acronym_of_the_trade(name, index)
             or named_in_its_language(name, index.texts))
 
 
@@ -2322,6 +2324,24 @@ def _unit_of_no_written_kind(name: str, index: EvidenceIndex) -> bool:
     return kind is not None and not any(
         re.search(rf"(?<![a-z]){unit}(?![a-z])", index.text) for unit in kind
     )
+
+
+def _acronym_of_the_trade(name: str, index: EvidenceIndex) -> bool:
+    """Whether a name is an acronym of the trade an agent writes of what an output shows ("VM"
+    for a `virsh` domain, "NAS" for a backup target), where the output writes no other acronym
+    of the trade, in any case ("UDP" against its `443/tcp` is held)."""
+    lowered = name.lower()
+    return lowered in _TRADE_ACRONYMS and not (
+        (_TRADE_ACRONYMS - {lowered}) & index.vocabulary.words
+    )
+
+
+#: Acronyms of computing and networking as agents write them (in lower case).
+_TRADE_ACRONYMS = frozenset(word_list(
+    "ssh tls ssl smtp imap http https dns tcp udp icmp vm vpn cpu gpu ram ssd hdd nas api sdk "
+    "cli gui url json yaml xml csv pdf usb isp lan wan syn ntp dhcp nat cdn ide orm sql jwt sso "
+    "mfa otp"
+))
 
 
 #: Units of rates, frequencies and sizes by kind, each with the others of its kind.
@@ -2359,6 +2379,17 @@ def _next_year_short(claim: str, number: NumberFact, index: EvidenceIndex) -> bo
     )
 
 
+def _multiplied_out(number: NumberFact, index: EvidenceIndex) -> bool:
+    """Whether a number with its unit is a count times a quantity the evidence writes as one
+    ("25 kg of stoneware" for `2 × 12.5 kg stoneware`)."""
+    return bool(number.unit) and any(
+        unit.lower() == number.unit and abs(float(count) * float(each) - number.value) < 1e-9
+        for text in index.texts for count, each, unit in _TIMES_A_QUANTITY.findall(text)
+    )
+
+
+#: A count times a quantity with its unit ("2 × 12.5 kg", "3 x 500 ml").
+_TIMES_A_QUANTITY = re.compile(r"\b(\d+)\s?[\u00d7x]\s?(\d+(?:\.\d+)?)\s?([A-Za-z]+)\b")
 #: A span of two years, the second written short ("2026-27", "2024\u201325").
 _YEARS_SPAN = re.compile(r"\b((?:19|20)\d\d)[-\u2013/](\d\d)\b")
 #: Three groups of digits or more, a space apart (a telephone or a card number).
@@ -2433,12 +2464,14 @@ def _lowercase_names(facts: TextFacts, index: EvidenceIndex) -> list[str]:
 def _joined_names(claim: str, index: EvidenceIndex) -> list[str]:
     """A claim's names in lower case joined by dots or slashes, or a handle, with no digit (a
     host, a package path, a user: "tallowmere.fastcache.example", "halcyon/http-foundation",
-    "j.tanaka", "@omar-t") that the evidence never writes; a unit ("km/h") and words joined
-    by a slash ("and/or") name nothing."""
+    "j.tanaka", "@omar-t") that the evidence never writes, not even with its slash encoded
+    in a URL (`ops%2Fledger-sync`); a unit ("km/h") and words joined by a slash ("and/or")
+    name nothing."""
     text = index.text.lower()
     return [
         token for token in dict.fromkeys(_JOINED_NAME.findall(claim))
         if not token[0].isupper() and token.lower() not in text
+        and token.lower().replace("/", "%2f") not in text  # a URL's "ops%2Fledger-sync"
         and any(len(part) > UNIT_MAX_CHARS for part in token.split("/"))  # not "km/h"
         and ("/" not in token or not all(map(is_word, token.lower().split("/"))))
     ]
@@ -3116,6 +3149,8 @@ def _opposite(
     # the clauses stating most of it ("Webhooks are not rate-limited", not the title "Rate
     # limits")
     most = max(len(stems & index.profiles[p].stems) for p in same)
+    if any(len(stems & index.profiles[p].stems) >= most for p in nearest if p not in same):
+        return None  # a line left to the other rules states it as closely (a field's "NOT")
     same = [p for p in same if len(stems & index.profiles[p].stems) == most]
     # Both ways: the negated shared words, and the count of negations ("doesn't work" /
     # "doesn't suit": both negate; "can't add names without a fee" / "will incur a fee").
