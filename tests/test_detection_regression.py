@@ -175,7 +175,7 @@ AGENT_EXPECTED = {
     "blind-114": (40, 23, 2),  # the same
     "blind-115": (40, 17, 2),  # the same
     "blind-116": (40, 24, 1),  # the same
-    "blind-117": (40, 28, 3),  # that brief, measured once with a draft of the thirtieth rules
+    "blind-117": (40, 27, 2),  # that brief, measured once with a draft of the thirtieth rules
     "blind-118": (40, 29, 2),  # the same
     "blind-119": (40, 28, 1),  # the same
     "blind-120": (40, 24, 5),  # the same
@@ -223,10 +223,14 @@ AGENT_EXPECTED = {
     "blind-162": (40, 22, 2),  # the same
     "blind-163": (40, 25, 2),  # the same
     "blind-164": (40, 26, 2),  # the same
-    "blind-165": (40, 32, 2),  # the same brief, sealed until the forty-first rules were final
-    "blind-166": (40, 24, 3),  # the same
-    "blind-167": (40, 26, 4),  # the same
+    "blind-165": (40, 32, 1),  # the same brief, sealed until the forty-first rules were final
+    "blind-166": (40, 24, 2),  # the same
+    "blind-167": (40, 26, 3),  # the same
     "blind-168": (40, 31, 2),  # the same
+    "blind-169": (40, 29, 5),  # the same brief, sealed until the forty-second rules were final
+    "blind-170": (40, 29, 3),  # the same
+    "blind-171": (40, 30, 4),  # the same
+    "blind-172": (40, 26, 8),  # the same
 }
 
 

@@ -4247,3 +4247,27 @@ def test_a_count_times_a_quantity() -> None:
     assert verdict("You've bought 25 kg of stoneware this month.", account)[0] == SUPPORTED
     assert verdict("You've bought 25 lb of stoneware this month.", account)[0] == UNSUPPORTED
     assert verdict("You've bought 30 kg of stoneware this month.", account)[0] == UNSUPPORTED
+
+
+# -- rules-v42 -------------------------------------------------------------------------------
+def test_a_price_in_hundredths_joined_to_its_number() -> None:
+    search = "TLV75533PDBVR  Texas Instruments  0  $0.29  Active - backorder"
+    assert verdict("The 29-cent TLV75533 is on backorder.", search)[0] == SUPPORTED
+    assert verdict("The 39-cent TLV75533 is on backorder.", search)[0] == UNSUPPORTED
+
+
+def test_a_condition_closed_by_a_comma_states_nothing() -> None:
+    rule = "Wet weather: sheep must be housed dry the night before or run moves +1 day"
+    claim = "If the sheep aren't housed dry the night before, the run moves back a day."
+    assert verdict(claim, rule)[0] == SUPPORTED
+    # without the comma, the condition is read with what follows it
+    booking = "Vans must book a slot online. Cars do not need to book."
+    assert verdict("If you're coming in a car you'll need to book a slot.", booking)[
+        0
+    ] == CONTRADICTED
+
+
+def test_half_past_an_hour_as_british_english_says_it() -> None:
+    voicemail = "\"We're open till half five weekdays and ten till one on Saturday.\""
+    assert verdict("It's open until 5:30 p.m. on weekdays.", voicemail)[0] == SUPPORTED
+    assert verdict("It's open until 6:30 p.m. on weekdays.", voicemail)[0] == UNSUPPORTED

@@ -12,6 +12,8 @@ import re
 from collections.abc import Collection, Iterable
 from itertools import chain, combinations
 
+from otel_grounding.sentences import word_list
+
 #: The first time of a range on the 12-hour clock, written without its half ("from 7 to
 #: 8:30 pm").
 _RANGE_START = re.compile(
@@ -118,6 +120,13 @@ _HOUR_BEFORE = re.compile(r"(?<![\d:])(\d{1,2})$")
 #: pattern starting with the digits costs twice as much).
 _COMPACT_TIME = re.compile(r"[Tt]([01]\d|2[0-3])([0-5]\d)(?:\d\d)?(?!\d)")
 _GROUP_TIME = re.compile(r"/([01]\d|2[0-3])([0-5]\d)z(?!\w)", re.IGNORECASE)
+#: Half past an hour as British English says it ("till half five"), and the hours by name.
+_CLOCK_HOURS = {
+    word: hour for hour, word in enumerate(
+        word_list("one two three four five six seven eight nine ten eleven"), start=1
+    )
+}
+_HALF_PAST = re.compile(r"\bhalf\s+(" + "|".join(_CLOCK_HOURS) + r")\b", re.IGNORECASE)
 #: A time of day as aviation writes it, in UTC ("ERUPTION STARTED AT 0450Z").
 _ZULU_TIME = re.compile(r"(?<![\d/])([01]\d|2[0-3])([0-5]\d)z\b", re.IGNORECASE)
 
@@ -145,6 +154,10 @@ def times_of_day(text: str) -> set[tuple[int, int]]:
     for m in _AT_HOUR.finditer(text):  # "drop off by 11", "open until 7"
         hour = int(m.group(1))
         found.update(((hour, int(m.group(2) or 0)), (hour + 12, int(m.group(2) or 0))))
+    if "half" in text:  # "open till half five": 5:30, on either half of the day
+        for word in _HALF_PAST.findall(text):
+            hour = _CLOCK_HOURS[word.lower()]
+            found.update(((hour, 30), (hour + 12, 30)))
     if "z" in text or "Z" in text:  # "0450Z"
         found.update((int(h), int(m)) for h, m in _ZULU_TIME.findall(text))
     return found

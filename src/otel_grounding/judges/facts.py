@@ -156,6 +156,8 @@ _PERCENT = re.compile(r"\s?(?:%|percent\b|per cent\b)")
 #: A unit written after a number: "91 Mbps", "4.2GB".
 UNIT_AFTER = r"\s?([A-Za-z%]+)"
 _UNIT = re.compile(UNIT_AFTER)
+#: A price in hundredths joined to its number ("the 29-cent part", "a 40-pence stamp").
+_HYPHENED_HUNDREDTH = re.compile(r"-(cents?|pence)\b")
 #: A range's dash, its second number and its unit, which the first shares ("1.2-1.3 GB").
 _RANGE_UNIT = re.compile(r"\s?[-\u2013\u2014]\s?\d[\d,]*(?:\.\d+)?" + UNIT_AFTER)
 #: A claim's numbers start at a word boundary; the evidence's anywhere after a non-digit
@@ -552,7 +554,7 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
                                        or _second_of_hedged(before, numbers))
         percent = claim and _PERCENT.match(number_text, m.end()) is not None
         unit = (_UNIT.match(number_text, m.end()) or _RANGE_UNIT.match(number_text, m.end())
-                if claim else None)
+                or _HYPHENED_HUNDREDTH.match(number_text, m.end()) if claim else None)
         numbers.append(NumberFact(
             m.group(), value, len(frac) - 1 if frac else 0, scaled, hedged, percent,
             unit.group(1).lower() if unit else "",

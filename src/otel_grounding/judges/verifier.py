@@ -125,7 +125,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v41"
+MODEL = "rules-v42"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -2950,6 +2950,8 @@ _LINE_PIECES = re.compile(r";\s+|,\s+|\s*[()]\s*|\s{2,}|\t")
 _COMMAND = re.compile(r"\s*(?:\$\s|--[a-z])")
 #: A negation inside a condition ("if not collected", "unless paid"): it states nothing.
 _IF_NOT = re.compile(r"\b(?:if|when)\s+(?:\w+\s+)?(?:not|no|never)\b|\bunless\b", re.IGNORECASE)
+#: A claim's piece opening on a condition ("if the sheep aren't housed dry,"): it states nothing.
+_CONDITION = re.compile(r"\s*(?:if|unless)\b", re.IGNORECASE)
 #: A claim's consequence of not doing what it asks ("collect within 14 days or they'll be
 #: returned"): a condition, whose negation is unwritten.
 _OR_ELSE = re.compile(r"\bor\s+(?:else\s+)?\w+(?:'ll|\s+will)\b|\botherwise\b", re.IGNORECASE)
@@ -3088,8 +3090,11 @@ def _polarity_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
                 continue
             words = words_of_in_order(piece)
             # "... but not in the special exhibitions" denies the clause before of another
-            # thing; "... or they'll be returned" is a condition
-            if words[:1] == ["not"] or _OR_ELSE.search(piece):
+            # thing; "... or they'll be returned" and "if the sheep aren't housed," are
+            # conditions (a condition a comma does not close is read with what follows it)
+            if words[:1] == ["not"] or _OR_ELSE.search(piece) or (
+                _CONDITION.match(piece) and (n > 0 or len(cut) > 1)
+            ):
                 continue
             if title_like(words):  # a bare name asserts no polarity
                 continue
