@@ -12,7 +12,7 @@ import re
 from collections.abc import Collection, Iterable
 from itertools import chain, combinations
 
-from otel_grounding.sentences import word_list
+from otel_grounding.judges.facts import MONTHS, NUMBER_WORDS
 
 #: The first time of a range on the 12-hour clock, written without its half ("from 7 to
 #: 8:30 pm").
@@ -22,7 +22,7 @@ _RANGE_START = re.compile(
 )
 #: A month's name just before a number: the number is its day ("August 11 to 10 am").
 _MONTH_BEFORE = re.compile(
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s$", re.IGNORECASE
+    r"\b(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?\s$", re.IGNORECASE
 )
 #: What may follow a bare hour: not a unit ("8 kg", "10 people"), but a word of the sentence
 #: ("between 10 and 4 with photo ID", "from 9 to 3 that day", "from 11 to 5 is approved").
@@ -120,13 +120,11 @@ _HOUR_BEFORE = re.compile(r"(?<![\d:])(\d{1,2})$")
 #: pattern starting with the digits costs twice as much).
 _COMPACT_TIME = re.compile(r"[Tt]([01]\d|2[0-3])([0-5]\d)(?:\d\d)?(?!\d)")
 _GROUP_TIME = re.compile(r"/([01]\d|2[0-3])([0-5]\d)z(?!\w)", re.IGNORECASE)
-#: Half past an hour as British English says it ("till half five"), and the hours by name.
-_CLOCK_HOURS = {
-    word: hour for hour, word in enumerate(
-        word_list("one two three four five six seven eight nine ten eleven"), start=1
-    )
-}
-_HALF_PAST = re.compile(r"\bhalf\s+(" + "|".join(_CLOCK_HOURS) + r")\b", re.IGNORECASE)
+#: Half past an hour as British English says it ("till half five", one to eleven).
+_HALF_PAST = re.compile(
+    r"\bhalf\s+(" + "|".join(w for w, n in NUMBER_WORDS.items() if 1 <= n <= 11) + r")\b",
+    re.IGNORECASE,
+)
 #: A time of day as aviation writes it, in UTC ("ERUPTION STARTED AT 0450Z").
 _ZULU_TIME = re.compile(r"(?<![\d/])([01]\d|2[0-3])([0-5]\d)z\b", re.IGNORECASE)
 
@@ -156,7 +154,7 @@ def times_of_day(text: str) -> set[tuple[int, int]]:
         found.update(((hour, int(m.group(2) or 0)), (hour + 12, int(m.group(2) or 0))))
     if "half" in text:  # "open till half five": 5:30, on either half of the day
         for word in _HALF_PAST.findall(text):
-            hour = _CLOCK_HOURS[word.lower()]
+            hour = NUMBER_WORDS[word.lower()]
             found.update(((hour, 30), (hour + 12, 30)))
     if "z" in text or "Z" in text:  # "0450Z"
         found.update((int(h), int(m)) for h, m in _ZULU_TIME.findall(text))
