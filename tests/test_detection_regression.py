@@ -165,7 +165,7 @@ AGENT_EXPECTED = {
     "blind-104": (40, 31, 2),  # the same; development for the twenty-seventh rules
     "blind-105": (40, 30, 0),  # the same brief, sealed until the twenty-seventh rules were final
     "blind-106": (40, 32, 2),  # the same
-    "blind-107": (40, 30, 0),  # the same
+    "blind-107": (40, 31, 0),  # the same
     "blind-108": (40, 31, 1),  # the same; development for the twenty-eighth rules
     "blind-109": (40, 32, 0),  # the same brief, sealed until the twenty-eighth rules were final
     "blind-110": (40, 33, 0),  # the same
@@ -219,7 +219,7 @@ AGENT_EXPECTED = {
     "blind-158": (40, 27, 2),  # the same
     "blind-159": (40, 27, 3),  # the same
     "blind-160": (40, 24, 3),  # the same
-    "blind-161": (40, 23, 7),  # the same brief, sealed until the fortieth rules were final
+    "blind-161": (40, 23, 6),  # the same brief, sealed until the fortieth rules were final
     "blind-162": (40, 22, 2),  # the same
     "blind-163": (40, 25, 2),  # the same
     "blind-164": (40, 26, 2),  # the same
@@ -227,10 +227,14 @@ AGENT_EXPECTED = {
     "blind-166": (40, 24, 2),  # the same
     "blind-167": (40, 26, 3),  # the same
     "blind-168": (40, 31, 2),  # the same
-    "blind-169": (40, 29, 5),  # the same brief, sealed until the forty-second rules were final
-    "blind-170": (40, 29, 3),  # the same
-    "blind-171": (40, 30, 4),  # the same
-    "blind-172": (40, 26, 8),  # the same
+    "blind-169": (40, 28, 1),  # the same brief, sealed until the forty-second rules were final
+    "blind-170": (40, 29, 0),  # the same
+    "blind-171": (40, 28, 2),  # the same
+    "blind-172": (40, 26, 3),  # the same
+    "blind-173": (40, 27, 6),  # the same brief, sealed until the forty-third rules were final
+    "blind-174": (40, 29, 4),  # the same
+    "blind-175": (40, 21, 2),  # the same
+    "blind-176": (40, 28, 3),  # the same
 }
 
 

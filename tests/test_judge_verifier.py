@@ -19,7 +19,7 @@ from otel_grounding.judge import (
     JudgeRequest,
     load_judge,
 )
-from otel_grounding.judges.facts import read_facts
+from otel_grounding.judges.facts import evidence_sentences, read_facts
 from otel_grounding.judges.verifier import MODEL, VerifierJudge
 from otel_grounding.metrics import RUNS_JUDGE_FLAGGED
 
@@ -4271,3 +4271,109 @@ def test_half_past_an_hour_as_british_english_says_it() -> None:
     voicemail = "\"We're open till half five weekdays and ten till one on Saturday.\""
     assert verdict("It's open until 5:30 p.m. on weekdays.", voicemail)[0] == SUPPORTED
     assert verdict("It's open until 6:30 p.m. on weekdays.", voicemail)[0] == UNSUPPORTED
+
+
+# -- rules-v43 -------------------------------------------------------------------------------
+def test_an_operating_system_named_by_its_build_tag() -> None:
+    wheels = (
+        "fastgrid-3.4.1-cp312-cp312-manylinux_2_28_x86_64.whl\n"
+        "fastgrid-3.4.1-cp312-cp312-macosx_11_0_arm64.whl"
+    )
+    assert verdict("There is a Linux wheel and an Apple Silicon Mac wheel.", wheels)[0] == SUPPORTED
+    assert verdict("There is a Windows wheel too.", wheels)[0] == UNSUPPORTED
+    jobs = "test (windows-2022, py3.12)   failure\ntest (ubuntu-24.04, py3.12)   success"
+    assert verdict("The Linux job passed but the Windows one failed.", jobs)[0] == SUPPORTED
+    adb = "$ adb shell getprop ro.build.version.release\n[15]"
+    assert verdict("The phone runs Android 15.", adb)[0] == SUPPORTED
+    assert verdict("The phone runs Android 15.", "[ro.build.version.release]: [15]")[
+        0
+    ] == UNSUPPORTED
+
+
+def test_versions_of_cpython_by_their_wheel_tags() -> None:
+    wheels = (
+        "quillmath-2.4.1-cp311-cp311-manylinux_2_17_x86_64.whl\n"
+        "quillmath-2.4.1-cp312-cp312-manylinux_2_17_x86_64.whl"
+    )
+    assert verdict("It has wheels for Python 3.11 and 3.12 on x86-64 Linux.", wheels)[
+        0
+    ] == SUPPORTED
+    assert verdict("It has wheels for Python 3.11 and 3.13 on x86-64 Linux.", wheels)[
+        0
+    ] == UNSUPPORTED
+    # the evidence names Python too: the versions are still read from the tags
+    named = wheels + "\ndata-requires-python: >=3.11"
+    assert verdict("Both need Python 3.11 or 3.12.", named)[0] == SUPPORTED
+    assert verdict("Both need Python 3.11 or 3.10.", named)[0] == UNSUPPORTED
+
+
+def test_a_title_before_a_name_by_its_initials() -> None:
+    listing = "2      10:00  R v Dominic Pellew     Sentence          DJ A. Okonkwo"
+    assert verdict("Pellew is sentenced before District Judge Okonkwo.", listing)[0] == SUPPORTED
+    assert verdict("Pellew is sentenced before Circuit Judge Okonkwo.", listing)[0] == UNSUPPORTED
+    assert verdict("Pellew is sentenced before District Judge Hale.", listing)[0] == UNSUPPORTED
+
+
+def test_a_street_the_evidence_writes_st() -> None:
+    order = "Collection: Sat 2026-10-10, 11:00-12:00, Market St shop"
+    assert verdict("Collect it from the Market Street shop.", order)[0] == SUPPORTED
+    assert verdict("Collect it from the Bridge Street shop.", order)[0] == UNSUPPORTED
+    church = "Service at the church of St Mary, 11:00"
+    assert verdict("The service is on Mary Street at 11.", church)[0] == UNSUPPORTED
+
+
+def test_an_opening_verb_before_a_name_is_no_name() -> None:
+    quote = "Horses: Bramble and Tiger Lily, Malton -> Hartpury (198 miles)"
+    assert verdict("Moving Bramble to Hartpury is booked.", quote)[0] == SUPPORTED
+    assert verdict("Moving Juniper to Hartpury is booked.", quote)[0] == UNSUPPORTED
+
+
+def test_a_word_an_agent_writes_of_a_tool() -> None:
+    sent = "Test email sent: 2026-09-24 to design@hollowbrookarts.org"
+    assert verdict("A test went to the design inbox on September 24.", sent)[0] == SUPPORTED
+    feed = "W3C Feed Validation Service\nResult: This is a valid Atom 1.0 feed."
+    assert verdict("The validator says the feed is valid Atom 1.0.", feed)[0] == SUPPORTED
+    assert verdict("The validator says the feed is valid Atom 1.0 and RSS 2.0.", feed)[
+        0
+    ] == UNSUPPORTED
+
+
+def test_a_joined_identifier_written_another_way() -> None:
+    log = "2026-10-07  Red-flanked Bluetail  1 1st-winter  Holme Dunes"
+    assert verdict("A first-winter Red-flanked Bluetail was at Holme Dunes.", log)[0] == SUPPORTED
+    assert verdict("A second-winter Red-flanked Bluetail was at Holme Dunes.", log)[
+        0
+    ] == UNSUPPORTED
+    wheel = "quillmath-2.4.1-cp312-cp312-manylinux_2_17_x86_64.whl"
+    assert verdict("There is an x86-64 wheel.", wheel)[0] == SUPPORTED
+
+
+def test_a_margin_worked_out_against_a_limit() -> None:
+    sheet = "Ramp weight          2,475 lb\nMax ramp weight 2,558 lb - WITHIN LIMITS"
+    claim = "It comes out at 2,475 lb, 83 lb under the 2,558 lb maximum."
+    assert verdict(claim, sheet)[0] == SUPPORTED
+    assert verdict(claim.replace("83", "93"), sheet)[0] == UNSUPPORTED
+    log = "07:02:50 ERROR pump P2 motor temp 94 C (limit 90 C), tripped"
+    # a reading, not a margin: the comma parts it from "over the limit"
+    assert verdict("P2 tripped after reaching 97 °C, over the 90 °C limit.", log)[
+        0
+    ] == UNSUPPORTED
+
+
+def test_a_short_dot_leader_ends_no_sentence() -> None:
+    listing = "Amenities:\n  Wi-Fi ............ yes\n  Washing machine .. no\n  Pets ... not allowed"
+    assert verdict("There's no washing machine.", listing)[0] == SUPPORTED
+    assert verdict("Pets aren't allowed.", listing)[0] == SUPPORTED
+    assert evidence_sentences(listing)[2:] == ["Washing machine .. no", "Pets ... not allowed"]
+    # an ellipsis after a word still ends its sentence
+    assert evidence_sentences("It stopped... Then it restarted.") == [
+        "It stopped...", "Then it restarted.",
+    ]
+
+
+def test_a_state_still_to_be_reached_agrees_with_its_denial() -> None:
+    note = "Ribbons & elastic: not sewn (customer to sew)"
+    assert verdict("The ribbons and elastic still need to be sewn on at home.", note)[
+        0
+    ] == SUPPORTED
+    assert verdict("The ribbons and elastic are already sewn on.", note)[0] == CONTRADICTED

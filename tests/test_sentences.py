@@ -51,3 +51,11 @@ def test_offsets_point_into_the_text() -> None:
 )
 def test_what_asserts_something(sentence: str, expected: bool) -> None:
     assert asserts_something(sentence) is expected
+
+
+def test_a_title_abbreviation_after_a_number_is_a_unit_ending_the_sentence() -> None:
+    # "ms" after a number is milliseconds, not "Ms." before a name
+    assert [s.text for s in split_sentences("Latency was 5.2 ms. None failed.")] == [
+        "Latency was 5.2 ms.", "None failed.",
+    ]
+    assert len(split_sentences("Ask Ms. Hale at noon.")) == 1

@@ -28,7 +28,11 @@ _ABBREVIATIONS = frozenset(
         "e.g i.e etc vs mr mrs ms dr prof st no approx inc ltd co jr sr fig al cf u.s u.k"
     )
 )
+#: Abbreviations of a title, written before a name and never after a number: after one, the
+#: word is a unit ("5.2 ms.") and its full stop ends the sentence.
+_TITLES = frozenset(word_list("mr mrs ms dr prof"))
 _LAST_WORD = re.compile(r"([\w.]+)\.$")
+_AFTER_A_NUMBER = re.compile(r"\d\s$")
 _WORD = re.compile(r"[^\W_]+")
 _DIGIT = re.compile(r"\d")
 #: Words that on their own assert nothing.
@@ -58,7 +62,10 @@ def _ends_sentence(text: str, stop: int) -> bool:
     joined = match.start(1) > 0 and text[match.start(1) - 1] in "-/#"
     if len(word) == 1 and word.isupper() and not joined:  # an initial: "J. R. R. Tolkien"
         return False  # ("PIO-88120-K." ends an identifier, and a sentence)
-    return word.lower() not in _ABBREVIATIONS
+    lowered = word.lower()
+    if lowered in _TITLES and _AFTER_A_NUMBER.search(text, 0, match.start(1)):
+        return True
+    return lowered not in _ABBREVIATIONS
 
 
 def split_sentences(text: str) -> list[Sentence]:

@@ -182,12 +182,16 @@ _SPLIT_WORD = re.compile(r"[-_'\u2019]|(?<=[a-z])(?=[A-Z])")
 #: A full stop that ends no sentence: an abbreviation a field writes ("incl. CDW, excl. gravel
 #: protection", "approx. 2.5 hours", "A vs. B").
 _NOT_AN_ABBREVIATION = r"(?<!\bincl\.)(?<!\bexcl\.)(?<!\bapprox\.)(?<!\bvs\.)"
+#: Nor the last of two or three dots after a space: a short dot leader ("Washing machine ..
+#: no"), where a run of four or more is `(?<!\.{4})`'s.
+_NOT_A_LEADER = r"(?<!\s\.\.)(?<!\s\.\.\.)"
 #: Evidence sentences end at terminal punctuation before white space or a capital (pasted
 #: passages often lack the space: "...Games.The 4th..."), not after an initial ("William H.
 #: Macy"), an abbreviation or a line's dot leaders ("Hose .... Not covered"), or at a line
 #: break.
 _EVIDENCE_SENTENCE = re.compile(
-    r"(?<=[.!?])(?<!\b[A-Z]\.)(?<!\.{4})" + _NOT_AN_ABBREVIATION + r"(?:\s+|(?=[A-Z\"]))|\n"
+    r"(?<=[.!?])(?<!\b[A-Z]\.)(?<!\.{4})" + _NOT_A_LEADER + _NOT_AN_ABBREVIATION
+    + r"(?:\s+|(?=[A-Z\"]))|\n"
 )
 
 
@@ -670,14 +674,15 @@ def number_keys(text: str) -> set[str]:
 #: `_EVIDENCE_SENTENCE`'s ends found from the character that makes them (a character-set scan,
 #: not a look-behind tried at every position); the white space after one is stripped anyway.
 _EVIDENCE_END = re.compile(
-    r"([.!?\n])(?:(?<=\n)|(?<!\b[A-Z]\.)(?<!\.{4})" + _NOT_AN_ABBREVIATION + r"(?=\s|[A-Z\"]))"
+    r"([.!?\n])(?:(?<=\n)|(?<!\b[A-Z]\.)(?<!\.{4})" + _NOT_A_LEADER + _NOT_AN_ABBREVIATION
+    + r"(?=\s|[A-Z\"]))"
 )
 
 
 #: `_EVIDENCE_END` for a text holding no "!", "?" or line break: its ends are full stops, found
 #: by a scan for that one character (a scan for any of four tests each character).
 _FULL_STOP_END = re.compile(
-    r"(\.)(?<!\b[A-Z]\.)(?<!\.{4})" + _NOT_AN_ABBREVIATION + r"(?=\s|[A-Z\"])"
+    r"(\.)(?<!\b[A-Z]\.)(?<!\.{4})" + _NOT_A_LEADER + _NOT_AN_ABBREVIATION + r"(?=\s|[A-Z\"])"
 )
 
 

@@ -17,10 +17,12 @@ from otel_grounding.sentences import word_list
 #: Words agents use that the dictionary lacks (read with their inflections: "repos").
 _TRADE_WORDS = frozenset(word_list(
     "repo regex config virtualenv venv env auth async localhost webhook matinee onboard deps "
-    "segfault transcode"
+    "segfault transcode inbox"
 ))
 #: Endings an inflected word adds to its dictionary form.
-_INFLECTIONS = ("s", "es", "ed", "d", "ing", "ly", "er", "ers", "est", "able", "ness")
+_INFLECTIONS = (
+    "s", "es", "ed", "d", "ing", "ly", "er", "ers", "or", "ors", "est", "able", "ness"
+)
 #: British endings and their American forms (the dictionary's): "litre", "analysed", "favour".
 _BRITISH = (
     ("our", "or"), ("ours", "ors"), ("ourite", "orite"), ("ourites", "orites"),

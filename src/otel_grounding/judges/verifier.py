@@ -125,7 +125,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v42"
+MODEL = "rules-v43"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -345,6 +345,11 @@ _COMING = frozenset(word_list("coming come comes came"))
 #: Words saying a state is still to come, read before "to" ("expected to open").
 _TO_COME = frozenset(
     ("expected", "due", "set", "scheduled", "planned", "planning", "going", "likely", "about")
+)
+#: A state still to be reached ("still need to be sewn", "yet to be paid"): it agrees with
+#: the evidence's "not sewn", and the polarity rule leaves it alone.
+_STILL_TO_DO = re.compile(
+    r"\b(?:(?:still|yet)\s+(?:needs?|has|have)|needs?|remains?|yet)\s+to\s+be\b", re.IGNORECASE
 )
 #: A clause opening with one of these goes on about the subject before ("and is on hold").
 _GOES_ON = frozenset(word_list("is are was were has have had does did can will not"))
@@ -687,9 +692,13 @@ def _unknown_siblings(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]
 
 
 def _in_digits(word: str) -> str:
-    """A joined word with its numbers in words written in digits ("three-sprint": 3-sprint)."""
+    """A joined word with its numbers in words written in digits ("three-sprint": 3-sprint,
+    "first-winter": 1st-winter)."""
     return "-".join(
-        str(NUMBER_WORDS[part]) if part in NUMBER_WORDS else part for part in word.split("-")
+        str(NUMBER_WORDS[part]) if part in NUMBER_WORDS
+        else f"{_ORDINALS[part]}{_ORDINAL_SUFFIXES.get(_ORDINALS[part], 'th')}"
+        if part in _ORDINALS else part
+        for part in word.split("-")
     )
 
 
@@ -1287,6 +1296,8 @@ def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
         return None
     one_word = {next(iter(field)) for field, _, _ in fields if len(field) == 1}
     for clause in (said for piece in _off_pieces(parts) for said in _AND_SAID.split(piece)):
+        if _STILL_TO_DO.search(clause):  # "still need to be sewn" agrees with "not sewn"
+            continue
         words = _rather_than(words_of_in_order(clause))
         stems, negated = words_profile(words)
         if not negated and _ENDS_DENYING.search(clause):
@@ -1533,7 +1544,7 @@ def _computed(claim: str, number: NumberFact) -> bool:
     """Whether the claim says this number was worked out ("840 yards total", "across the three
     machines", "dropped by 425", "a win rate of 45%", "about a 6x return", "so $44", "enough
     for 72 sides"; just after
-    it, "44 seats free", "16 days later")."""
+    it, "44 seats free", "16 days later"; a margin, "83 lb under the maximum")."""
     if number.unit in TIMES:
         return True
     lowered = claim.lower()
@@ -1546,8 +1557,13 @@ def _computed(claim: str, number: NumberFact) -> bool:
         return True
     return bool(
         _COMPUTED.intersection(before) or _COMPUTED_AFTER.intersection(after[:3])
-        or "so" in before[-2:]
+        or "so" in before[-2:] or _MARGIN.match(lowered, at + len(number.text))
     )
+
+
+#: A margin the claim works out, after its number and unit ("83 lb under the 2,558 lb
+#: maximum", "£12 over your budget"; not "97 °C, over the 90 °C limit", a reading).
+_MARGIN = re.compile(r"\s*(?:[^\s,;]+\s+)?(?:under|over|short of)\s+(?:the|its|your|their)\b")
 
 
 def _from_its_own(claim: str, number: NumberFact, numbers: Sequence[NumberFact]) -> bool:
@@ -2121,24 +2137,36 @@ _VERSION_AFTER = re.compile(r"\s+v?(\d+(?:\.\d+)*)\b")
 
 def _versions(claim: str, name: str, index: EvidenceIndex) -> set[str]:
     """The versions the claim gives a name that the evidence writes with the name cut short
-    ("Python 3.12" for py3.12 or py312, "Postgres 15" for pg15)."""
+    ("Python 3.12" for py3.12 or py312, "Postgres 15" for pg15, "Python 3.11 and 3.12" for
+    CPython's cp311 and cp312)."""
     word, found = name.lower(), set()
+    tag = _VERSION_TAGS.get(word)
     at = claim.find(name)
     while at >= 0:
         after = _VERSION_AFTER.match(claim, at + len(name))
-        if after is not None:
-            version = after.group(1)
+        versions = []
+        while after is not None:
+            versions.append(after.group(1))
+            after = _ANOTHER_VERSION.match(claim, after.end())
+        for version in versions:
             # "py3.12", "py312", "pg15": its first letter, then some of its letters in order
             written = (
-                rf"\b({word[0]}[a-z]+)[\s-]?v?(?:{re.escape(version)}|{version.replace('.', '')})\b"
+                rf"\b([a-z]+)[\s-]?v?(?:{re.escape(version)}|{version.replace('.', '')})\b"
             )
             if any(
-                _in_order(short.group(1)[1:], word[1:])
+                short.group(1) == tag
+                or (short.group(1)[0] == word[0] and _in_order(short.group(1)[1:], word[1:]))
                 for short in re.finditer(written, index.text)
             ):
                 found.add(version)
         at = claim.find(name, at + len(name))
     return found
+
+
+#: The tags some names' versions are written with ("cp312": CPython 3.12).
+_VERSION_TAGS = {"python": "cp"}
+#: A further version of a list after a name's first ("Python 3.11 and 3.12").
+_ANOTHER_VERSION = re.compile(r"(?:\s*,\s*|\s+(?:and|or)\s+|,\s+(?:and|or)\s+)v?(\d+(?:\.\d+)*)\b")
 
 
 def _of_a_place(name: str, index: EvidenceIndex) -> bool:
@@ -2249,8 +2277,12 @@ def _missing_facts(
         unheld = [
             n for n in facts.numbers
             if not index.has_number(n) and not _as_a_time(claim, n, index)
-            and not any(n.text in v for v in versions.values())
         ]
+        if unheld and names:  # a version of a name the evidence holds too ("python", cp312)
+            for n in facts.names:
+                if n not in versions:
+                    versions[n] = _versions(claim, n, index)
+            unheld = [n for n in unheld if not any(n.text in v for v in versions.values())]
         if unheld:
             held = [n for n in facts.numbers if n not in unheld]
             missing.extend(
@@ -2291,8 +2323,27 @@ def _missing_facts(
         )
     missing.extend(f"date '{said}'" for said in _weekday_on_another_day(claim, index))
     if facts.identifiers:
-        missing.extend(f"identifier '{i}'" for i in index.missing_identifiers(facts.identifiers))
+        missing.extend(
+            f"identifier '{i}'" for i in index.missing_identifiers(facts.identifiers)
+            if not _identifier_written_otherwise(i, index)
+        )
     return tuple(dict.fromkeys(missing)) if missing else ()
+
+
+def _identifier_written_otherwise(identifier: str, index: EvidenceIndex) -> bool:
+    """Whether the evidence writes a hyphened identifier with underscores ("x86-64" for
+    x86_64) or its numbers in digits ("first-winter" for 1st-winter)."""
+    lowered = identifier.lower()
+    if "-" not in lowered:
+        return False
+    digits = _in_digits(lowered)
+    return lowered.replace("-", "_") in index.text or (
+        digits != lowered and re.search(rf"\b{re.escape(digits)}\b", index.text) is not None
+    )
+
+
+#: The ordinal endings of the numbers that do not take "th".
+_ORDINAL_SUFFIXES = {1: "st", 2: "nd", 3: "rd"}
 
 
 def _name_written_otherwise(
@@ -2312,7 +2363,9 @@ def _name_written_otherwise(
             or _labels_a_number(claim, name) or _numbered_ones(name, index)
             or _camel_cut(name, index) or named_by_code(name, index.texts)
             or _unit_of_no_written_kind(name, index)
-            or _acronym_of_the_trade(name, index)
+            or _acronym_of_the_trade(name, index) or _platform_of_a_tag(name, index)
+            or _title_by_its_initials(claim, name, index) or _opening_verb(claim, name)
+            or _street_cut_short(claim, name, index)
             or named_in_its_language(name, index.texts))
 
 
@@ -2333,6 +2386,63 @@ def _acronym_of_the_trade(name: str, index: EvidenceIndex) -> bool:
     lowered = name.lower()
     return lowered in _TRADE_ACRONYMS and not (
         (_TRADE_ACRONYMS - {lowered}) & index.vocabulary.words
+    )
+
+
+def _platform_of_a_tag(name: str, index: EvidenceIndex) -> bool:
+    """Whether a name is the operating system or platform an output writes by its build or
+    package tag ("Linux" for manylinux_2_28, "Windows" for win_amd64 or windows-2022, "Apple
+    Silicon Macs" for macosx_11_0_arm64, "Android" for what `adb` printed)."""
+    tag = _PLATFORM_TAGS.get(name.lower())
+    return tag is not None and re.search(tag, index.text) is not None
+
+
+#: Platforms agents name (in lower case), and how tool outputs write them.
+_MACOS = r"macos|darwin|\bosx\b"
+_PLATFORM_TAGS = {
+    "linux": r"linux|ubuntu|debian|fedora|centos|\brhel|alpine",
+    "windows": r"\bwin(?:32|64|_amd64|_arm64)?\b|windows",
+    "mac": _MACOS, "macs": _MACOS, "macos": _MACOS, "apple": _MACOS,
+    "silicon": r"arm64|aarch64",
+    "android": r"\badb\b|android|\.apk\b",
+}
+
+
+def _title_by_its_initials(claim: str, name: str, index: EvidenceIndex) -> bool:
+    """Whether a title before a person's name is written by its initials before the same name
+    in the evidence ("District Judge Okonkwo" for DJ A. Okonkwo, "Detective Inspector Shaw"
+    for DI Shaw)."""
+    for m in _TITLE_BEFORE_NAME.finditer(claim):
+        title, surname = m.group(1).split(), m.group(2)
+        if name in title and index.matches_as_written(
+            rf"\b{''.join(w[0] for w in title)}\b[^\n]{{0,{TITLE_GAP}}}\b{re.escape(surname)}\b"
+        ):
+            return True
+    return False
+
+
+#: Two or three capitalised words of a title, then the name it is given.
+_TITLE_BEFORE_NAME = re.compile(r"\b((?:[A-Z][a-z]+\s){1,2}[A-Z][a-z]+)\s([A-Z][a-z]+)\b")
+#: At most this much between a title's initials and the name (its initials: "DJ A. Okonkwo").
+TITLE_GAP = 8
+
+
+def _opening_verb(claim: str, name: str) -> bool:
+    """Whether a capitalised word is the claim's opening verb in its -ing form, before a name
+    ("Moving Bramble and Tiger Lily ..."): a word of English, not part of the name."""
+    lowered = name.lower()
+    return claim.startswith(name) and lowered.endswith("ing") and is_word(lowered)
+
+
+def _street_cut_short(claim: str, name: str, index: EvidenceIndex) -> bool:
+    """Whether "Street" after a name is the evidence's "St" after it ("Market Street" for
+    Market St shop): a capitalised word before it, and no capitalised word after (that would
+    be a saint's "St")."""
+    if name != "Street":
+        return False
+    return any(
+        index.matches_as_written(rf"\b{re.escape(m.group(1))}\s+St\b\.?(?!\s*[A-Z])")
+        for m in re.finditer(r"\b([A-Z][a-z]+)\s+Street\b", claim)
     )
 
 
@@ -3096,7 +3206,8 @@ def _polarity_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
                 _CONDITION.match(piece) and (n > 0 or len(cut) > 1)
             ):
                 continue
-            if title_like(words):  # a bare name asserts no polarity
+            if title_like(words) or _STILL_TO_DO.search(piece):
+                # a bare name asserts no polarity; "still need to be sewn" says not yet sewn
                 continue
             words = _rather_than(words)
             stems, negated = words_profile(words)
