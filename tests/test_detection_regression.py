@@ -231,10 +231,14 @@ AGENT_EXPECTED = {
     "blind-170": (40, 29, 0),  # the same
     "blind-171": (40, 28, 2),  # the same
     "blind-172": (40, 26, 3),  # the same
-    "blind-173": (40, 27, 6),  # the same brief, sealed until the forty-third rules were final
-    "blind-174": (40, 29, 4),  # the same
-    "blind-175": (40, 21, 2),  # the same
+    "blind-173": (40, 26, 2),  # the same brief, sealed until the forty-third rules were final
+    "blind-174": (40, 29, 2),  # the same
+    "blind-175": (40, 21, 1),  # the same
     "blind-176": (40, 28, 3),  # the same
+    "blind-177": (40, 22, 2),  # the same brief, sealed until the forty-fourth rules were final
+    "blind-178": (40, 28, 4),  # the same
+    "blind-179": (40, 27, 2),  # the same
+    "blind-180": (40, 26, 1),  # the same
 }
 
 

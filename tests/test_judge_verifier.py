@@ -4377,3 +4377,42 @@ def test_a_state_still_to_be_reached_agrees_with_its_denial() -> None:
         0
     ] == SUPPORTED
     assert verdict("The ribbons and elastic are already sewn on.", note)[0] == CONTRADICTED
+
+
+# -- rules-v44 -------------------------------------------------------------------------------
+def test_a_hedged_duration_in_hours_and_minutes() -> None:
+    job = "Estimated print time: 4h 38m\nFilament: 34.7 g"
+    assert verdict("It should take about 4 hours 40 minutes.", job)[0] == SUPPORTED
+    assert verdict("It should take 4 hours 40 minutes.", job)[0] == UNSUPPORTED  # not hedged
+    assert verdict("It should take about 4 hours 50 minutes.", job)[0] == UNSUPPORTED
+    track = "Distance: 17.4 km\nMoving time:     5:47:10"
+    assert verdict("You were moving for just under 5 hours 50 minutes.", track)[0] == SUPPORTED
+
+
+def test_a_time_of_day_in_four_digits_before_its_zone() -> None:
+    alert = "Threshold Reached: 2026 Jan 17 0351 UTC\nPeak Flux: M6.3 at 0358 UTC"
+    assert verdict("The flare peaked at 03:58 UTC.", alert)[0] == SUPPORTED
+    assert verdict("The flare peaked at 03:48 UTC.", alert)[0] == UNSUPPORTED
+
+
+def test_an_identifier_of_initials_and_a_number() -> None:
+    report = "Reason: Assessment Objective 3 (recording ideas) over-credited\nAO1, AO2, AO4: in line"
+    assert verdict("The problem was AO3, recording ideas.", report)[0] == SUPPORTED
+    assert verdict("The problem was AO5, recording ideas.", report)[0] == UNSUPPORTED
+
+
+def test_kubernetes_and_a_technician_as_agents_write_them() -> None:
+    chart = "$ helm show chart harborline/legacy-queue\nkubeVersion: \">=1.22.0 <1.30.0\""
+    assert verdict("It supports Kubernetes 1.22 up to 1.30.", chart)[0] == SUPPORTED
+    assert verdict("It supports OpenShift 1.22 up to 1.30.", chart)[0] == UNSUPPORTED
+    order = "Dispatched: Kieran Mbeki (Tier 2 HVAC) - ETA 14:30"
+    assert verdict("Kieran Mbeki, a tier-2 HVAC tech, arrives around 2:30 pm.", order)[
+        0
+    ] == SUPPORTED
+
+
+def test_a_bound_is_no_negation() -> None:
+    ticket = "Entry: Gate 4 - doors open 13:30\nBag policy: clear bags up to A4 only"
+    assert verdict("Bring only a clear bag no bigger than A4.", ticket)[0] == SUPPORTED
+    rules = "Carry-on: bags are not allowed in the hall"
+    assert verdict("Bags are allowed in the hall.", rules)[0] == CONTRADICTED

@@ -64,6 +64,8 @@ _CLOCK_HEDGE = re.compile(
 CLOCK_HEDGE_MINUTES = 15
 #: A clock or a stopwatch in the evidence ("10:14", "1:09:48", "41:07").
 _CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d\d)(?::(\d\d))?(?![\d:])")
+#: Hours and minutes as a tool prints a duration ("4h 38m").
+_HOURS_MINUTES = re.compile(r"(?<![\w.])(\d{1,3})h\s?([0-5]?\d)m\b")
 #: A unit of time right after a claim's number ("90-minute", "2 hours").
 _TIME_WORD = re.compile(r"[-\s]?(min(?:ute)?s?|h(?:ou)?rs?|hours?)\b", re.IGNORECASE)
 #: A number of hours or minutes in the evidence ("1.5 h", "120 min").
@@ -127,6 +129,10 @@ _HALF_PAST = re.compile(
 )
 #: A time of day as aviation writes it, in UTC ("ERUPTION STARTED AT 0450Z").
 _ZULU_TIME = re.compile(r"(?<![\d/])([01]\d|2[0-3])([0-5]\d)z\b", re.IGNORECASE)
+#: ... and four digits before a zone or "hrs" ("Peak Flux: M6.3 at 0358 UTC", "1430 hrs").
+_FOUR_DIGIT_TIME = re.compile(
+    r"(?<![\d/.:,])([01]\d|2[0-3])([0-5]\d)\s(?:utc|gmt|hrs)\b", re.IGNORECASE
+)
 
 
 def times_of_day(text: str) -> set[tuple[int, int]]:
@@ -158,6 +164,7 @@ def times_of_day(text: str) -> set[tuple[int, int]]:
             found.update(((hour, 30), (hour + 12, 30)))
     if "z" in text or "Z" in text:  # "0450Z"
         found.update((int(h), int(m)) for h, m in _ZULU_TIME.findall(text))
+    found.update((int(h), int(m)) for h, m in _FOUR_DIGIT_TIME.findall(text))
     return found
 
 
@@ -180,6 +187,7 @@ def clock_seconds(text: str) -> list[int]:
     """Every clock or stopwatch value a text writes, in seconds, read both as hours and
     minutes and as minutes and seconds where it has two parts ("41:07")."""
     found: set[int] = set()
+    found.update(3600 * int(h) + 60 * int(m) for h, m in _HOURS_MINUTES.findall(text))
     for a, b, c in _CLOCK.findall(text):
         if c:
             found.add(3600 * int(a) + 60 * int(b) + int(c))
@@ -319,11 +327,25 @@ def in_a_duration(claim: str, written: str, values: Iterable[float]) -> bool:
         if (m.group(4)[0].lower() == "m") != hours:  # hours and minutes, minutes and seconds
             continue
         whole = 60 * int(m.group(1)) + int(m.group(3))
+        # hedged, hours and minutes may round the seconds to a few minutes ("about 4 hours 40
+        # minutes" for 4h 38m, "just under 5 hours 50 minutes" for 5:47:10)
+        slack = ROUNDED_DURATION_S if hours and _HEDGED_BEFORE.search(
+            claim, max(0, m.start() - HEDGE_REACH), m.start()
+        ) else 60
         if any(
-            abs(v - whole) < 1 or (hours and abs(v - 60 * whole) < 60) for v in values
+            abs(v - whole) < 1 or (hours and abs(v - 60 * whole) < slack) for v in values
         ):
             return True
     return False
+
+
+#: How far a hedged duration in hours and minutes may be from the output's, in seconds.
+ROUNDED_DURATION_S = 300
+#: A hedge just before a duration, within this many characters.
+HEDGE_REACH = 16
+_HEDGED_BEFORE = re.compile(
+    r"\b(?:about|around|roughly|approximately|nearly|almost|under|over|some)\s+$", re.IGNORECASE
+)
 
 
 #: A cron schedule: minute, hour, day of month, month and weekday, at least one of the last

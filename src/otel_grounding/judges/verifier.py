@@ -125,7 +125,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v43"
+MODEL = "rules-v44"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -2332,14 +2332,24 @@ def _missing_facts(
 
 def _identifier_written_otherwise(identifier: str, index: EvidenceIndex) -> bool:
     """Whether the evidence writes a hyphened identifier with underscores ("x86-64" for
-    x86_64) or its numbers in digits ("first-winter" for 1st-winter)."""
+    x86_64) or its numbers in digits ("first-winter" for 1st-winter), or its initials and
+    number spelled out ("AO3" for Assessment Objective 3)."""
     lowered = identifier.lower()
+    initialled = _INITIALLED.fullmatch(lowered)
+    if initialled:  # "AO3" for Assessment Objective 3, "KS2" for Key Stage 2
+        letters, number = initialled.groups()
+        words = r"[a-z]*\s+".join(letters)
+        return re.search(rf"\b{words}[a-z]*\s+{number}\b", index.text) is not None
     if "-" not in lowered:
         return False
     digits = _in_digits(lowered)
     return lowered.replace("-", "_") in index.text or (
         digits != lowered and re.search(rf"\b{re.escape(digits)}\b", index.text) is not None
     )
+
+
+#: An identifier of two or three initials and a number.
+_INITIALLED = re.compile(r"([a-z]{2,3})(\d{1,2})")
 
 
 #: The ordinal endings of the numbers that do not take "th".
@@ -2405,6 +2415,7 @@ _PLATFORM_TAGS = {
     "mac": _MACOS, "macs": _MACOS, "macos": _MACOS, "apple": _MACOS,
     "silicon": r"arm64|aarch64",
     "android": r"\badb\b|android|\.apk\b",
+    "kubernetes": r"\bkube|\bk8s\b|\bkubectl\b|\bhelm\b",
 }
 
 
@@ -3209,7 +3220,7 @@ def _polarity_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
             if title_like(words) or _STILL_TO_DO.search(piece):
                 # a bare name asserts no polarity; "still need to be sewn" says not yet sewn
                 continue
-            words = _rather_than(words)
+            words = _rather_than(_bounds(words))
             stems, negated = words_profile(words)
             if len(stems) < POLARITY_EXACT_WORDS:
                 continue
@@ -3397,6 +3408,22 @@ _SPANS_OF_TIME = frozenset(word_list(
 #: ("won't be retested for": the verb's own, not a later clause's).
 FOR_A_TIME_REACH = 3
 NOT_FOR_REACH = 4
+
+
+def _bounds(words: list[str]) -> list[str]:
+    """The words with the "no" or "not" of a bound left out ("no bigger than A4", "not more
+    than two bags": at most, which says nothing the other way)."""
+    return [
+        w for n, w in enumerate(words)
+        if not (
+            w.lower() in ("no", "not") and n + 2 < len(words) and words[n + 2].lower() == "than"
+            and (words[n + 1].lower() in _COMPARED_BY or words[n + 1].lower().endswith("er"))
+        )
+    ]
+
+
+#: Comparatives not made with "-er" that a bound writes ("no more than").
+_COMPARED_BY = frozenset(("more", "less", "fewer"))
 
 
 def _negation_heads(words: Sequence[str]) -> frozenset[str]:
