@@ -88,9 +88,17 @@ class ChatServer:
                     server.headers.append({k.lower(): v for k, v in self.headers.items()})
                     server.in_flight += 1
                     server.max_in_flight = max(server.max_in_flight, server.in_flight)
+                self._waiting = True
                 try:
                     self._answer(server._next(), body)
                 finally:
+                    self._answered()
+
+            def _answered(self) -> None:
+                """The request leaves `in_flight` before its answer is written: once the client
+                has read it, it may send its next, which must not count this one too."""
+                if self._waiting:
+                    self._waiting = False
                     with server._lock:
                         server.in_flight -= 1
 
@@ -141,6 +149,7 @@ class ChatServer:
                 self._raw(status, json.dumps(data).encode(), "application/json")
 
             def _raw(self, status: int, raw: bytes, kind: str = "text/html") -> None:
+                self._answered()
                 self.send_response(status)
                 self.send_header("Content-Type", kind)
                 self.send_header("Content-Length", str(len(raw)))
