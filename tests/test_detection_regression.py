@@ -76,7 +76,7 @@ AGENT_EXPECTED = {
     "blind-15": (40, 25, 6),
     "blind-16": (40, 25, 6),
     "blind-17": (40, 18, 8),  # written for the sixth rules, measured once when they were final
-    "blind-18": (40, 17, 3),  # the same; development for the seventh rules
+    "blind-18": (40, 17, 2),  # the same; development for the seventh rules
     "blind-19": (40, 10, 2),  # written for the seventh rules, measured once when they were final
     "blind-20": (40, 18, 3),  # the same; development for the eighth rules
     "blind-21": (40, 25, 18),  # written for the eighth rules, measured once when they were final
@@ -184,7 +184,7 @@ AGENT_EXPECTED = {
     "blind-123": (40, 24, 3),  # the same
     "blind-124": (40, 25, 1),  # the same
     "blind-125": (40, 22, 1),  # the same brief, sealed until the thirty-first rules were final
-    "blind-126": (40, 29, 1),  # the same
+    "blind-126": (40, 29, 0),  # the same
     "blind-127": (40, 24, 4),  # the same
     "blind-128": (40, 23, 2),  # the same
     "blind-129": (40, 23, 0),  # the same brief, sealed until the thirty-second rules were final
@@ -215,7 +215,7 @@ AGENT_EXPECTED = {
     "blind-154": (40, 25, 3),  # the same
     "blind-155": (40, 25, 3),  # the same
     "blind-156": (40, 29, 0),  # the same
-    "blind-157": (40, 28, 6),  # the same brief, sealed until the thirty-ninth rules were final
+    "blind-157": (40, 27, 5),  # the same brief, sealed until the thirty-ninth rules were final
     "blind-158": (40, 27, 2),  # the same
     "blind-159": (40, 27, 3),  # the same
     "blind-160": (40, 24, 3),  # the same
@@ -235,10 +235,14 @@ AGENT_EXPECTED = {
     "blind-174": (40, 29, 2),  # the same
     "blind-175": (40, 21, 1),  # the same
     "blind-176": (40, 28, 3),  # the same
-    "blind-177": (40, 22, 2),  # the same brief, sealed until the forty-fourth rules were final
-    "blind-178": (40, 28, 4),  # the same
-    "blind-179": (40, 27, 2),  # the same
-    "blind-180": (40, 26, 1),  # the same
+    "blind-177": (40, 22, 1),  # the same brief, sealed until the forty-fourth rules were final
+    "blind-178": (40, 27, 2),  # the same
+    "blind-179": (40, 26, 1),  # the same
+    "blind-180": (40, 25, 0),  # the same
+    "blind-181": (40, 22, 2),  # the same brief, sealed until the forty-fifth rules were final
+    "blind-182": (40, 24, 7),  # the same
+    "blind-183": (40, 24, 1),  # the same
+    "blind-184": (40, 28, 3),  # the same
 }
 
 

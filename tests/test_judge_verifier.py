@@ -4416,3 +4416,43 @@ def test_a_bound_is_no_negation() -> None:
     assert verdict("Bring only a clear bag no bigger than A4.", ticket)[0] == SUPPORTED
     rules = "Carry-on: bags are not allowed in the hall"
     assert verdict("Bags are allowed in the hall.", rules)[0] == CONTRADICTED
+
+
+# -- rules-v45 -------------------------------------------------------------------------------
+def test_the_time_between_two_times_of_one_line() -> None:
+    report = "Submitted: 2026-03-27 23:41 (deadline 23:59)\nWord count: 3,412"
+    assert verdict("It was submitted 18 minutes before the deadline.", report)[0] == SUPPORTED
+    assert verdict("It was submitted 28 minutes before the deadline.", report)[0] == UNSUPPORTED
+    # two times on different lines are not one line's pair
+    apart = "Submitted: 23:41\nDeadline: 23:59"
+    assert verdict("It was submitted 18 minutes before the deadline.", apart)[0] == UNSUPPORTED
+
+
+def test_an_acronym_starting_a_word_that_is_no_word() -> None:
+    status = '$ curl -s "https://hstspreload.org/api/v2/status?domain=ledgerbird.app"'
+    assert verdict("ledgerbird.app is on the HSTS preload list.", status)[0] == SUPPORTED
+    assert verdict("ledgerbird.app is on the HPKP preload list.", status)[0] == UNSUPPORTED
+    # the longer word is a word of English: not named after the acronym
+    assert verdict("The TRAN code is set.", "transfer pending")[0] == UNSUPPORTED
+
+
+def test_a_word_and_a_number_by_its_initial() -> None:
+    hold = "Status: held for L2 review - analyst assigned: M. Castellanos"
+    assert verdict("M. Castellanos has the level-2 review.", hold)[0] == SUPPORTED
+    assert verdict("M. Castellanos has the level-3 review.", hold)[0] == UNSUPPORTED
+
+
+def test_module_formats_by_their_file_extensions() -> None:
+    exports = "exports = { types: './dist/index.d.ts', import: './dist/index.mjs' }"
+    assert verdict("It ships TypeScript declarations and an ESM build.", exports)[0] == SUPPORTED
+    assert verdict("It ships TypeScript declarations and a CommonJS build.", exports)[
+        0
+    ] == UNSUPPORTED
+
+
+def test_optional_is_not_required() -> None:
+    invite = "Dress code: black tie optional - lounge suits welcome"
+    assert verdict("Black tie isn't required, since lounge suits are welcome.", invite)[
+        0
+    ] == SUPPORTED
+    assert verdict("Black tie is required, and lounge suits are welcome.", invite)[0] != SUPPORTED

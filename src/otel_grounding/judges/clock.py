@@ -316,6 +316,24 @@ def apart(value: float, unit_word: str, hedged: bool, seconds: list[int], claim:
     )
 
 
+def apart_on_a_line(value: float, unit_word: str, hedged: bool, text: str) -> bool:
+    """Whether a number of minutes or hours is the time between the two times of day one line
+    of the output gives ("submitted 18 minutes before the deadline" for `23:41 (deadline
+    23:59)`): one line's pair, not any two of the output's."""
+    unit = _TIME_UNITS.get(unit_word)
+    if unit is None or unit < 60:
+        return False
+    wanted = value * unit
+    slack = unit / 2 if hedged else 0.5
+    for line in text.splitlines():
+        if line.count(":") < 2:
+            continue
+        clocks = [3600 * int(h) + 60 * int(m) for h, m, s in _CLOCK.findall(line) if not s]
+        if len(clocks) == 2 and abs(abs(clocks[0] - clocks[1]) - wanted) <= slack:
+            return True
+    return False
+
+
 def in_a_duration(claim: str, written: str, values: Iterable[float]) -> bool:
     """Whether a number written so is part of a duration of the claim's that one of these
     values gives: hours and minutes in seconds or minutes ("about 1 hour 9 minutes" for

@@ -60,6 +60,7 @@ from otel_grounding.judges.arithmetic import (
 from otel_grounding.judges.cities import named_in_its_language
 from otel_grounding.judges.clock import (
     apart,
+    apart_on_a_line,
     at_a_time,
     claim_times,
     in_a_duration,
@@ -125,7 +126,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v44"
+MODEL = "rules-v45"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -1494,12 +1495,14 @@ def _as_a_time(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
         # "about 3 hours 13 minutes" for 3164 s, or for 03:12:45
         or in_a_duration(claim, number.text, (*index.number_values, *index.clock_seconds))
         or apart(
-            number.value,
-            number.unit or (unit_after(claim[at + len(number.text):]) if at >= 0 else ""),
+            number.value, unit := (
+                number.unit or (unit_after(claim[at + len(number.text):]) if at >= 0 else "")
+            ),
             number.hedged,
             index.clock_seconds,
             claim,
         )
+        or apart_on_a_line(number.value, unit, number.hedged, index.text)
         or (at >= 0 and in_other_units(claim[at + len(number.text):], number.value, index.text))
         or any(
             number.text in text.split(":") and (
@@ -2333,7 +2336,8 @@ def _missing_facts(
 def _identifier_written_otherwise(identifier: str, index: EvidenceIndex) -> bool:
     """Whether the evidence writes a hyphened identifier with underscores ("x86-64" for
     x86_64) or its numbers in digits ("first-winter" for 1st-winter), or its initials and
-    number spelled out ("AO3" for Assessment Objective 3)."""
+    number spelled out ("AO3" for Assessment Objective 3), or a word and a number by its
+    initial ("level-2" for L2)."""
     lowered = identifier.lower()
     initialled = _INITIALLED.fullmatch(lowered)
     if initialled:  # "AO3" for Assessment Objective 3, "KS2" for Key Stage 2
@@ -2342,6 +2346,9 @@ def _identifier_written_otherwise(identifier: str, index: EvidenceIndex) -> bool
         return re.search(rf"\b{words}[a-z]*\s+{number}\b", index.text) is not None
     if "-" not in lowered:
         return False
+    word, _, number = lowered.partition("-")
+    if number.isdigit() and word.isalpha() and re.search(rf"\b{word[0]}{number}\b", index.text):
+        return True  # "level-2" for L2
     digits = _in_digits(lowered)
     return lowered.replace("-", "_") in index.text or (
         digits != lowered and re.search(rf"\b{re.escape(digits)}\b", index.text) is not None
@@ -2374,6 +2381,7 @@ def _name_written_otherwise(
             or _camel_cut(name, index) or named_by_code(name, index.texts)
             or _unit_of_no_written_kind(name, index)
             or _acronym_of_the_trade(name, index) or _platform_of_a_tag(name, index)
+            or _acronym_starting_a_word(name, index)
             or _title_by_its_initials(claim, name, index) or _opening_verb(claim, name)
             or _street_cut_short(claim, name, index)
             or named_in_its_language(name, index.texts))
@@ -2407,7 +2415,7 @@ def _platform_of_a_tag(name: str, index: EvidenceIndex) -> bool:
     return tag is not None and re.search(tag, index.text) is not None
 
 
-#: Platforms agents name (in lower case), and how tool outputs write them.
+#: Platforms and formats agents name (in lower case), and how tool outputs write them.
 _MACOS = r"macos|darwin|\bosx\b"
 _PLATFORM_TAGS = {
     "linux": r"linux|ubuntu|debian|fedora|centos|\brhel|alpine",
@@ -2416,7 +2424,28 @@ _PLATFORM_TAGS = {
     "silicon": r"arm64|aarch64",
     "android": r"\badb\b|android|\.apk\b",
     "kubernetes": r"\bkube|\bk8s\b|\bkubectl\b|\bhelm\b",
+    "typescript": r"\.d\.ts\b|\.tsx?\b|\btsc\b|tsconfig",
+    "esm": r"\.mjs\b",
+    "commonjs": r"\.cjs\b",
 }
+
+
+def _acronym_starting_a_word(name: str, index: EvidenceIndex) -> bool:
+    """Whether an acronym starts a longer word of the evidence that is no English word: a host,
+    a command or a field named after it ("HSTS" for hstspreload.org, "PEM" for pemfile; not
+    "ASK" for asking)."""
+    if not (ACRONYM_MIN <= len(name) <= ACRONYM_MAX and name.isalpha() and name.isupper()):
+        return False
+    word = name.lower()
+    return any(
+        len(w) >= len(word) + NAME_IN_WORD_MORE and not is_word(w)
+        for w in re.findall(rf"(?<![a-z]){word}[a-z]+", index.text)
+    )
+
+
+#: An acronym read inside a longer word has this many letters.
+ACRONYM_MIN = 3
+ACRONYM_MAX = 5
 
 
 def _title_by_its_initials(claim: str, name: str, index: EvidenceIndex) -> bool:
@@ -3229,7 +3258,7 @@ def _polarity_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
             # a piece between commas is short; a clause "and" joins is a clause
             exact = n > len(said) or len(stems) < POLARITY_MIN_WORDS
             found = _opposite(words, stems, negated, index, exact, _dotted_stems(piece))
-            if found is not None:
+            if found is not None and not _optional_there(words, index.sentences[found].text):
                 return found
     return None
 
@@ -3410,6 +3439,18 @@ _SPANS_OF_TIME = frozenset(word_list(
 #: ("won't be retested for": the verb's own, not a later clause's).
 FOR_A_TIME_REACH = 3
 NOT_FOR_REACH = 4
+
+
+def _optional_there(words: Sequence[str], text: str) -> bool:
+    """Whether a claim's "isn't required" is an evidence clause's "optional" ("black tie isn't
+    required" for `Dress code: black tie optional`): the same, said the other way round."""
+    return "optional" in text.lower() and any(w.lower() in _REQUIRED for w in words)
+
+
+#: What "optional" says is not so.
+_REQUIRED = frozenset(word_list(
+    "required mandatory compulsory needed necessary obligatory"
+))
 
 
 def _bounds(words: list[str]) -> list[str]:
