@@ -32,7 +32,6 @@ _ABBREVIATIONS = frozenset(
 #: word is a unit ("5.2 ms.") and its full stop ends the sentence.
 _TITLES = frozenset(word_list("mr mrs ms dr prof"))
 _LAST_WORD = re.compile(r"([\w.]+)\.$")
-_AFTER_A_NUMBER = re.compile(r"\d\s$")
 _WORD = re.compile(r"[^\W_]+")
 _DIGIT = re.compile(r"\d")
 #: Words that on their own assert nothing.
@@ -63,7 +62,8 @@ def _ends_sentence(text: str, stop: int) -> bool:
     if len(word) == 1 and word.isupper() and not joined:  # an initial: "J. R. R. Tolkien"
         return False  # ("PIO-88120-K." ends an identifier, and a sentence)
     lowered = word.lower()
-    if lowered in _TITLES and _AFTER_A_NUMBER.search(text, 0, match.start(1)):
+    at = match.start(1)
+    if lowered in _TITLES and at >= 2 and text[at - 1].isspace() and text[at - 2].isdigit():
         return True
     return lowered not in _ABBREVIATIONS
 

@@ -359,7 +359,7 @@ def in_a_duration(claim: str, written: str, values: Iterable[float]) -> bool:
 
 #: How far a hedged duration in hours and minutes may be from the output's, in seconds.
 ROUNDED_DURATION_S = 300
-#: A hedge just before a duration, within this many characters.
+#: A hedge just before a duration, within this many characters, and the hedges that round.
 HEDGE_REACH = 16
 _HEDGED_BEFORE = re.compile(
     r"\b(?:about|around|roughly|approximately|nearly|almost|under|over|some)\s+$", re.IGNORECASE
