@@ -99,8 +99,9 @@ _TIME_OF_DAY = re.compile(
     r"(?<![\d.:])(\d{1,2})(?:[:.](\d\d))?\s?([ap])\.?m\b|(?<![\d.:])(\d{1,2}):(\d\d)(?![\d:])",
     re.IGNORECASE,
 )
-#: The start of a range a time of day on the 12-hour clock ends ("between 1 and 3 pm").
-_RANGE_START = re.compile(r"(?<![\d.:])(\d{1,2})([:.]\d\d)?\s?(?:to|and|-|\u2013)\s?$")
+#: The start of a range a time of day on the 12-hour clock ends ("between 1 and 3 pm"), just
+#: before it.
+_START_BEFORE = re.compile(r"(?<![\d.:])(\d{1,2})([:.]\d\d)?\s?(?:to|and|-|\u2013)\s?$")
 #: What a time of day on the 12-hour clock writes after its digits.
 _HALVES = ("am", "pm", "a.m", "p.m")
 #: A time of day on the 12-hour clock, after the start of a range it ends ("11am", "7:30 pm",
@@ -247,7 +248,7 @@ def claim_times(claim: str) -> list[tuple[str, set[int], int | None, int]]:
         hours = {hour % 12 + (12 if half == "p" else 0)} if half else {hour, hour + 12}
         minute = m.group(2) or m.group(5)
         out.append((m.group().rstrip("."), hours, int(minute) if minute else None, m.start()))
-        start = _RANGE_START.search(claim, max(0, m.start() - 16), m.start()) if half else None
+        start = _START_BEFORE.search(claim, max(0, m.start() - 16), m.start()) if half else None
         if start is not None and start.group(2) is None and int(start.group(1)) <= 12 and not (
             _MONTH_BEFORE.search(claim, max(0, start.start() - 12), start.start())
         ):

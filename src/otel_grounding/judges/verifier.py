@@ -2120,11 +2120,10 @@ _SPELLED_OTHERWISE = {
     "central": r"\b(?:ct|cst|cdt)\b",
     "mountain": r"\b(?:mt|mst|mdt)\b",
     "pacific": r"\b(?:pt|pst|pdt)\b",
-    # the kinds of street whose short forms keep a vowel ("Harmon Avenue" for Harmon Ave), or
-    # are a small word of their own ("Hill Street" for Hill St; not the "St" of a saint's name)
+    # the kinds of street whose short forms keep a vowel ("Harmon Avenue" for Harmon Ave; a
+    # street's "St" is `_street_cut_short`'s)
     "avenue": r"\bave\b",
     "crescent": r"\bcres\b",
-    "street": r"\w\s+st\b\.?(?![ \t]*[a-z])",
 }
 #: Between the words of a name spelled out: a space, a hyphen or an underscore
 #: ("gather_data_sampling" for GDS), and perhaps a small word or "&".
@@ -2267,10 +2266,8 @@ def _missing_facts(
             for n in unknown:
                 if _name_written_otherwise(claim, n, index, spelled):
                     continue
-                found = _versions(claim, n, index)
-                if found:
-                    versions[n] = found
-                else:
+                versions[n] = _versions(claim, n, index)
+                if not versions[n]:
                     missing.append(f"name '{n}'")
     if names:
         missing.extend(f"name '{w}'" for w in _lowercase_names(facts, index))
@@ -2475,14 +2472,14 @@ def _opening_verb(claim: str, name: str) -> bool:
 
 
 def _street_cut_short(claim: str, name: str, index: EvidenceIndex) -> bool:
-    """Whether "Street" after a name is the evidence's "St" after it ("Market Street" for
-    Market St shop): a capitalised word before it, and no capitalised word after (that would
-    be a saint's "St")."""
+    """Whether "Street" after a name or an ordinal is the evidence's "St" after it ("Hill
+    Street" for Hill St, "Market Street" for Market St shop, "15th Street" for 15th St): the
+    same word before it, and no capitalised word after (that would be a saint's: St Mary)."""
     if name != "Street":
         return False
     return any(
-        index.matches_as_written(rf"\b{re.escape(m.group(1))}\s+St\b\.?(?!\s*[A-Z])")
-        for m in re.finditer(r"\b([A-Z][a-z]+)\s+Street\b", claim)
+        index.matches_as_written(rf"(?i:\b{re.escape(m.group(1))}\s+st\b)\.?(?![ \t]*[A-Z])")
+        for m in re.finditer(r"\b([A-Z][a-z]+|\d+(?:st|nd|rd|th))\s+Street\b", claim)
     )
 
 
