@@ -47,6 +47,8 @@ DEV_ITEMS = 5000
 #: The threshold every configuration is compared at (the issue's).
 LEXICAL_THRESHOLD = 0.7
 RECOMMENDED = ROOT / "examples" / "offline-detection.json"
+#: The same verifier, its flag raised only on the reason kinds that page (README).
+PAGING = ROOT / "examples" / "offline-detection-paging.json"
 AGENT_CASES = ROOT / "benchmarks" / "data" / "agent_style_cases.json"
 #: The regression slice committed under tests/ (tests/test_detection_regression.py): the first
 #: items of the development split, per task.
@@ -133,13 +135,12 @@ def rows_for(task: str, config: str, flags: list[RunFlags], per_run: float) -> l
             flags, lambda f: f.lexical_flag, lexical_score), ms, None, 0)]
     judge_row = Row(task, f"{config} judge (judge.below_threshold)", detection(
         flags, lambda f: f.judge_flag, judge_score), ms, judge_ms, not_ok)
-    if config != "verifier":
+    alerting = {"verifier": "recommended file", "paging": "paging file"}.get(config)
+    if alerting is None:
         return [judge_row]
-    return [
-        judge_row,
-        Row(task, "recommended file (any alert attribute)", detection(
-            flags, lambda f: f.alert, judge_score), ms, judge_ms, not_ok),
-    ]
+    alert_row = Row(task, f"{alerting} (any alert attribute)", detection(
+        flags, lambda f: f.alert, judge_score), ms, judge_ms, not_ok)
+    return [judge_row, alert_row] if config == "verifier" else [alert_row]
 
 
 def _similarity_available() -> bool:
@@ -172,6 +173,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     configs: dict[str, dict[str, Any]] = {
         "lexical": {"min_claim_grounding_rate": LEXICAL_THRESHOLD},
         "verifier": recommended,
+        "paging": {"settings_file": str(PAGING)},
     }
     rows: list[Row] = []
     for task, runs in sets.items():

@@ -243,23 +243,56 @@ AGENT_EXPECTED = {
     "blind-182": (40, 24, 7),  # the same
     "blind-183": (40, 24, 1),  # the same
     "blind-184": (40, 28, 3),  # the same
+    "blind-185": (40, 28, 6),  # the same brief, sealed until the alert kinds were final
+    "blind-186": (40, 22, 3),  # the same
+    "blind-187": (40, 22, 4),  # the same
+    "blind-188": (40, 23, 10),  # the same
+}
+PAGING = ROOT / "examples" / "offline-detection-paging.json"
+#: set -> (paging TP, paging FP): the paging file on the held-out sets and the batch sealed for it.
+PAGING_EXPECTED = {
+    "blind-6": (21, 0),
+    "blind-8": (9, 8),
+    "blind-10": (12, 4),
+    "blind-185": (16, 2),
+    "blind-186": (16, 0),
+    "blind-187": (15, 1),
+    "blind-188": (16, 4),
 }
 
 
-@pytest.mark.parametrize("origin", sorted(AGENT_EXPECTED))
-def test_detection_on_the_agent_style_cases(origin: str) -> None:
-    pairs, tp, fp = AGENT_EXPECTED[origin]
+def agent_runs_of(origin: str) -> list[LabelledRun]:
+    """One set's cases, each as its grounded and its altered run."""
     cases = [
         c for c in json.loads(AGENT_CASES.read_text(encoding="utf-8"))["cases"]
         if c["set"] == origin
     ]
-    assert len(cases) == pairs
-    runs = [
+    return [
         run for c in cases for run in (
             LabelledRun(c["grounded"], c["tool_output"], False),
             LabelledRun(c["altered"], c["tool_output"], True),
         )
     ]
+
+
+@pytest.mark.parametrize("origin", sorted(AGENT_EXPECTED))
+def test_detection_on_the_agent_style_cases(origin: str) -> None:
+    pairs, tp, fp = AGENT_EXPECTED[origin]
+    runs = agent_runs_of(origin)
+    assert len(runs) == 2 * pairs
     recommended, _ = send_runs(runs, {"settings_file": str(RECOMMENDED)})
     found = detection(recommended, RunFlags.alert.fget)  # type: ignore[attr-defined]
     assert (found.true_positives, found.false_positives) == (tp, fp)
+
+
+@pytest.mark.parametrize("origin", sorted(PAGING_EXPECTED))
+def test_the_paging_file_pages_on_a_part_of_the_recommended_flags(origin: str) -> None:
+    tp, fp = PAGING_EXPECTED[origin]
+    runs = agent_runs_of(origin)
+    recommended, _ = send_runs(runs, {"settings_file": str(RECOMMENDED)})
+    paging, _ = send_runs(runs, {"settings_file": str(PAGING)})
+    found = detection(paging, RunFlags.alert.fget)  # type: ignore[attr-defined]
+    assert (found.true_positives, found.false_positives) == (tp, fp)
+    # the same judgement, its flag narrowed: the rate never moves, no flag is added
+    assert [f.judge_rate for f in paging] == [f.judge_rate for f in recommended]
+    assert all(r.alert for p, r in zip(paging, recommended, strict=True) if p.alert)

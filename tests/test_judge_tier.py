@@ -20,7 +20,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 
 from otel_grounding import GroundingSpanExporter
 from otel_grounding import attributes as attr
-from otel_grounding.config import ConfigError, load_settings
+from otel_grounding.config import ConfigError, build_settings, env_values, load_settings
 from otel_grounding.conventions import native
 from otel_grounding.grade import JUDGE_DECLINED, JUDGE_FAILED
 from otel_grounding.judge import (
@@ -37,6 +37,7 @@ from otel_grounding.metrics import (
     JUDGE_DURATION,
     JUDGE_PENDING,
     JUDGEMENTS,
+    RUNS_JUDGE_FLAGGED,
     RUNS_SCORED,
 )
 
@@ -56,8 +57,10 @@ class ScriptedJudge:
         delay: float = 0.0,
         raises: Exception | None = None,
         short: bool = False,
+        kinds: tuple[str, ...] = (),
     ) -> None:
         self.verdict = verdict
+        self.kinds = kinds
         self.delay = delay
         self.raises = raises
         self.short = short
@@ -79,7 +82,7 @@ class ScriptedJudge:
             if self.raises is not None:
                 raise self.raises
             count = len(request.claims) - (1 if self.short else 0)
-            return [JudgeVerdict(self.verdict, "rule", 0) for _ in range(count)]
+            return [JudgeVerdict(self.verdict, "rule", 0, self.kinds) for _ in range(count)]
         finally:
             with self._lock:
                 self.in_flight -= 1
@@ -475,6 +478,54 @@ def test_a_verdict_lands_on_the_claim_event_of_its_one_lexical_claim() -> None:
     assert [e.attributes[attr.CLAIM_EVENT_INDEX] for e in ungrounded] == [2]
     assert ungrounded[0].attributes[attr.CLAIM_EVENT_JUDGE_VERDICT] == CONTRADICTED
     assert sorted(e.attributes[attr.CLAIM_EVENT_INDEX] for e in judged) == [0, 1]
+
+
+@pytest.mark.parametrize(
+    ("kinds", "alert_kinds", "flagged"),
+    [
+        (("name",), [], True),  # empty: any kind
+        (("name",), ["number", "date"], False),
+        (("name", "date"), ["number", "date"], True),
+        ((), ["number"], True),  # a verdict naming no kind always counts
+    ],
+)
+def test_judge_alert_kinds_decide_which_reasons_raise_the_judges_flag(
+    kinds: tuple[str, ...], alert_kinds: list[str], flagged: bool
+) -> None:
+    pipeline = Pipeline(
+        judge=ScriptedJudge(UNSUPPORTED, kinds=kinds), judge_min_rate=1.0,
+        judge_alert_kinds=alert_kinds,
+    )
+    pipeline.golden_run()
+    (run,) = grades(pipeline)
+    assert run[attr.JUDGE_RATE] == 0.0 and run[attr.JUDGE_BELOW_THRESHOLD] is flagged
+    assert run.get(attr.JUDGE_UNSUPPORTED_KINDS) == (tuple(sorted(kinds)) or None)
+    (point,) = pipeline.metric_points(RUNS_JUDGE_FLAGGED) or [None]
+    assert (point is not None and point.value == 1) is flagged
+
+
+def test_a_supported_verdicts_kinds_are_not_reported() -> None:
+    pipeline = Pipeline(judge=ScriptedJudge(SUPPORTED, kinds=("name",)), judge_min_rate=1.0)
+    pipeline.golden_run()
+    (run,) = grades(pipeline)
+    assert attr.JUDGE_UNSUPPORTED_KINDS not in run and run[attr.JUDGE_BELOW_THRESHOLD] is False
+
+
+def test_a_judge_naming_an_unknown_kind_is_a_bad_response() -> None:
+    pipeline = Pipeline(judge=ScriptedJudge(UNSUPPORTED, kinds=("vibes",)), judge_min_rate=1.0)
+    pipeline.golden_run()
+    (run,) = grades(pipeline)
+    assert run[attr.JUDGE_OUTCOME] == attr.JUDGE_OUTCOME_FAILED
+    assert run[attr.JUDGE_REASON] == attr.REASON_JUDGE_BAD_RESPONSE
+
+
+def test_judge_alert_kinds_are_checked_when_configured() -> None:
+    with pytest.raises(ConfigError, match=r"'names' is not a reason kind.*did you mean name"):
+        build_settings({"judge_alert_kinds": ["names"]})
+    with pytest.raises(ConfigError, match="names a kind twice"):
+        build_settings({"judge_alert_kinds": ["date", "date"]})
+    given = env_values({"OTEL_GROUNDING_JUDGE_ALERT_KINDS": "number, date"})
+    assert build_settings(given).judge.alert_kinds == ("number", "date")
 
 
 def test_judge_min_rate_is_the_judges_own_threshold() -> None:

@@ -4469,3 +4469,58 @@ def test_a_claim_ending_on_a_range_start_is_read_not_raised() -> None:
     hours = "Opening hours: 08:00-10:00"
     assert verdict("Breakfast is served 7:30 to", hours)[0] == UNSUPPORTED
     assert verdict("Breakfast is served from 8 to 10 am.", hours)[0] == SUPPORTED
+
+
+# -- the kinds of reason a verdict rests on (`judge.unsupported_kinds`) ---------------------
+TARGETS = (
+    "Target group: api-prod-tg (port 8443)\n"
+    "TARGET             AZ          STATE      REASON\n"
+    "i-0a12f 10.0.1.17  eu-west-1a  healthy    -\n"
+    "i-0b77c 10.0.2.41  eu-west-1b  unhealthy  Health checks failed with code 503\n"
+    "i-0c3d9 10.0.3.08  eu-west-1c  healthy    -"
+)
+FRIDGE = (
+    "ALERT fridge-02 (Ward 3) temperature excursion\nReading: 10.9 °C for 52 min\n"
+    "Probable cause: door ajar (door sensor open 01:10-02:01)"
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "expected", "kinds"),
+    [
+        ("The Oberoi family's hotel company is based in Mumbai.", HOTELS, UNSUPPORTED, ("name",)),
+        ("The cheaper one is DL405, landing at 15:55 local time for 539 euros.", FLIGHTS,
+         UNSUPPORTED, ("number",)),
+        ("Maria Lopez's order shipped on 2026-11-27.", ORDER, UNSUPPORTED, ("date",)),
+        ("The Eiffel Tower is not 330 m tall.", "The Eiffel Tower is 330 m tall.", CONTRADICTED,
+         ("polarity",)),
+        ("i-0c3d9 (10.0.2.41) in eu-west-1b is unhealthy.", TARGETS, UNSUPPORTED, ("state",)),
+        ("Allie Goertz wrote a song about Milhouse, a popular TV character.", SONGS, UNSUPPORTED,
+         ("relation",)),
+        ("It averaged 3.9, up from 4.3 in the previous period.",
+         "Reviews: 1,284 | Avg rating: 3.9 (prev period 4.3)", UNSUPPORTED, ("comparison",)),
+        ("The Ward 3 fridge was out of range for 52 minutes because of a power cut.", FRIDGE,
+         UNSUPPORTED, ("cause",)),
+        ("The Oberoi family's hotel company is based in Delhi.", HOTELS, SUPPORTED, ()),
+        # a hint is no verdict: a supported claim rests on nothing
+        ("i-0c3d9 (10.0.2.41) is in eu-west-1b.", TARGETS, SUPPORTED, ()),
+    ],
+)
+def test_a_verdict_names_the_kind_of_reason_it_rests_on(
+    claim: str, evidence: str, expected: str, kinds: tuple[str, ...]
+) -> None:
+    request = JudgeRequest((claim,), (EvidenceText(evidence),), 1.0)
+    (found,) = VerifierJudge().judge(request)
+    assert (found.verdict, found.kinds) == (expected, kinds), found.explanation
+
+
+def test_a_claim_missing_several_facts_names_each_kind_once_in_their_order() -> None:
+    claim = "Maria Lopez's order went with UPS on 2026-11-27, tracking 4471902299, via UPS."
+    request = JudgeRequest((claim,), (EvidenceText(ORDER),), 1.0)
+    (found,) = VerifierJudge().judge(request)
+    assert found.verdict == UNSUPPORTED and found.kinds == ("name", "number", "date")
+
+
+def test_no_evidence_is_its_own_kind() -> None:
+    request = JudgeRequest(("Delhi.", "It opened in 1937."), (EvidenceText("  "),), 1.0)
+    assert [v.kinds for v in VerifierJudge().judge(request)] == [("no-evidence",)] * 2

@@ -76,6 +76,8 @@ JUDGE_CLAIMS_CONTRADICTED = PREFIX + "judge.claims_contradicted"
 JUDGE_RATE = PREFIX + "judge.rate"
 #: The judge rate against the run's grounding threshold (the same one the lexical rate uses).
 JUDGE_BELOW_THRESHOLD = PREFIX + "judge.below_threshold"
+#: The kinds of reason behind the claims the judge did not find supported (`reason_kinds`).
+JUDGE_UNSUPPORTED_KINDS = PREFIX + "judge.unsupported_kinds"
 JUDGE_DURATION_MS = PREFIX + "judge.duration_ms"
 #: The exception type when the judge failed (also `error.type` on the evaluation event).
 JUDGE_ERROR_TYPE = PREFIX + "judge.error_type"

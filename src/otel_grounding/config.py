@@ -34,7 +34,7 @@ import math
 import os
 import typing
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -45,8 +45,10 @@ from otel_grounding.options import (
     Option,
     check_bool,
     check_int,
+    check_str_list,
     check_threshold,
 )
+from otel_grounding.reason_kinds import REASON_KINDS
 from otel_grounding.scoring import (
     DEFAULT_SCORING,
     SCORING_OPTIONS,
@@ -198,6 +200,20 @@ def check_judge_when(key: str, value: Any) -> str:
         if 0.0 <= rate <= 1.0:
             return value
     raise ConfigError(f"{key}: {value!r} is not always, flagged or below:<rate in [0, 1]>")
+
+
+def check_reason_kinds(key: str, value: Any) -> tuple[str, ...]:
+    """A list of reason kinds (`reason_kinds.REASON_KINDS`), each once."""
+    items = check_str_list(key, value)
+    for item in items:
+        if item not in REASON_KINDS:
+            raise ConfigError(
+                f"{key}: {item!r} is not a reason kind ({', '.join(REASON_KINDS)})"
+                f"{_closest(item, REASON_KINDS)}"
+            )
+    if len(set(items)) != len(items):
+        raise ConfigError(f"{key}: {list(items)!r} names a kind twice")
+    return items
 
 
 def check_rate_per_minute(key: str, value: Any) -> float | None:
@@ -399,6 +415,11 @@ class SettingOptions(ScoringSettings, total=False):
         "`judge.below_threshold` when the judge's rate is under it; none: the run's own "
         "threshold (`min_claim_grounding_rate`)", group=GROUP_JUDGE, shells=LIVE_SHELLS,
         shown="the run's threshold")]
+    judge_alert_kinds: Annotated[Sequence[str], Setting(
+        (), check_reason_kinds,
+        "`judge.below_threshold` only when a claim not supported rests on one of these kinds "
+        "(`judge.unsupported_kinds`; a verdict naming no kind always counts); empty: any kind",
+        group=GROUP_JUDGE, shells=LIVE_SHELLS)]
 
 
 def _declared() -> tuple[Setting, ...]:
@@ -454,6 +475,8 @@ class JudgeSettings:
     similarity_threshold: float = DEFAULT_JUDGE_SIMILARITY_THRESHOLD
     #: The judge's own alerting threshold (None: the run's lexical threshold).
     min_rate: float | None = None
+    #: The reason kinds that may raise `judge.below_threshold` (empty: any).
+    alert_kinds: tuple[str, ...] = ()
 
     def selects(self, rate: float, flagged: bool) -> bool:
         """Whether `judge_when` wants a run with this lexical rate and flag judged."""

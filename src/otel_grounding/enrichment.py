@@ -96,13 +96,14 @@ class RunOutcome:
 
     @property
     def judge_below_threshold(self) -> bool:
-        """The judge settled ok and its rate is under `judge_min_rate` (else the run's
-        threshold); no threshold never flags."""
+        """The judge settled ok, its rate is under `judge_min_rate` (else the run's threshold)
+        and a claim it did not find supported rests on a kind `judge_alert_kinds` alerts on;
+        no threshold never flags."""
         j = self.judgement
         if j is None or j.outcome != attr.JUDGE_OUTCOME_OK:
             return False
         limit = j.min_rate if j.min_rate is not None else self.threshold
-        return limit is not None and j.rate < limit
+        return limit is not None and j.rate < limit and j.may_alert
 
 
 def build_enrichment(outcome: RunOutcome, settings: GroundingSettings) -> Enrichment:
@@ -205,6 +206,9 @@ def _judge_values(
     values[attr.JUDGE_CLAIMS_CONTRADICTED] = judgement.contradicted
     values[attr.JUDGE_RATE] = judgement.rate
     values[attr.JUDGE_BELOW_THRESHOLD] = below_threshold
+    kinds = judgement.unsupported_kinds
+    if kinds:
+        values[attr.JUDGE_UNSUPPORTED_KINDS] = kinds
     return {
         index: verdict
         for index, verdict in zip(judgement.claim_indexes, judgement.verdicts, strict=False)

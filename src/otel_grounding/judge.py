@@ -2,12 +2,14 @@
 
 A judge is given the run's checked claims and its evidence texts (each with the span id of the
 tool step it came from) and returns one `JudgeVerdict` per claim, in order: `supported`,
-`unsupported` or `contradicted`, an optional short explanation and the index of the evidence it
-relied on. It runs on the judge tier's own threads (never the application's), within
-`request.timeout` seconds; whatever it raises becomes a `judge-failed` grade, never an error in
-the application. Raise `JudgeTimeout` (any `TimeoutError`) when the backend did not answer in
-time (`judge-timeout`), `JudgeBadResponse` for output that cannot be read as one verdict per
-claim (graded `judge-bad-response`); any other exception is graded `judge-error`.
+`unsupported` or `contradicted`, an optional short explanation, the index of the evidence it
+relied on and, optionally, the kinds of reason a verdict that is not `supported` rests on
+(`reason_kinds`: what `judge_alert_kinds` routes the flag by). It runs on the judge tier's own
+threads (never the application's), within `request.timeout` seconds; whatever it raises
+becomes a `judge-failed` grade, never an error in the application. Raise `JudgeTimeout` (any
+`TimeoutError`) when the backend did not answer in time (`judge-timeout`), `JudgeBadResponse`
+for output that cannot be read as one verdict per claim (graded `judge-bad-response`); any
+other exception is graded `judge-error`.
 
 Judges are chosen by name from the entry-point group `otel_grounding.judges` (the built-ins
 `openai` and `similarity` are registered there; a third party adds its own the same way), or
@@ -22,6 +24,7 @@ from importlib.metadata import entry_points
 from typing import Any, Protocol, runtime_checkable
 
 from otel_grounding.config import ConfigError, JudgeSettings
+from otel_grounding.reason_kinds import REASON_KINDS
 
 ENTRY_POINT_GROUP = "otel_grounding.judges"
 
@@ -29,6 +32,7 @@ SUPPORTED = "supported"
 UNSUPPORTED = "unsupported"
 CONTRADICTED = "contradicted"
 VERDICTS: tuple[str, ...] = (SUPPORTED, UNSUPPORTED, CONTRADICTED)
+_KNOWN_KINDS = frozenset(REASON_KINDS)
 
 #: A judge's explanation is cut to this many characters before it is written anywhere.
 MAX_EXPLANATION_CHARS = 300
@@ -58,6 +62,9 @@ class JudgeVerdict:
     verdict: str
     explanation: str | None = None
     evidence_index: int | None = None
+    #: What a verdict that is not `supported` rests on (`reason_kinds.REASON_KINDS`); empty when
+    #: the judge does not say (such a verdict counts for every `judge_alert_kinds`).
+    kinds: tuple[str, ...] = ()
 
 
 class JudgeBadResponse(Exception):
@@ -128,6 +135,10 @@ def check_verdicts(verdicts: Any, claims: int, evidence: int) -> tuple[JudgeVerd
         index = item.evidence_index
         if index is not None and not 0 <= index < evidence:
             raise JudgeBadResponse(f"evidence index {index!r} out of range")
+        if not isinstance(item.kinds, tuple) or not set(item.kinds) <= _KNOWN_KINDS:
+            raise JudgeBadResponse(
+                f"kinds {item.kinds!r} are not a tuple of {', '.join(REASON_KINDS)}"
+            )
     return items
 
 

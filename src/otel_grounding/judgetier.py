@@ -60,6 +60,8 @@ class Judgement:
     error_type: str | None = None
     #: `judge_min_rate`: the judge's own alerting threshold (None: the run's threshold).
     min_rate: float | None = None
+    #: `judge_alert_kinds`: the reason kinds that may raise its flag (empty: any).
+    alert_kinds: tuple[str, ...] = ()
 
     @property
     def supported(self) -> int:
@@ -72,6 +74,21 @@ class Judgement:
     @property
     def rate(self) -> float:
         return judge_rate(self.verdicts)
+
+    @property
+    def unsupported_kinds(self) -> tuple[str, ...]:
+        """The kinds of reason behind the claims not found supported, each once, sorted."""
+        return tuple(sorted({k for v in self.verdicts if v.verdict != SUPPORTED for k in v.kinds}))
+
+    @property
+    def may_alert(self) -> bool:
+        """Whether a claim not supported rests on an alerting kind (`judge_alert_kinds`; a
+        verdict naming no kind always does)."""
+        wanted = self.alert_kinds
+        return not wanted or any(
+            not v.kinds or any(k in wanted for k in v.kinds)
+            for v in self.verdicts if v.verdict != SUPPORTED
+        )
 
 
 @dataclass(frozen=True)
@@ -230,6 +247,7 @@ class JudgeTier:
             outcome,
             reason,
             min_rate=self.settings.min_rate,
+            alert_kinds=self.settings.alert_kinds,
             **fields,  # type: ignore[arg-type]
         )
 

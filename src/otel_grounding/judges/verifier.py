@@ -41,6 +41,7 @@ from datetime import timedelta
 from itertools import chain, combinations, pairwise
 from typing import NamedTuple
 
+from otel_grounding import reason_kinds
 from otel_grounding.config import JudgeSettings
 from otel_grounding.judge import (
     CONTRADICTED,
@@ -192,6 +193,7 @@ _ROW_FIELD = "is what the output gives for the line the claim names"
 _DENIED = "is not: its own numbers say the other way"
 _PASSAGE = "one passage"
 _OTHER_STATE = "is the other state: the evidence says"
+_NO_EVIDENCE = (reason_kinds.NO_EVIDENCE,)
 #: How many words on either side of a state word say what it is the state of ("tablets" in
 #: "21 amoxicillin 500 mg tablets is ready").
 STATE_BESIDE = 4
@@ -3576,6 +3578,49 @@ def explain(check: ClaimCheck, index: EvidenceIndex) -> str:
     ]
 
 
+_POLARITY = (reason_kinds.POLARITY,)
+_RELATION = (reason_kinds.RELATION,)
+_COMPARISON = (reason_kinds.COMPARISON,)
+_STATE = (reason_kinds.STATE,)
+_COVERAGE = (reason_kinds.COVERAGE,)
+#: A finding's last item, when it marks what kind of finding it is -> the kinds it rests on.
+_KIND_OF_MARK: dict[str, tuple[str, ...]] = {
+    _APART: _RELATION,
+    _OTHER_RECORD: _RELATION,
+    _OTHER_WAY: _COMPARISON,
+    _DENIED: _COMPARISON,
+    _ROW_FIELD: _STATE,
+    _OTHER_CAUSE: (reason_kinds.CAUSE,),
+    _PASSAGE: _COVERAGE,
+}
+#: A missing fact's first word and its space ("name 'Lyon'") -> its kind.
+_FACT_KIND: dict[str, tuple[str, ...]] = {
+    f"{kind} ": (kind,) for kind in reason_kinds.MISSING_FACT_KINDS
+}
+
+
+def kinds_of(check: ClaimCheck) -> tuple[str, ...]:
+    """What a verdict that is not `supported` rests on, read from the same finding `explain`
+    words (each fact's kind once, in the order the finding names them)."""
+    if check.verdict == SUPPORTED:
+        return ()
+    if check.verdict == CONTRADICTED:
+        return _POLARITY
+    missing = check.missing
+    last = missing[-1] if missing else ""
+    marked = _KIND_OF_MARK.get(last)
+    if marked is not None:
+        return marked
+    if last.startswith(_OF_ANOTHER):
+        return _RELATION
+    if last.startswith(_OTHER_STATE):
+        return _STATE
+    if len(missing) == 1:  # the commonest finding: one fact
+        return _FACT_KIND.get(last[: last.find(" ") + 1], _COVERAGE)
+    found = [kind[0] for item in missing if (kind := _FACT_KIND.get(item[: item.find(" ") + 1]))]
+    return tuple(dict.fromkeys(found)) or _COVERAGE
+
+
 class VerifierJudge:
     """Offline rules: unsupported names, numbers, dates, identifiers; polarity; coverage."""
 
@@ -3588,14 +3633,16 @@ class VerifierJudge:
     def judge(self, request: JudgeRequest) -> Sequence[JudgeVerdict]:
         texts = [e.text for e in request.evidence]
         if not any(t.strip() for t in texts):
-            return [JudgeVerdict(UNSUPPORTED, "no evidence to check against")] * len(
-                request.claims
-            )
+            return [
+                JudgeVerdict(UNSUPPORTED, "no evidence to check against", kinds=_NO_EVIDENCE)
+            ] * len(request.claims)
         index = EvidenceIndex(texts)
         answer = Answer(request.claims)
         checks = [check_claim(claim, index, answer) for claim in request.claims]
         verdicts = []
         for check in passage_checks(checks, index):
             source = index.sentences[check.nearest].source if check.nearest is not None else None
-            verdicts.append(JudgeVerdict(check.verdict, explain(check, index), source))
+            verdicts.append(
+                JudgeVerdict(check.verdict, explain(check, index), source, kinds_of(check))
+            )
         return verdicts
