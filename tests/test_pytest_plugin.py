@@ -74,6 +74,56 @@ def test_hallucinated(grounding):
     assert "not in any tool output: tomorrow, violent, thunderstorm, will, flood" in out
 
 
+def test_a_run_the_judge_flags_fails_assert_grounded_with_the_judges_reason(
+    agent: pytest.Pytester,
+) -> None:
+    agent.makepyfile(test_judged='''
+import pytest
+from agent import run_agent
+
+EVIDENCE = "Paris, France: 14 C, light rain, wind 22 km/h."
+judged = pytest.mark.grounding(judge="verifier", judge_min_rate=0.7)
+
+@judged
+def test_grounded(grounding):
+    run_agent("It is 14 C in Paris with light rain.", grounding.provider.get_tracer("t"),
+              tool_output=EVIDENCE)
+    (run,) = grounding.assert_grounded()
+    assert run.judge.outcome == "ok" and run.judge.below_threshold is False
+    assert run.judge.rate == 1.0 and run.judge.claims == ()
+
+@judged
+def test_swapped_city(grounding):
+    run_agent("It is 14 C in Lyon with light rain.", grounding.provider.get_tracer("t"),
+              tool_output=EVIDENCE)
+    grounding.assert_grounded()
+
+@judged
+def test_swapped_city_judge_not_asked(grounding):
+    run_agent("It is 14 C in Lyon with light rain.", grounding.provider.get_tracer("t"),
+              tool_output=EVIDENCE)
+    (run,) = grounding.assert_grounded(judge=False)
+    assert run.judge.below_threshold and run.judge.unsupported_kinds == ("name",)
+    (claim,) = run.judge.claims
+    assert claim.verdict == "unsupported" and "name 'Lyon'" in claim.explanation
+
+def test_no_judge(grounding):
+    run_agent("It is 14 C in Lyon with light rain.", grounding.provider.get_tracer("t"),
+              tool_output=EVIDENCE)
+    (run,) = grounding.assert_grounded()
+    assert run.judge is None
+''')
+    result = run(agent, "--grounding-report")
+    result.assert_outcomes(passed=3, failed=1)
+    out = result.stdout.str()
+    assert "[1/1] the judge 'verifier' flagged it" in out
+    assert "judge 'verifier': rate 0.00, flagged (kinds: name)" in out
+    assert "unsupported claim #0: 'It is 14 C in Lyon with light rain.'" in out
+    assert "not in the evidence: name 'Lyon'" in out
+    # the report counts a judge-flagged run as flagged, as the alert would
+    assert "4 test(s), 4 run(s) scored, 2 flagged" in out
+
+
 def test_instrument_a_provider_the_test_builds(agent: pytest.Pytester) -> None:
     agent.makepyfile(test_instrument='''
 from opentelemetry.sdk.trace import TracerProvider

@@ -17,7 +17,7 @@ from otel_grounding.evaluation import EvaluationEvents
 from otel_grounding.metrics import TRACES_EVICTED, GroundingMetrics
 from otel_grounding.relay.telemetry import metrics_snapshot
 from otel_grounding.relay.unordered import UnorderedStore
-from otel_grounding.scored import ScoredRun, UngroundedClaim
+from otel_grounding.scored import JudgedClaim, JudgedRun, ScoredRun, UngroundedClaim
 from otel_grounding.scoring import score
 from otel_grounding.spanview import SpanView
 
@@ -77,6 +77,13 @@ def test_a_runs_dictionary_is_its_dataclass_as_a_dictionary() -> None:
     )
     assert run.to_dict() == dataclasses.asdict(run)
     assert list(run.to_dict()) == list(dataclasses.asdict(run))  # the same order of keys
+    judged = dataclasses.replace(run, judge=JudgedRun(
+        "verifier", "ok", None, 0.5, True, ("name", "number"),
+        (JudgedClaim(0, "claim zero", "unsupported", "not in the evidence: name 'Lyon'"),
+         JudgedClaim(None, "Delhi.", "contradicted", None)),
+    ))
+    assert judged.to_dict() == dataclasses.asdict(judged)
+    assert list(judged.to_dict()["judge"]) == list(dataclasses.asdict(judged)["judge"])
 
 
 def _outcome() -> RunOutcome:

@@ -131,6 +131,7 @@ def check_runs(
     grades: Collection[str] | None = None,
     at_least: int = 1,
     use_threshold: bool = False,
+    judge: bool = False,
     where: str = "",
 ) -> str | None:
     """What is wrong with these runs (a message to act on), or None when they pass.
@@ -138,7 +139,8 @@ def check_runs(
     Fewer than `at_least` runs is a failure: a test whose instrumentation records nothing
     must not pass by having nothing to check. A run without a rate fails `min_rate` (its
     grade says why it could not be scored). `use_threshold`: with no `min_rate`, each run
-    is held to its own threshold (the project's, else the default).
+    is held to its own threshold (the project's, else the default). `judge`: a run the
+    judge flagged (`judge.below_threshold`, the alert it would raise) fails too.
 
     Arguments that cannot be meant (a rate outside [0, 1], a grade that is none of the seven,
     a negative count) raise `ConfigError`: refused, not reported as runs falling short.
@@ -165,6 +167,8 @@ def check_runs(
                 problems.append(f"rate {run.rate:.2f} < min_rate {limit:g}")
         if grades is not None and run.grade not in grades:
             problems.append(f"grade {run.grade!r} not in {sorted(grades)}")
+        if judge and run.judge is not None and run.judge.below_threshold:
+            problems.append(f"the judge {run.judge.name!r} flagged it")
         if problems:
             failed.append(f"[{number}/{len(runs)}] {'; '.join(problems)}\n{run.describe()}")
     if not failed:
@@ -317,14 +321,16 @@ class Grounding:
         grades: Collection[str] | None = None,
         *,
         at_least: int = 1,
+        judge: bool = True,
     ) -> tuple[ScoredRun, ...]:
         """Fail unless every run reaches `min_rate` (default: its threshold) with a grade in
-        `grades` (default: any), and at least `at_least` runs were seen; return the runs."""
+        `grades` (default: any), no judge flagged it (`judge=False`: whatever the judge said),
+        and at least `at_least` runs were seen; return the runs."""
         __tracebackhide__ = True
         runs = self.runs
         message = check_runs(
             runs, min_rate=min_rate, grades=grades, at_least=at_least, use_threshold=True,
-            where=self._seen_hint(runs),
+            judge=judge, where=self._seen_hint(runs),
         )
         if message:
             raise GroundingAssertionError(message)
@@ -557,9 +563,9 @@ class SessionReport:
         return rows
 
     def _flagged(self, run: Mapping[str, Any]) -> bool:
-        """Below its threshold, or below `--grounding-min-rate` (no rate: below it too), as
-        the gate that failed the test counts it."""
-        if run["below_threshold"]:
+        """Below its threshold, flagged by its judge, or below `--grounding-min-rate` (no
+        rate: below it too), as the gate that failed the test counts it."""
+        if run["below_threshold"] or (run["judge"] or {}).get("below_threshold"):
             return True
         gate = self.config.getoption("--grounding-min-rate")
         return gate is not None and (run["rate"] is None or run["rate"] < gate)

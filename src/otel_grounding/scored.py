@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from otel_grounding import attributes as attr
+from otel_grounding.judge import SUPPORTED
 from otel_grounding.spanview import format_span_id, format_trace_id
 
 #: What each coverage reason means for the developer reading a result.
@@ -38,8 +39,50 @@ class UngroundedClaim:
 
 
 @dataclass(frozen=True)
+class JudgedClaim:
+    """A claim the judge did not find supported, as its span event records it."""
+
+    #: Its lexical claim's index; None for a sentence the lexical contract sees no claim in.
+    index: int | None
+    excerpt: str
+    verdict: str
+    explanation: str | None
+
+
+@dataclass(frozen=True)
+class JudgedRun:
+    """The judge tier's outcome on a run, as its `judge.*` attributes record it."""
+
+    name: str
+    #: ok | declined | failed | skipped; only an ok judgement has a rate and a flag.
+    outcome: str
+    reason: str | None
+    rate: float | None
+    below_threshold: bool
+    unsupported_kinds: tuple[str, ...]
+    claims: tuple[JudgedClaim, ...]
+
+    def describe(self) -> str:
+        """The judgement in one line, then each claim it did not find supported."""
+        if self.outcome != attr.JUDGE_OUTCOME_OK:
+            why = f" ({self.reason})" if self.reason else ""
+            return f"  judge {self.name!r}: {self.outcome}{why}, no verdict"
+        rate = "" if self.rate is None else f"rate {self.rate:.2f}, "
+        kinds = f" (kinds: {', '.join(self.unsupported_kinds)})" if self.unsupported_kinds else ""
+        flag = "flagged" if self.below_threshold else "not flagged"
+        lines = [f"  judge {self.name!r}: {rate}{flag}{kinds}"]
+        for claim in self.claims:
+            where = "" if claim.index is None else f" #{claim.index}"
+            lines.append(f"    {claim.verdict} claim{where}: {claim.excerpt.strip()!r}")
+            if claim.explanation:
+                lines.append(f"      {claim.explanation}")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
 class ScoredRun:
-    """One scored agent run: rate, grade, flag, reasons and the ungrounded claims."""
+    """One scored agent run: rate, grade, flag, reasons, the ungrounded claims and, when a
+    judge ran, its judgement."""
 
     name: str
     trace_id: str
@@ -56,6 +99,7 @@ class ScoredRun:
     convention: str | None
     project: str | None
     ungrounded: tuple[UngroundedClaim, ...]
+    judge: JudgedRun | None = None
 
     @classmethod
     def read(
@@ -70,9 +114,15 @@ class ScoredRun:
         if attr.GRADE not in attributes:
             return None
         claims = []
+        judged: list[JudgedClaim] = []
         for event_name, fields in events:
+            if event_name == attr.JUDGED_CLAIM_EVENT:
+                judged.append(_judged_claim(fields))
+                continue
             if event_name != attr.CLAIM_EVENT:
                 continue
+            if fields.get(attr.CLAIM_EVENT_JUDGE_VERDICT, SUPPORTED) != SUPPORTED:
+                judged.append(_judged_claim(fields))
             fraction = fields.get(attr.CLAIM_EVENT_COVERED_FRACTION)
             claims.append(
                 UngroundedClaim(
@@ -102,6 +152,7 @@ class ScoredRun:
             _text(get(attr.CONVENTION)),  # convention
             _text(get(attr.PROJECT)),  # project
             tuple(claims),  # ungrounded
+            _judged_run(attributes, judged) if attr.JUDGE_OUTCOME in attributes else None,
         )
 
     def why(self) -> str:
@@ -130,6 +181,8 @@ class ScoredRun:
         unlisted = self.claims_checked - self.claims_grounded - len(self.ungrounded)
         if unlisted > 0:
             lines.append(f"  ... and {unlisted} more ungrounded claims (max_claim_events)")
+        if self.judge is not None:
+            lines.append(self.judge.describe())
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
@@ -159,7 +212,53 @@ class ScoredRun:
                 }
                 for claim in self.ungrounded
             ),
+            "judge": None if self.judge is None else {
+                "name": self.judge.name,
+                "outcome": self.judge.outcome,
+                "reason": self.judge.reason,
+                "rate": self.judge.rate,
+                "below_threshold": self.judge.below_threshold,
+                "unsupported_kinds": tuple(self.judge.unsupported_kinds),
+                "claims": tuple(
+                    {
+                        "index": claim.index,
+                        "excerpt": claim.excerpt,
+                        "verdict": claim.verdict,
+                        "explanation": claim.explanation,
+                    }
+                    for claim in self.judge.claims
+                ),
+            },
         }
+
+
+def _judged_claim(fields: Mapping[str, Any]) -> JudgedClaim:
+    index = fields.get(attr.CLAIM_EVENT_INDEX)
+    return JudgedClaim(
+        int(index) if index is not None else None,
+        str(fields.get(attr.CLAIM_EVENT_EXCERPT, "")),  # excerpt
+        str(fields.get(attr.CLAIM_EVENT_JUDGE_VERDICT, "")),  # verdict
+        _text(fields.get(attr.CLAIM_EVENT_JUDGE_EXPLANATION)),  # explanation
+    )
+
+
+def _judged_run(attributes: Mapping[str, Any], claims: list[JudgedClaim]) -> JudgedRun:
+    get = attributes.get
+    rate = get(attr.JUDGE_RATE)
+    return JudgedRun(
+        str(get(attr.JUDGE_NAME, "")),  # name
+        str(attributes[attr.JUDGE_OUTCOME]),  # outcome
+        _text(get(attr.JUDGE_REASON)),  # reason
+        float(rate) if rate is not None else None,  # rate
+        bool(get(attr.JUDGE_BELOW_THRESHOLD, False)),  # below_threshold
+        tuple(str(k) for k in get(attr.JUDGE_UNSUPPORTED_KINDS, ())),  # unsupported_kinds
+        tuple(sorted(claims, key=_in_text_order)),  # claims
+    )
+
+
+def _in_text_order(claim: JudgedClaim) -> tuple[bool, int]:
+    """Lexical claims by index, then the sentences the contract sees no claim in."""
+    return (claim.index is None, claim.index or 0)
 
 
 def _text(value: Any) -> str | None:
