@@ -206,6 +206,7 @@ _GIVEN = {
     "judge_max_evidence_chars": (6, lambda s: s.judge.max_evidence_chars == 6),
     "judge_similarity_threshold": (0.7, lambda s: s.judge.similarity_threshold == 0.7),
     "judge_min_rate": (1.0, lambda s: s.judge.min_rate == 1.0),
+    "judge_alert_kinds": (["number", "date"], lambda s: s.judge.alert_kinds == ("number", "date")),
 }
 
 
