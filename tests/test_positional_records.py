@@ -21,7 +21,7 @@ import otel_grounding
 from otel_grounding.conventions.base import SpanReading
 from otel_grounding.enrichment import RunOutcome
 from otel_grounding.grade import GradeMeta
-from otel_grounding.scored import ScoredRun
+from otel_grounding.scored import JudgedClaim, JudgedRun, ScoredRun
 from otel_grounding.scoring import GroundingResult
 from otel_grounding.trace_records import Evidence, Output
 
@@ -29,7 +29,10 @@ RECORDS: dict[str, tuple[str, ...]] = {
     record.__name__: (
         tuple(f.name for f in fields(record)) if is_dataclass(record) else record._fields  # type: ignore[attr-defined]
     )
-    for record in (SpanReading, Evidence, Output, GradeMeta, GroundingResult, RunOutcome, ScoredRun)
+    for record in (
+        SpanReading, Evidence, Output, GradeMeta, GroundingResult, RunOutcome, ScoredRun,
+        JudgedRun, JudgedClaim,
+    )
 }
 PACKAGE = Path(otel_grounding.__file__).parent
 

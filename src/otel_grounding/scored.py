@@ -152,7 +152,7 @@ class ScoredRun:
             _text(get(attr.CONVENTION)),  # convention
             _text(get(attr.PROJECT)),  # project
             tuple(claims),  # ungrounded
-            _judged_run(attributes, judged) if attr.JUDGE_OUTCOME in attributes else None,
+            _judged_run(attributes, judged) if attr.JUDGE_OUTCOME in attributes else None,  # judge
         )
 
     def why(self) -> str:
@@ -235,7 +235,7 @@ class ScoredRun:
 def _judged_claim(fields: Mapping[str, Any]) -> JudgedClaim:
     index = fields.get(attr.CLAIM_EVENT_INDEX)
     return JudgedClaim(
-        int(index) if index is not None else None,
+        int(index) if index is not None else None,  # index
         str(fields.get(attr.CLAIM_EVENT_EXCERPT, "")),  # excerpt
         str(fields.get(attr.CLAIM_EVENT_JUDGE_VERDICT, "")),  # verdict
         _text(fields.get(attr.CLAIM_EVENT_JUDGE_EXPLANATION)),  # explanation
