@@ -260,6 +260,25 @@ def test_the_offline_similarity_judge_runs_in_the_relay(sink):
         stopped_cleanly(relay)
 
 
+def test_the_verifiers_reason_kinds_reach_the_next_hop_and_route_its_flag(sink):
+    """`judge_alert_kinds` given as the operator gives it (a comma list in the environment):
+    a swapped name is reported and not paged on, a swapped number is paged on."""
+    env = {"OTEL_GROUNDING_JUDGE": "verifier", "OTEL_GROUNDING_JUDGE_MIN_RATE": "0.7",
+           "OTEL_GROUNDING_JUDGE_ALERT_KINDS": "date, number"}
+    with start_relay(sink.endpoint, "--wait-duration", str(WAIT), env=env) as relay:
+        grounded = agent_trace("The Eiffel Tower is 330 metres tall and was completed in 1889.")
+        name = agent_trace("The Blackpool Tower is 330 metres tall and was completed in 1889.")
+        number = agent_trace("The Eiffel Tower is 330 metres tall and was completed in 1887.")
+        send(relay, grounded, name, number)
+        grounded, name, number = (run_of(sink, t[0]) for t in (grounded, name, number))
+        assert grounded[A.JUDGE_RATE] == 1.0 and A.JUDGE_UNSUPPORTED_KINDS not in grounded
+        assert name[A.JUDGE_RATE] == 0.0 and list(name[A.JUDGE_UNSUPPORTED_KINDS]) == ["name"]
+        assert name[A.JUDGE_BELOW_THRESHOLD] is False
+        assert list(number[A.JUDGE_UNSUPPORTED_KINDS]) == ["number"]
+        assert number[A.JUDGE_BELOW_THRESHOLD] is True
+        stopped_cleanly(relay)
+
+
 def test_a_persisted_request_is_kept_until_its_last_judged_run_is_delivered(sink, server, tmp_path):
     queue_dir = tmp_path / "queue"
     server.default = "delay:1.0"
