@@ -269,3 +269,63 @@ def test_one_claim_is_one_claim(tmp_path: Path) -> None:
         "steps": [{"step_type": "tool", "output": "Paris is the capital of France."}],
     }), encoding="utf-8")
     assert "(1/1 claim grounded)" in run_cli("score", "--format", "table", str(path)).stdout
+
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+LYON = {
+    "output": "It is 14 C in Lyon with light rain.",
+    "steps": [{"step_type": "tool", "output": "Paris, France: 14 C, light rain."}],
+}
+
+
+@pytest.mark.parametrize(
+    ("settings_file", "flagged"),
+    [("offline-detection.json", True), ("offline-detection-paging.json", False)],
+)
+def test_the_judge_the_settings_name_judges_the_run_as_on_a_span(
+    tmp_path: Path, settings_file: str, flagged: bool
+) -> None:
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(LYON), encoding="utf-8")
+    settings = str(EXAMPLES / settings_file)
+    result = run_cli("score", "--settings-file", settings, str(path))
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    # the contract finds the words; the verifier does not find the city
+    assert data["rate"] == 1.0 and data["below_threshold"] is False
+    judge = data["judge"]
+    assert (judge["name"], judge["outcome"], judge["rate"]) == ("verifier", "ok", 0.0)
+    assert judge["below_threshold"] is flagged and judge["unsupported_kinds"] == ["name"]
+    (verdict,) = judge["verdicts"]
+    assert verdict["sentence"] == LYON["output"] and verdict["verdict"] == "unsupported"
+    assert verdict["explanation"].startswith("not in the evidence: name 'Lyon'")
+    table = run_cli("score", "--format", "table", "--settings-file", settings, str(path)).stdout
+    assert (
+        f"judge verifier (rules-v45): rate 0.0000 (0/1 sentence supported)  flagged "
+        f"{'yes' if flagged else 'no'}  kinds name"
+    ) in table
+    assert "not in the evidence: name 'Lyon'" in table
+
+
+def test_without_a_judge_score_writes_no_judgement_and_with_nothing_read_the_judge_is_not_asked(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(LYON), encoding="utf-8")
+    assert "judge" not in json.loads(run_cli("score", str(path)).stdout)
+    unread = {"output": LYON["output"], "steps": [{"step_type": "tool"}]}
+    path.write_text(json.dumps(unread), encoding="utf-8")
+    data = json.loads(run_cli("score", "--set", "judge=verifier", str(path)).stdout)
+    assert data["rate"] is None and data["judge"]["outcome"] == "skipped"
+    assert data["judge"]["below_threshold"] is False and data["judge"]["verdicts"] == []
+
+
+def test_a_judge_that_is_not_installed_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(LYON), encoding="utf-8")
+    result = run_cli("score", "--set", "judge=verifierr", str(path))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.strip().splitlines() == [
+        "otel-grounding score: judge: 'verifierr' is not an installed judge "
+        "(known: openai, similarity, verifier)"
+    ]

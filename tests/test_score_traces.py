@@ -168,6 +168,15 @@ def test_protobuf_bodies_in_any_order_score_as_the_processor_did(store: BodyStor
     assert summary["files"] == len(files) and summary["grades"] == {"full": 2}
 
 
+def test_a_judge_the_settings_name_is_said_not_to_run(store: BodyStore) -> None:
+    record_agents(store.endpoint, [GROUNDED])
+    done = score_traces("--format", "jsonl", "--set", "judge=verifier", str(store.directory))
+    assert done.returncode == 0, done.stderr
+    assert "judge 'verifier' not run: stored traces are re-scored lexically" in done.stderr
+    runs, summary = jsonl_runs(done)
+    assert summary["runs"] == 1 and all(run["judge"] is None for run in runs.values())
+
+
 def test_gzip_bodies_and_a_lower_threshold_pass_the_gate(store: BodyStore) -> None:
     record_agents(store.endpoint, [GROUNDED, HALLUCINATED], compression=Compression.Gzip)
     assert all(p.name.endswith(".pb.gz") for p in store.paths)

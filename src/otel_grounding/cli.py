@@ -8,10 +8,14 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from otel_grounding.config import MAX_SECONDS, ConfigError, check_threshold
 from otel_grounding.scoring import TOOL_STEP_TYPE, GroundingResult, as_text, score, tool_outputs
+
+if TYPE_CHECKING:  # imported where used: `score` without a judge does not load the tier
+    from otel_grounding.config import GroundingSettings
+    from otel_grounding.judgetier import Judgement
 
 
 class UsageError(Exception):
@@ -137,6 +141,72 @@ def _plural(count: int, noun: str) -> str:
     return noun if count == 1 else noun + "s"
 
 
+def _judged(
+    result: GroundingResult | None, output: str, sources: Sequence[str],
+    settings: GroundingSettings,
+) -> Judgement | None:
+    """The run's `Judgement` by the judge its settings name, through the judge tier as on a
+    span (the same admission, deadline and failure grades); None without a judge."""
+    from opentelemetry.metrics import NoOpMeterProvider
+
+    from otel_grounding.judge import load_judge
+    from otel_grounding.judgetier import JudgeTier
+    from otel_grounding.metrics import GroundingMetrics
+
+    if settings.judge.name is None:
+        return None
+    judge = load_judge(settings.judge.name, settings.judge)
+    tier = JudgeTier(judge, settings.judge, GroundingMetrics(NoOpMeterProvider()))
+    settled: list[Judgement] = []
+    now = tier.offer(result, output, sources, [None] * len(sources), 0, settled.append)
+    tier.shutdown(settings.judge.timeout)
+    return now if now is not None else settled[0]
+
+
+def format_judgement(judgement: Judgement, flagged: bool) -> str:
+    """The judge's rows under the table: its rate and flag, then each sentence it did not
+    find supported, with why."""
+    from otel_grounding.attributes import JUDGE_OUTCOME_OK
+    from otel_grounding.judge import SUPPORTED
+
+    name = judgement.name + (f" ({judgement.model})" if judgement.model else "")
+    if judgement.outcome != JUDGE_OUTCOME_OK:
+        return f"judge {name}: {judgement.outcome} ({judgement.reason}), no verdict"
+    rows = [
+        f"judge {name}: rate {judgement.rate:.4f} ({judgement.supported}/"
+        f"{len(judgement.verdicts)} {_plural(len(judgement.verdicts), 'sentence')} supported)"
+        f"  flagged {'yes' if flagged else 'no'}"
+        + (f"  kinds {','.join(judgement.unsupported_kinds)}" if judgement.unsupported_kinds
+           else "")
+    ]
+    for text, verdict in zip(judgement.claim_texts, judgement.verdicts, strict=False):
+        if verdict.verdict != SUPPORTED:
+            rows.append(f"  {verdict.verdict:12}  {_excerpt(text, 70)}")
+            if verdict.explanation:
+                rows.append(f"  {'':12}  {verdict.explanation}")
+    return "\n".join(rows)
+
+
+def judgement_dict(judgement: Judgement, flagged: bool) -> dict[str, Any]:
+    """The judgement as `score`'s JSON gives it: one verdict per judged sentence."""
+    from otel_grounding.attributes import JUDGE_OUTCOME_OK
+
+    return {
+        "name": judgement.name,
+        "model": judgement.model,
+        "outcome": judgement.outcome,
+        "reason": judgement.reason,
+        "rate": judgement.rate if judgement.outcome == JUDGE_OUTCOME_OK else None,
+        "below_threshold": flagged,
+        "unsupported_kinds": list(judgement.unsupported_kinds),
+        "verdicts": [
+            {"sentence": text, "verdict": v.verdict, "kinds": list(v.kinds),
+             "explanation": v.explanation}
+            for text, v in zip(judgement.claim_texts, judgement.verdicts, strict=False)
+        ],
+    }
+
+
 def _cmd_score(args: argparse.Namespace) -> int:
     from otel_grounding import attributes as attr
     from otel_grounding.config import SCORE_TRACES, flag_overrides, load_settings
@@ -166,14 +236,21 @@ def _cmd_score(args: argparse.Namespace) -> int:
     unseen = bool(unread) and not sources
     if unseen:
         result = dataclasses.replace(result, below_threshold=False)
+    # Nothing read to check against: as on a span, the judge is not asked (`judge-nothing`).
+    judgement = _judged(None if unseen else result, as_text(run["output"]), sources, settings)
+    flagged = judgement is not None and judgement.flags(result.threshold)
     if args.format == "table":
         table = format_table(result, reasons, unseen)
+        if judgement is not None:
+            table += "\n" + format_judgement(judgement, flagged)
         _emit(table, lambda: table.encode("ascii", "backslashreplace").decode("ascii"))
     else:
         data = result.to_dict()
         data["reasons"] = reasons
         if unseen:
             data["rate"] = None
+        if judgement is not None:
+            data["judge"] = judgement_dict(judgement, flagged)
         _emit(
             json.dumps(data, indent=2, ensure_ascii=False),
             lambda: json.dumps(data, indent=2, ensure_ascii=True),
@@ -305,6 +382,12 @@ def _cmd_score_traces(args: argparse.Namespace) -> int:
     settings = load_settings(
         flag_overrides(args), settings_file=args.settings_file, shell=SCORE_TRACES
     )
+    if settings.judge.name is not None:  # the judge settings are the live shells' (and `score`'s)
+        print(
+            f"otel-grounding score-traces: judge {settings.judge.name!r} not run: stored traces "
+            "are re-scored lexically (judge.* on a run span is what its shell wrote)",
+            file=sys.stderr,
+        )
     for given in args.files:
         if given != "-" and not os.path.exists(given):
             raise UsageError(f"{given}: no such file or directory")

@@ -96,14 +96,8 @@ class RunOutcome:
 
     @property
     def judge_below_threshold(self) -> bool:
-        """The judge settled ok, its rate is under `judge_min_rate` (else the run's threshold)
-        and a claim it did not find supported rests on a kind `judge_alert_kinds` alerts on;
-        no threshold never flags."""
-        j = self.judgement
-        if j is None or j.outcome != attr.JUDGE_OUTCOME_OK:
-            return False
-        limit = j.min_rate if j.min_rate is not None else self.threshold
-        return limit is not None and j.rate < limit and j.may_alert
+        """The judge's flag against the run's threshold (`Judgement.flags`)."""
+        return self.judgement is not None and self.judgement.flags(self.threshold)
 
 
 def build_enrichment(outcome: RunOutcome, settings: GroundingSettings) -> Enrichment:

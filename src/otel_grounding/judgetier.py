@@ -80,10 +80,16 @@ class Judgement:
         """The kinds of reason behind the claims not found supported, each once, sorted."""
         return tuple(sorted({k for v in self.verdicts if v.verdict != SUPPORTED for k in v.kinds}))
 
-    @property
-    def may_alert(self) -> bool:
-        """Whether a claim not supported rests on an alerting kind (`judge_alert_kinds`; a
-        verdict naming no kind always does)."""
+    def flags(self, threshold: float | None) -> bool:
+        """`judge.below_threshold`: settled ok, its rate under `judge_min_rate` (else
+        `threshold`, the run's), and a claim not supported resting on a kind
+        `judge_alert_kinds` alerts on (a verdict naming no kind always does); no threshold
+        never flags."""
+        if self.outcome != attr.JUDGE_OUTCOME_OK:
+            return False
+        limit = self.min_rate if self.min_rate is not None else threshold
+        if limit is None or self.rate >= limit:
+            return False
         wanted = self.alert_kinds
         return not wanted or any(
             not v.kinds or any(k in wanted for k in v.kinds)
