@@ -135,7 +135,7 @@ def check_verdicts(verdicts: Any, claims: int, evidence: int) -> tuple[JudgeVerd
         index = item.evidence_index
         if index is not None and not 0 <= index < evidence:
             raise JudgeBadResponse(f"evidence index {index!r} out of range")
-        if not isinstance(item.kinds, tuple) or not set(item.kinds) <= _KNOWN_KINDS:
+        if not isinstance(item.kinds, tuple) or not _KNOWN_KINDS.issuperset(item.kinds):
             raise JudgeBadResponse(
                 f"kinds {item.kinds!r} are not a tuple of {', '.join(REASON_KINDS)}"
             )

@@ -563,8 +563,8 @@ class SessionReport:
         return rows
 
     def _flagged(self, run: Mapping[str, Any]) -> bool:
-        """Below its threshold, flagged by its judge, or below `--grounding-min-rate` (no
-        rate: below it too), as the gate that failed the test counts it."""
+        """Below its threshold or flagged by its judge (as `assert_grounded` fails it), or
+        below `--grounding-min-rate` (no rate: below it too, as that gate counts it)."""
         if run["below_threshold"] or (run["judge"] or {}).get("below_threshold"):
             return True
         gate = self.config.getoption("--grounding-min-rate")
