@@ -168,13 +168,42 @@ def test_protobuf_bodies_in_any_order_score_as_the_processor_did(store: BodyStor
     assert summary["files"] == len(files) and summary["grades"] == {"full": 2}
 
 
-def test_a_judge_the_settings_name_is_said_not_to_run(store: BodyStore) -> None:
-    record_agents(store.endpoint, [GROUNDED])
-    done = score_traces("--format", "jsonl", "--set", "judge=verifier", str(store.directory))
-    assert done.returncode == 0, done.stderr
-    assert "judge 'verifier' not run: stored traces are re-scored lexically" in done.stderr
+RECOMMENDED = Path(__file__).parents[1] / "examples" / "offline-detection.json"
+#: Lexically grounded (every word but the city is the tool's), and the wrong city.
+SWAPPED = "The weather in Lyon is 18 degrees Celsius with light rain."
+
+
+def test_the_recommended_settings_judge_every_stored_run(store: BodyStore) -> None:
+    """The judge the settings file names judges stored runs as it would have on their spans:
+    the swapped city, which the lexical contract lets through, is flagged with its reason, in
+    every output format, and fails the exit status."""
+    record_agents(store.endpoint, [GROUNDED, SWAPPED])
+    done = score_traces("--format", "jsonl", "--settings-file", str(RECOMMENDED),
+                        str(store.directory))
+    assert done.returncode == 1, done.stderr
     runs, summary = jsonl_runs(done)
-    assert summary["runs"] == 1 and all(run["judge"] is None for run in runs.values())
+    grounded, swapped = runs["invoke_agent run-0"], runs["invoke_agent run-1"]
+    assert grounded["judge"]["outcome"] == "ok" and not grounded["judge"]["below_threshold"]
+    assert not swapped["below_threshold"] and swapped["judge"]["below_threshold"]
+    assert swapped["judge"]["unsupported_kinds"] == ["name"]
+    assert "Lyon" in swapped["judge"]["claims"][0]["explanation"]
+    assert summary["flagged"] == 1 and summary["judge_flagged"] == 1
+    assert summary["judge_outcomes"] == {"ok": 2}
+
+    table = score_traces("--settings-file", str(RECOMMENDED), str(store.directory))
+    row = next(line for line in table.stdout.splitlines() if line.endswith("run-1"))
+    assert "YES" in row
+    assert "judge 'verifier': rate 0.00, flagged (kinds: name)" in table.stdout
+    assert "Lyon" in table.stdout
+
+    written = score_traces("--format", "otlp", "--settings-file", str(RECOMMENDED),
+                           str(store.directory))
+    spans = {span["name"]: span for line in written.stdout.splitlines()
+             for resource in json.loads(line)["resourceSpans"]
+             for scope in resource["scopeSpans"] for span in scope["spans"]}
+    judged = {kv["key"]: kv["value"] for kv in spans["invoke_agent run-1"]["attributes"]}
+    assert judged[attr.JUDGE_BELOW_THRESHOLD] == {"boolValue": True}
+    assert judged[attr.JUDGE_NAME] == {"stringValue": "verifier"}
 
 
 def test_gzip_bodies_and_a_lower_threshold_pass_the_gate(store: BodyStore) -> None:

@@ -357,18 +357,23 @@ def format_run_row(run: Any) -> str:
         why.append(f"cut by {scored.truncated_by}")
     reasons = ",".join(why) or "-"
     early = " (released early)" if run.released_early else ""
+    judged = scored.judge
+    judge_flagged = judged is not None and judged.below_threshold
+    flagged = "YES" if scored.below_threshold or judge_flagged else "no"
     row = (
-        f"{rate:>6}  {scored.grade:18}  {'YES' if scored.below_threshold else 'no':7}  "
+        f"{rate:>6}  {scored.grade:18}  {flagged:7}  "
         f"{scored.trace_id}  {scored.span_id}  {reasons:20}  {_excerpt(scored.name, 40)}{early}"
     )
-    if not scored.below_threshold:
-        return row
-    claims = [
-        f"{'':8}ungrounded #{claim.index}: {_excerpt(claim.excerpt, 70)}  "
-        f"[missing: {_listed(claim.missing_tokens, MISSING_TOKENS_SHOWN)}]"
-        for claim in scored.ungrounded
-    ]
-    return "\n".join([row, *claims])
+    lines = [row]
+    if scored.below_threshold:
+        lines.extend(
+            f"{'':8}ungrounded #{claim.index}: {_excerpt(claim.excerpt, 70)}  "
+            f"[missing: {_listed(claim.missing_tokens, MISSING_TOKENS_SHOWN)}]"
+            for claim in scored.ungrounded
+        )
+    if judged is not None and judged.below_threshold:  # its line, each claim not supported
+        lines.extend(f"{'':6}{line}" for line in judged.describe().splitlines())
+    return "\n".join(lines)
 
 
 def _cmd_score_traces(args: argparse.Namespace) -> int:
@@ -382,12 +387,6 @@ def _cmd_score_traces(args: argparse.Namespace) -> int:
     settings = load_settings(
         flag_overrides(args), settings_file=args.settings_file, shell=SCORE_TRACES
     )
-    if settings.judge.name is not None:  # the judge settings are the live shells' (and `score`'s)
-        print(
-            f"otel-grounding score-traces: judge {settings.judge.name!r} not run: stored traces "
-            "are re-scored lexically (judge.* on a run span is what its shell wrote)",
-            file=sys.stderr,
-        )
     for given in args.files:
         if given != "-" and not os.path.exists(given):
             raise UsageError(f"{given}: no such file or directory")

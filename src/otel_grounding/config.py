@@ -363,63 +363,61 @@ class SettingOptions(ScoringSettings, total=False):
         "`partial` with `tool-steps-missing` if a tool step is still open. A run with no "
         "answer of its own and no LLM step under it yet waits as long for one (some frameworks "
         "end the run span before its last steps start)", shells=frozenset({IN_PROCESS}))]
-    # The judge tier (in-process and in the relay).
+    # The judge tier (in every shell; `score-traces` waits for room and budget, never declines).
     judge: Annotated[str | object | None, Setting(
         None, check_str,
         "entry-point name (`verifier`, `openai`, `similarity`) or, in code, a judge object",
-        group=GROUP_JUDGE, shells=LIVE_SHELLS)]
+        group=GROUP_JUDGE)]
     judge_base_url: Annotated[str | None, Setting(
-        None, check_str, "the `openai` judge's endpoint", group=GROUP_JUDGE,
-        shells=LIVE_SHELLS)]
+        None, check_str, "the `openai` judge's endpoint", group=GROUP_JUDGE)]
     judge_model: Annotated[str | None, Setting(
-        None, check_str, "the `openai` judge's model", group=GROUP_JUDGE,
-        shells=LIVE_SHELLS)]
+        None, check_str, "the `openai` judge's model", group=GROUP_JUDGE)]
     judge_api_key_file: Annotated[str | None, Setting(
         None, check_str, "the `openai` judge's key file (else `OPENAI_API_KEY`)",
-        group=GROUP_JUDGE, shells=LIVE_SHELLS)]
+        group=GROUP_JUDGE)]
     judge_max_pending: Annotated[int, Setting(
         DEFAULT_JUDGE_MAX_PENDING, check_count,
-        "runs waiting for a judge thread; beyond it `judge-queue-full`", group=GROUP_JUDGE,
-        shells=LIVE_SHELLS)]
+        "runs waiting for a judge thread; beyond it `judge-queue-full` (`score-traces` waits "
+        "for room instead)", group=GROUP_JUDGE)]
     judge_max_concurrency: Annotated[int, Setting(
         DEFAULT_JUDGE_MAX_CONCURRENCY, check_int, "judge calls in flight (judge threads)",
-        group=GROUP_JUDGE, shells=LIVE_SHELLS)]
+        group=GROUP_JUDGE)]
     judge_rate_per_minute: Annotated[float | None, Setting(
         None, check_rate_per_minute,
-        "token bucket (up to one minute's budget saved up); spent: `judge-budget`",
-        group=GROUP_JUDGE, shells=LIVE_SHELLS, shown="unlimited")]
+        "token bucket (up to one minute's budget saved up); spent: `judge-budget` "
+        "(`score-traces` waits for a token instead)",
+        group=GROUP_JUDGE, shown="unlimited")]
     judge_sample_rate: Annotated[float, Setting(
         1.0, check_threshold, "share of runs judged, drawn from the trace id",
-        group=GROUP_JUDGE, shells=LIVE_SHELLS, shown="1.0")]
+        group=GROUP_JUDGE, shown="1.0")]
     judge_when: Annotated[str, Setting(
         JUDGE_ALWAYS, check_judge_when,
         "`always`, `flagged` (lexically flagged runs) or `below:<rate>` (lexical rate under it)",
-        group=GROUP_JUDGE, shells=LIVE_SHELLS)]
+        group=GROUP_JUDGE)]
     judge_timeout: Annotated[float, Setting(
         DEFAULT_JUDGE_TIMEOUT_S, check_seconds, "from admission to settled; then `judge-timeout`",
-        group=GROUP_JUDGE, shells=LIVE_SHELLS)]
+        group=GROUP_JUDGE)]
     judge_max_claims: Annotated[int, Setting(
         DEFAULT_JUDGE_MAX_CLAIMS, check_int,
         "claims one judgement is given; a cut is reported like every bound",
-        group=GROUP_JUDGE, shells=LIVE_SHELLS)]
+        group=GROUP_JUDGE)]
     judge_max_evidence_chars: Annotated[int, Setting(
         DEFAULT_JUDGE_MAX_EVIDENCE_CHARS, check_int,
         "evidence characters one judgement is given; a cut is reported like every bound",
-        group=GROUP_JUDGE, shells=LIVE_SHELLS)]
+        group=GROUP_JUDGE)]
     judge_similarity_threshold: Annotated[float, Setting(
         DEFAULT_JUDGE_SIMILARITY_THRESHOLD, check_threshold,
-        "the `similarity` judge's cosine threshold", group=GROUP_JUDGE,
-        shells=LIVE_SHELLS, shown="0.80")]
+        "the `similarity` judge's cosine threshold", group=GROUP_JUDGE, shown="0.80")]
     judge_min_rate: Annotated[float | None, Setting(
         None, check_threshold,
         "`judge.below_threshold` when the judge's rate is under it; none: the run's own "
-        "threshold (`min_claim_grounding_rate`)", group=GROUP_JUDGE, shells=LIVE_SHELLS,
+        "threshold (`min_claim_grounding_rate`)", group=GROUP_JUDGE,
         shown="the run's threshold")]
     judge_alert_kinds: Annotated[Sequence[str], Setting(
         (), check_reason_kinds,
         "`judge.below_threshold` only when a claim not supported rests on one of these kinds "
         "(`judge.unsupported_kinds`; a verdict naming no kind always counts); empty: any kind",
-        group=GROUP_JUDGE, shells=LIVE_SHELLS)]
+        group=GROUP_JUDGE)]
 
 
 def _declared() -> tuple[Setting, ...]:

@@ -186,6 +186,10 @@ class TokenBucket:
             return True
         return False
 
+    def until_next(self) -> float:
+        """Seconds until the next token, as of the last `take` (the caller holds the lock)."""
+        return max((1.0 - self._tokens) / self._rate, 0.0)
+
 
 class _Job:
     __slots__ = ("request", "input", "deadline", "complete", "done", "started")
@@ -265,10 +269,15 @@ class JudgeTier:
         source_span_ids: Sequence[int | None],
         trace_id: int,
         complete: Callable[[Judgement], None],
+        *,
+        wait: bool = False,
     ) -> Judgement | None:
         """None: admitted, `complete` will be called exactly once (from a judge thread, the
         deadline thread or flush/shutdown). Otherwise the run's judgement now (skipped or
-        declined), and `complete` is never called."""
+        declined), and `complete` is never called.
+
+        `wait` (a backfill, `score-traces`: no application waits on it) blocks until there is
+        room and a budget token instead of declining; only a tier shutting down declines."""
         settings = self.settings
         if result is None or output is None:
             return self._skip(attr.REASON_JUDGE_NOTHING)
@@ -280,17 +289,26 @@ class JudgeTier:
         if not judge_in.request_claims:
             return self._skip(attr.REASON_JUDGE_NOTHING)
         with self._cond:
-            now = self._clock()
-            full = len(self._active) >= settings.max_concurrency + settings.max_pending
-            reason = None
-            if self._stopping or full:
-                reason = (
-                    attr.REASON_JUDGE_CONCURRENCY
-                    if settings.max_pending == 0 and not self._stopping
-                    else attr.REASON_JUDGE_QUEUE_FULL
+            while True:
+                now = self._clock()
+                full = len(self._active) >= settings.max_concurrency + settings.max_pending
+                reason = None
+                if self._stopping or full:
+                    reason = (
+                        attr.REASON_JUDGE_CONCURRENCY
+                        if settings.max_pending == 0 and not self._stopping
+                        else attr.REASON_JUDGE_QUEUE_FULL
+                    )
+                elif self._bucket is not None and not self._bucket.take():
+                    reason = attr.REASON_JUDGE_BUDGET
+                if reason is None or not wait or self._stopping:
+                    break
+                # Woken by a run settling (room) or when the next token is due (budget).
+                self._cond.wait(
+                    self._bucket.until_next()
+                    if reason == attr.REASON_JUDGE_BUDGET and self._bucket is not None
+                    else None
                 )
-            elif self._bucket is not None and not self._bucket.take():
-                reason = attr.REASON_JUDGE_BUDGET
             if reason is None:
                 request = JudgeRequest(judge_in.request_claims, judge_in.evidence, settings.timeout)
                 job = _Job(request, judge_in, now + settings.timeout, complete)

@@ -353,9 +353,12 @@ class GroundingPipeline:
         span: SpanView,
         reading: SpanReading,
         deliver: Callable[[Enrichment | None], None],
+        *,
+        wait: bool = False,
     ) -> None:
         """Grade a begun run, with the judge tier when there is one: `deliver` gets the
-        enrichment exactly once, now or (judged) later from a judge thread. Never raises."""
+        enrichment exactly once, now or (judged) later from a judge thread. Never raises.
+        `wait`: the tier's admission waits for room instead of declining (a backfill)."""
         seen, earlier = self._earlier(span)
         if seen:
             deliver(earlier)
@@ -381,7 +384,8 @@ class GroundingPipeline:
 
         try:
             now = tier.offer(
-                outcome.result, output, sources, outcome.source_span_ids, span.trace_id, judged
+                outcome.result, output, sources, outcome.source_span_ids, span.trace_id, judged,
+                wait=wait,
             )
         except Exception:
             internal_error("pipeline.judge", self.metrics.count_error)

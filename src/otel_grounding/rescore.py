@@ -22,12 +22,19 @@ second copy of a run span is not held, scored or reported again (`duplicate_runs
 with `--format otlp` it is not written again) while the first is held or among the pipeline's
 recently graded runs (`pipeline.RUNS_REMEMBERED`); a copy read after both is graded `partial`
 (`evidence-evicted`), never flagged.
+
+With a judge (the settings name one), every run is judged through the judge tier as on a span,
+except that admission waits for room and budget instead of declining (no application waits on
+a backfill); runs are reported in the order they were scored, from a window no larger than what
+the tier admits at once, so memory stays bounded and a hanging judge delays a run by at most
+`judge_timeout`.
 """
 
 from __future__ import annotations
 
 import gzip
-from collections import OrderedDict
+import threading
+from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,6 +51,7 @@ from otel_grounding.config import GroundingSettings
 from otel_grounding.conventions import RUN, SpanReading
 from otel_grounding.enrichment import Enrichment
 from otel_grounding.jsonspans import JsonRequest, JsonSpan
+from otel_grounding.judge import Judge, load_judge
 from otel_grounding.pipeline import SERVICE_NAME, GroundingPipeline
 from otel_grounding.relay.otlp import AttributeMap, apply_enrichment, span_view
 from otel_grounding.relay.unordered import UnorderedStore
@@ -136,9 +144,16 @@ class Summary:
     runs_with_evicted_evidence: int = 0
     #: Run spans read again (same trace and span id), scored and reported once.
     duplicate_runs: int = 0
+    #: With a judge: the runs it flagged (counted in `flagged` too), and its outcomes.
+    judge_flagged: int = 0
+    judge_outcomes: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(vars(self))
+        """Every count; the judge's two only when a judge ran."""
+        data = dict(vars(self))
+        if not self.judge_outcomes:
+            del data["judge_flagged"], data["judge_outcomes"]
+        return data
 
 
 @dataclass
@@ -155,6 +170,22 @@ class _Held:
     scope: InstrumentationScope
     scope_schema: str
     size: int
+
+
+class _Judged:
+    """A run handed to the judge tier: its enrichment once settled (from a judge thread)."""
+
+    __slots__ = ("held", "released_early", "enrichment", "settled")
+
+    def __init__(self, held: _Held, released_early: bool) -> None:
+        self.held = held
+        self.released_early = released_early
+        self.enrichment: Enrichment | None = None
+        self.settled = threading.Event()
+
+    def deliver(self, enrichment: Enrichment | None) -> None:
+        self.enrichment = enrichment
+        self.settled.set()
 
 
 SpanSink = Callable[[ExportTraceServiceRequest], None]
@@ -196,6 +227,13 @@ class StoredTraces:
         # The store's evicted-trace memory and its `holds`, fixed for its life: asked per trace.
         self._evicted = store.evicted
         self._holds = store.holds
+        # With a judge: the runs handed to its tier, in scoring order, at most as many as it
+        # admits at once (so the tier's own wait, not this queue, holds the reading back).
+        tier = pipeline.judges
+        self._judging: deque[_Judged] | None = None if tier is None else deque()
+        self._window = (
+            0 if tier is None else tier.settings.max_concurrency + tier.settings.max_pending
+        )
 
     def feed(self, source: str, request: ExportTraceServiceRequest | JsonRequest) -> None:
         """Read one stored request: evidence into the pipeline now, run spans held."""
@@ -348,25 +386,64 @@ class StoredTraces:
             self._score(oldest, released_early=True)
 
     def finish(self) -> Summary:
-        """Score every held run (inner runs first), then count what the budgets evicted."""
+        """Score every held run (inner runs first) and report the last judged ones."""
         held = sorted(self._held.values(), key=lambda h: h.end_time)
         self._held.clear()
         self._held_keys.clear()
         self._held_bytes = 0
         for item in held:
             self._score(item, released_early=False)
+        if self._judging is not None:
+            self._drain(0)
         return self.summary
 
     def _score(self, held: _Held, *, released_early: bool) -> None:
         view = held.view
-        previous_rate = view.attributes.get(attr.RATE)
-        previous_grade = view.attributes.get(attr.GRADE)
         if self._check_evicted(view.trace_id):  # no rate, `partial`, never flagged
-            enrichment: Enrichment | None = self.pipeline.refuse_run(
+            refused: Enrichment | None = self.pipeline.refuse_run(
                 view, held.reading, attr.REASON_EVIDENCE_EVICTED
             )
+            if self._judging is None:
+                self._report(held, released_early, refused)
+            else:
+                self._enqueue(held, released_early).deliver(refused)
+        elif self._judging is None:
+            self._report(held, released_early, self.pipeline.grade_run(view, held.reading))
         else:
-            enrichment = self.pipeline.grade_run(view, held.reading)
+            self.pipeline.begin_run(view, held.reading)
+            slot = self._enqueue(held, released_early)
+            self.pipeline.finish_run_later(view, held.reading, slot.deliver, wait=True)
+        if self._judging is not None:
+            self._drain(self._window)
+
+    def _enqueue(self, held: _Held, released_early: bool) -> _Judged:
+        """A run handed to the judge tier takes its place in the order runs are reported in
+        (and counts as held until reported: a copy of it read meanwhile is a duplicate)."""
+        assert self._judging is not None
+        slot = _Judged(held, released_early)
+        self._judging.append(slot)
+        self._held_keys.add((held.view.trace_id, held.view.span_id))
+        return slot
+
+    def _drain(self, keep: int) -> None:
+        """Report the judged runs in the order they were scored: every settled one at the
+        head, and wait for the head while more than `keep` are in flight (the tier settles
+        every run within `judge_timeout`, so this wait is bounded)."""
+        judging = self._judging
+        assert judging is not None
+        while judging and (judging[0].settled.is_set() or len(judging) > keep):
+            slot = judging.popleft()
+            slot.settled.wait()
+            self._held_keys.discard((slot.held.view.trace_id, slot.held.view.span_id))
+            self._report(slot.held, slot.released_early, slot.enrichment)
+
+    def _report(
+        self, held: _Held, released_early: bool, enrichment: Enrichment | None
+    ) -> None:
+        """A graded run: written back (`--format otlp`), counted, and handed to `on_run`."""
+        view = held.view
+        previous_rate = view.attributes.get(attr.RATE)
+        previous_grade = view.attributes.get(attr.GRADE)
         if self._on_spans is not None:  # every run span leaves once, enriched or not
             self._write_run(held, enrichment)
         if enrichment is None:  # an inner run of the same agent was graded: this one is not
@@ -380,7 +457,13 @@ class StoredTraces:
             return
         summary = self.summary
         summary.runs += 1
-        summary.flagged += run.below_threshold
+        judged = run.judge
+        judge_flagged = judged is not None and judged.below_threshold
+        summary.flagged += run.below_threshold or judge_flagged
+        if judged is not None:
+            summary.judge_flagged += judge_flagged
+            outcomes = summary.judge_outcomes
+            outcomes[judged.outcome] = outcomes.get(judged.outcome, 0) + 1
         summary.grades[run.grade] = summary.grades.get(run.grade, 0) + 1
         summary.runs_with_evicted_evidence += attr.REASON_EVIDENCE_EVICTED in run.reasons
         service = _str(view.resource.get(SERVICE_NAME))
@@ -513,8 +596,13 @@ def rescore(
     on_spans: SpanSink | None = None,
     *,
     json_views: bool = True,
+    judge: Judge | None = None,
 ) -> Summary:
     """Re-score every trace in these files (any order) with these settings; the summary.
+
+    The judge the settings name (or `judge`, an object) judges every run through the judge
+    tier as on a span, with its admission waiting for room instead of declining; runs are
+    reported in the order they were scored.
 
     `json_views=False` reads OTLP/JSON through protobuf, as before `jsonspans` (the reference
     the parity test and the benchmark compare against).
@@ -522,10 +610,12 @@ def rescore(
     The results are the runs and the summary: no metrics are exported and no evaluation
     events emitted (the SDK's per-run recordings would cost more than the reading); the
     evictions the summary reports are the pipeline's own in-process count."""
+    if judge is None and settings.judge.name is not None:
+        judge = load_judge(settings.judge.name, settings.judge)
     store = UnorderedStore.from_settings(settings, NO_RETENTION_LIMIT_S)
     pipeline = GroundingPipeline(
         settings, meter_provider=NoOpMeterProvider(), logger_provider=NoOpLoggerProvider(),
-        store=store,
+        store=store, judge=judge,
     )
     traces = StoredTraces(pipeline, store, on_run, on_spans)
     try:
@@ -553,6 +643,7 @@ def rescore(
         summary.traces_evicted = pipeline.metrics.traces_evicted.total()
         return summary
     finally:
+        pipeline.shutdown_judges(settings.judge.timeout)
         pipeline.close()
 
 
