@@ -32,6 +32,7 @@ from otel_grounding.judge import (
     JudgeVerdict,
     parse_verdicts,
 )
+from otel_grounding.judgetier import JudgeTier
 from otel_grounding.metrics import (
     JUDGE_BUDGET_REFUSALS,
     JUDGE_DURATION,
@@ -39,7 +40,9 @@ from otel_grounding.metrics import (
     JUDGEMENTS,
     RUNS_JUDGE_FLAGGED,
     RUNS_SCORED,
+    GroundingMetrics,
 )
+from otel_grounding.scoring import score_texts
 
 from chat_server import ChatServer
 from sdk_harness import GOLDEN_OUTPUT, GOLDEN_SOURCES, Pipeline, attrs
@@ -209,6 +212,32 @@ def test_no_waiting_room_declines_for_concurrency() -> None:
     assert sorted(r[attr.JUDGE_OUTCOME] for r in runs) == ["declined", "ok"]
     (declined,) = [r for r in runs if r[attr.JUDGE_OUTCOME] == "declined"]
     assert declined[attr.JUDGE_REASON] == "judge-concurrency"
+
+
+def test_a_waiting_admission_waits_for_room_and_not_for_a_stopping_tier() -> None:
+    """`score-traces`' admission (`wait=True`): with the only judge thread busy, the second
+    run waits for it instead of `judge-concurrency`; a tier shutting down declines at once."""
+    judge = ScriptedJudge(delay=0.2)
+    settings = build_settings({"judge_max_concurrency": 1, "judge_max_pending": 0}).judge
+    tier = JudgeTier(judge, settings, GroundingMetrics(None))
+    result = score_texts(GOLDEN_OUTPUT, GOLDEN_SOURCES)
+    settled: list[str] = []
+
+    def offer(wait: bool) -> Any:
+        return tier.offer(result, GOLDEN_OUTPUT, GOLDEN_SOURCES, (None, None), 1,
+                          lambda judgement: settled.append(judgement.outcome), wait=wait)
+
+    assert offer(wait=True) is None
+    declined = offer(wait=False)
+    assert declined is not None and declined.reason == attr.REASON_JUDGE_CONCURRENCY
+    started = time.monotonic()
+    assert offer(wait=True) is None  # admitted once the first run settled
+    assert time.monotonic() - started >= 0.1
+    assert tier.shutdown(5) and settled == ["ok", "ok"]
+    started = time.monotonic()
+    stopped = offer(wait=True)
+    assert stopped is not None and stopped.reason == attr.REASON_JUDGE_QUEUE_FULL
+    assert time.monotonic() - started < 1
 
 
 def test_two_hundred_runs_against_a_300ms_judge_all_leave_once() -> None:
