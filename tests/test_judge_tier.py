@@ -38,7 +38,9 @@ from otel_grounding.metrics import (
     JUDGE_DURATION,
     JUDGE_PENDING,
     JUDGEMENTS,
+    KIND_UNSPECIFIED,
     RUNS_JUDGE_FLAGGED,
+    RUNS_JUDGE_UNSUPPORTED,
     RUNS_SCORED,
     GroundingMetrics,
 )
@@ -531,6 +533,31 @@ def test_judge_alert_kinds_decide_which_reasons_raise_the_judges_flag(
     assert run.get(attr.JUDGE_UNSUPPORTED_KINDS) == (tuple(sorted(kinds)) or None)
     (point,) = pipeline.metric_points(RUNS_JUDGE_FLAGGED) or [None]
     assert (point is not None and point.value == 1) is flagged
+
+
+@pytest.mark.parametrize(
+    ("verdict", "kinds", "counted"),
+    [
+        (UNSUPPORTED, ("name", "date"), {"name": 1, "date": 1}),  # once under each kind
+        (CONTRADICTED, ("polarity",), {"polarity": 1}),
+        (UNSUPPORTED, (), {KIND_UNSPECIFIED: 1}),  # a judge that does not say
+        (SUPPORTED, ("name",), {}),
+    ],
+)
+def test_runs_with_unsupported_claims_are_counted_by_reason_kind(
+    verdict: str, kinds: tuple[str, ...], counted: dict[str, int]
+) -> None:
+    """`runs_judge_unsupported{kind}`: whatever `judge_alert_kinds` pages on, the mix of what
+    the judge found unsupported can be charted (and alerted on) per kind; the golden run's
+    three claims all carry the kinds, and the run counts once under each."""
+    pipeline = Pipeline(
+        judge=ScriptedJudge(verdict, kinds=kinds), judge_min_rate=1.0,
+        judge_alert_kinds=["number"],
+    )
+    pipeline.golden_run()
+    points = pipeline.metric_points(RUNS_JUDGE_UNSUPPORTED)
+    assert {p.attributes["kind"]: p.value for p in points} == counted
+    assert all(p.attributes["project"] and p.attributes["service"] for p in points)
 
 
 def test_a_supported_verdicts_kinds_are_not_reported() -> None:

@@ -89,7 +89,8 @@ PLUGIN_METRICS = {
 # Created at their first increment: absent from a healthy demo.
 PLUGIN_METRICS_ON_TROUBLE = {"otel_grounding_traces_evicted_total", "otel_grounding_scoring_errors_total",
                              # with a judge only (the demo runs none)
-                             "ferrumdeck_reliability_runs_judge_flagged_total"}
+                             "ferrumdeck_reliability_runs_judge_flagged_total",
+                             "ferrumdeck_reliability_runs_judge_unsupported_total"}
 
 # The traces-only app: project demo-spans, 4 of its 10 runs flagged (the demo's scripted runs:
 # 5 grounded, 4 partly hallucinated, 1 without a claim). The Collector's spanmetrics connector

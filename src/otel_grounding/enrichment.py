@@ -99,6 +99,15 @@ class RunOutcome:
         """The judge's flag against the run's threshold (`Judgement.flags`)."""
         return self.judgement is not None and self.judgement.flags(self.threshold)
 
+    @property
+    def judge_unsupported(self) -> tuple[tuple[str, ...], ...]:
+        """The reason kinds of each claim the judge did not find supported (a judgement
+        settled ok; empty otherwise), as its verdicts name them (none: the judge does not say)."""
+        j = self.judgement
+        if j is None or j.outcome != attr.JUDGE_OUTCOME_OK:
+            return ()
+        return tuple(v.kinds for v in j.verdicts if v.verdict != SUPPORTED)
+
 
 def build_enrichment(outcome: RunOutcome, settings: GroundingSettings) -> Enrichment:
     """The attributes (README: "What it writes on the run span"), the audit event when

@@ -22,6 +22,7 @@ RATE_HISTOGRAM = "ferrumdeck.reliability.claim_grounding_rate"
 RUNS_SCORED = "ferrumdeck.reliability.runs_scored"
 RUNS_FLAGGED = "ferrumdeck.reliability.runs_flagged"
 RUNS_JUDGE_FLAGGED = "ferrumdeck.reliability.runs_judge_flagged"
+RUNS_JUDGE_UNSUPPORTED = "ferrumdeck.reliability.runs_judge_unsupported"
 SPANS_SEEN = "otel_grounding.spans_seen"
 RUNS_SEEN = "otel_grounding.runs_seen"
 TRACES_EVICTED = "otel_grounding.traces_evicted"
@@ -39,6 +40,10 @@ LABEL_GRADE = "grade"
 LABEL_BELOW_THRESHOLD = "below_threshold"
 LABEL_REASON = "reason"
 LABEL_OUTCOME = "outcome"
+LABEL_KIND = "kind"
+#: The `kind` a claim not supported counts under when its verdict names none (a judge that does
+#: not say: `openai`, `similarity`, a third-party one).
+KIND_UNSPECIFIED = "unspecified"
 OTHER = "other"
 UNKNOWN = "unknown"
 
@@ -69,6 +74,9 @@ class RunRecord(Protocol):
 
     @property
     def judge_below_threshold(self) -> bool: ...
+
+    @property
+    def judge_unsupported(self) -> tuple[tuple[str, ...], ...]: ...
 
     @property
     def reasons(self) -> tuple[str, ...]: ...
@@ -168,6 +176,13 @@ class GroundingMetrics:
             unit="{run}",
             description="Agent runs whose judge rate is below the judge's threshold",
         )
+        self.runs_judge_unsupported = Tally(
+            meter,
+            RUNS_JUDGE_UNSUPPORTED,
+            unit="{run}",
+            description="Judged runs with a claim the judge did not find supported, by the kind "
+            "of reason it rests on (a run counts once under each of its kinds)",
+        )
         self._spans_seen = spans_seen
         meter.create_observable_counter(
             SPANS_SEEN,
@@ -250,6 +265,10 @@ class GroundingMetrics:
             self.runs_flagged.add(1, labels)
         if outcome.judge_below_threshold:
             self.runs_judge_flagged.add(1, labels)
+        unsupported = outcome.judge_unsupported
+        if unsupported:
+            for kind in sorted({k for kinds in unsupported for k in kinds or (KIND_UNSPECIFIED,)}):
+                self.runs_judge_unsupported.add(1, {**labels, LABEL_KIND: kind})
         if REASON_SCORING_OVERLOAD in outcome.reasons:
             self.runs_overloaded.add(1)
 
