@@ -532,7 +532,9 @@ def build_parser() -> argparse.ArgumentParser:
         "score-traces",
         help="re-score stored traces (OTLP JSON lines, .gz, protobuf, Jaeger /api/v3 JSON)",
         description="Re-score agent runs in stored traces with the processor's pipeline: each "
-        "trace assembled across the files in any order. Exit status 1 when a run is flagged, "
+        "trace assembled across the files in any order, and judged by the judge the settings "
+        "name (e.g. --settings-file examples/offline-detection.json). Exit status 1 when a run "
+        "is flagged (lexically or by its judge), "
         f"{EXIT_UNREADABLE} when records could not be read (and none was flagged), "
         f"{EXIT_NOTHING_CHECKED} when the input holds no agent run span (nothing was checked), "
         "2 on bad usage.",
