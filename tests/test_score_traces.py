@@ -206,6 +206,20 @@ def test_the_recommended_settings_judge_every_stored_run(store: BodyStore) -> No
     assert judged[attr.JUDGE_NAME] == {"stringValue": "verifier"}
 
 
+def test_a_judge_that_cannot_be_built_is_a_usage_error_before_anything_is_written(
+    store: BodyStore, tmp_path: Path
+) -> None:
+    record_agents(store.endpoint, [GROUNDED])
+    output = tmp_path / "rescored.jsonl"
+    done = score_traces("--set", "judge=nope", "--output", str(output), str(store.directory))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        "otel-grounding score-traces: judge: 'nope' is not an installed judge (known: openai, "
+        "similarity, verifier)"
+    ]
+    assert not output.exists()
+
+
 def test_gzip_bodies_and_a_lower_threshold_pass_the_gate(store: BodyStore) -> None:
     record_agents(store.endpoint, [GROUNDED, HALLUCINATED], compression=Compression.Gzip)
     assert all(p.name.endswith(".pb.gz") for p in store.paths)

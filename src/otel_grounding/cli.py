@@ -380,6 +380,7 @@ def _cmd_score_traces(args: argparse.Namespace) -> int:
     import gzip
 
     from otel_grounding.config import SCORE_TRACES, flag_overrides, load_settings
+    from otel_grounding.judge import load_judge
     from otel_grounding.relay.otlp import count_spans, encode_json
     from otel_grounding.rescore import rescore
     from otel_grounding.stored import expand_paths
@@ -387,6 +388,8 @@ def _cmd_score_traces(args: argparse.Namespace) -> int:
     settings = load_settings(
         flag_overrides(args), settings_file=args.settings_file, shell=SCORE_TRACES
     )
+    # Built before anything is read or written: a judge that cannot be built is a usage error.
+    judge = load_judge(settings.judge.name, settings.judge) if settings.judge.name else None
     for given in args.files:
         if given != "-" and not os.path.exists(given):
             raise UsageError(f"{given}: no such file or directory")
@@ -442,7 +445,8 @@ def _cmd_score_traces(args: argparse.Namespace) -> int:
               f"{'reasons':20}  run", file=output)
     try:
         summary = rescore(
-            paths, settings, on_run, on_bad, on_spans if args.format == "otlp" else None
+            paths, settings, on_run, on_bad, on_spans if args.format == "otlp" else None,
+            judge=judge,
         )
     finally:
         if output is not sys.stdout:
