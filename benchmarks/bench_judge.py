@@ -9,8 +9,13 @@
 4. The relay with the same judge on vs off: a request's acknowledgement time (the intake never
    waits on the judge), a run's added latency (arrival at the next hop less the hold), and a
    burst's throughput.
+5. The `verifier` (in process, pure Python) against no judge, as the application feels it: a
+   loop doing 30 ms of its own work per run, then ending a run with the Benchmarks section's
+   typical evidence (the verifier's ~3 ms on the judge thread), its wall time with the judge
+   on over off: work that waits (an agent awaiting its model: `time.sleep`) and work that
+   computes (pure Python: the judge thread takes turns with it on the interpreter).
 
-    .venv/bin/python benchmarks/bench_judge.py [--relay-only]
+    .venv/bin/python benchmarks/bench_judge.py [--relay-only | --verifier-only]
 """
 
 from __future__ import annotations
@@ -33,15 +38,15 @@ from otel_grounding import attributes as attr
 from otel_grounding.config import JudgeSettings
 from otel_grounding.conventions import native
 from otel_grounding.judge import EvidenceText, JudgeRequest, load_judge
-from otel_grounding.relay.testing import (
+
+from chat_server import ChatServer
+from relay_kit import (
     EXPORT_METHOD,
     OtlpSink,
     make_request,
     make_span,
     start_relay,
 )
-
-from chat_server import ChatServer
 
 OUTPUT = (
     "The capital of France is Paris. The Eiffel Tower is in Paris. "
@@ -261,7 +266,62 @@ def bench_relay(server: ChatServer) -> None:
                   f"{burst_ok / (wall - RELAY_HOLD_S):5.1f} runs/s past the hold (concurrency 4)")
 
 
+#: The application's own work per run in part 5, and the runs per round.
+APP_WORK_S = 0.03
+VERIFIER_RUNS = 60
+
+
+def _waits() -> None:
+    time.sleep(APP_WORK_S)
+
+
+def _computes() -> None:
+    deadline = time.thread_time() + APP_WORK_S
+    while time.thread_time() < deadline:  # this thread's own CPU time, whatever the GIL does
+        sum(i * i for i in range(200))
+
+
+def bench_verifier_on_the_application() -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_scoring import typical_run
+
+    output, sources = typical_run(7)
+
+    def loop(work: Any, judged: bool) -> float:
+        options = {"judge": "verifier", "judge_min_rate": 0.7} if judged else {}
+        tracer_provider = TracerProvider()
+        tracer_provider.add_span_processor(GroundingSpanProcessor(Arrivals(), **options))
+        tracer = tracer_provider.get_tracer("bench")
+        started = time.perf_counter()
+        for _ in range(VERIFIER_RUNS):
+            work()
+            with tracer.start_as_current_span("run") as span:
+                for text in sources:
+                    with tracer.start_as_current_span(
+                        "tool", attributes={native.STEP_TYPE: "tool", native.STEP_OUTPUT: text}
+                    ):
+                        pass
+                span.set_attribute(native.RUN_OUTPUT, output)
+        elapsed = time.perf_counter() - started
+        tracer_provider.shutdown()
+        return elapsed
+
+    print(f"the verifier as the application feels it: {VERIFIER_RUNS} runs, "
+          f"{APP_WORK_S * 1e3:.0f} ms of the application's work each, 3 rounds, median wall:")
+    for label, work in (("work that waits   ", _waits), ("work that computes", _computes)):
+        walls: dict[bool, list[float]] = {False: [], True: []}
+        for _ in range(3):
+            for judged in (False, True):  # interleaved: both see the same machine
+                walls[judged].append(loop(work, judged))
+        off, on = statistics.median(walls[False]), statistics.median(walls[True])
+        print(f"  {label}  judge off {off:5.2f} s   verifier on {on:5.2f} s   "
+              f"ratio {on / off:5.3f}   +{(on - off) / VERIFIER_RUNS * 1e3:5.2f} ms a run")
+
+
 if __name__ == "__main__":
+    if "--verifier-only" in sys.argv:
+        bench_verifier_on_the_application()
+        sys.exit(0)
     chat = ChatServer()
     try:
         if "--relay-only" not in sys.argv:
@@ -272,3 +332,4 @@ if __name__ == "__main__":
         chat.close()
     if "--relay-only" not in sys.argv:
         bench_similarity()
+        bench_verifier_on_the_application()
