@@ -94,15 +94,17 @@ def provider(server: ChatServer | None, **options: Any) -> tuple[TracerProvider,
     return tracer_provider, arrivals
 
 
-def one_run(tracer: Any) -> float:
-    """One run with two tool steps; the time its `end()` took on this thread."""
+def one_run(
+    tracer: Any, output: str = OUTPUT, sources: tuple[str, ...] | list[str] = SOURCES
+) -> float:
+    """One run with a tool step per source; the time its `end()` took on this thread."""
     with tracer.start_as_current_span("run") as span:
-        for text in SOURCES:
+        for text in sources:
             with tracer.start_as_current_span(
                 "tool", attributes={native.STEP_TYPE: "tool", native.STEP_OUTPUT: text}
             ):
                 pass
-        span.set_attribute(native.RUN_OUTPUT, OUTPUT)
+        span.set_attribute(native.RUN_OUTPUT, output)
         started = time.perf_counter()
     return time.perf_counter() - started
 
@@ -295,13 +297,7 @@ def bench_verifier_on_the_application() -> None:
         started = time.perf_counter()
         for _ in range(VERIFIER_RUNS):
             work()
-            with tracer.start_as_current_span("run") as span:
-                for text in sources:
-                    with tracer.start_as_current_span(
-                        "tool", attributes={native.STEP_TYPE: "tool", native.STEP_OUTPUT: text}
-                    ):
-                        pass
-                span.set_attribute(native.RUN_OUTPUT, output)
+            one_run(tracer, output, sources)
         elapsed = time.perf_counter() - started
         tracer_provider.shutdown()
         return elapsed
