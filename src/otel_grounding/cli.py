@@ -357,11 +357,8 @@ def format_run_row(run: Any) -> str:
         why.append(f"cut by {scored.truncated_by}")
     reasons = ",".join(why) or "-"
     early = " (released early)" if run.released_early else ""
-    judged = scored.judge
-    judge_flagged = judged is not None and judged.below_threshold
-    flagged = "YES" if scored.below_threshold or judge_flagged else "no"
     row = (
-        f"{rate:>6}  {scored.grade:18}  {flagged:7}  "
+        f"{rate:>6}  {scored.grade:18}  {'YES' if scored.flagged else 'no':7}  "
         f"{scored.trace_id}  {scored.span_id}  {reasons:20}  {_excerpt(scored.name, 40)}{early}"
     )
     lines = [row]
@@ -371,8 +368,8 @@ def format_run_row(run: Any) -> str:
             f"[missing: {_listed(claim.missing_tokens, MISSING_TOKENS_SHOWN)}]"
             for claim in scored.ungrounded
         )
-    if judged is not None and judged.below_threshold:  # its line, each claim not supported
-        lines.extend(f"{'':6}{line}" for line in judged.describe().splitlines())
+    if scored.judge is not None and scored.judge_flagged:  # its line, each claim not supported
+        lines.extend(f"{'':6}{line}" for line in scored.judge.describe().splitlines())
     return "\n".join(lines)
 
 

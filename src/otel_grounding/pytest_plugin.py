@@ -167,7 +167,7 @@ def check_runs(
                 problems.append(f"rate {run.rate:.2f} < min_rate {limit:g}")
         if grades is not None and run.grade not in grades:
             problems.append(f"grade {run.grade!r} not in {sorted(grades)}")
-        if judge and run.judge is not None and run.judge.below_threshold:
+        if judge and run.judge is not None and run.judge_flagged:
             problems.append(f"the judge {run.judge.name!r} flagged it")
         if problems:
             failed.append(f"[{number}/{len(runs)}] {'; '.join(problems)}\n{run.describe()}")

@@ -398,23 +398,21 @@ class StoredTraces:
         return self.summary
 
     def _score(self, held: _Held, *, released_early: bool) -> None:
-        view = held.view
-        if self._check_evicted(view.trace_id):  # no rate, `partial`, never flagged
-            refused: Enrichment | None = self.pipeline.refuse_run(
-                view, held.reading, attr.REASON_EVIDENCE_EVICTED
-            )
-            if self._judging is None:
-                self._report(held, released_early, refused)
-            else:
-                self._enqueue(held, released_early).deliver(refused)
-        elif self._judging is None:
-            self._report(held, released_early, self.pipeline.grade_run(view, held.reading))
+        view, reading, pipeline = held.view, held.reading, self.pipeline
+        evicted = self._check_evicted(view.trace_id)  # no rate, `partial`, never flagged
+        if self._judging is None:
+            self._report(held, released_early, (
+                pipeline.refuse_run(view, reading, attr.REASON_EVIDENCE_EVICTED) if evicted
+                else pipeline.grade_run(view, reading)
+            ))
+            return
+        slot = self._enqueue(held, released_early)
+        if evicted:
+            slot.deliver(pipeline.refuse_run(view, reading, attr.REASON_EVIDENCE_EVICTED))
         else:
-            self.pipeline.begin_run(view, held.reading)
-            slot = self._enqueue(held, released_early)
-            self.pipeline.finish_run_later(view, held.reading, slot.deliver, wait=True)
-        if self._judging is not None:
-            self._drain(self._window)
+            pipeline.begin_run(view, reading)
+            pipeline.finish_run_later(view, reading, slot.deliver, wait=True)
+        self._drain(self._window)
 
     def _enqueue(self, held: _Held, released_early: bool) -> _Judged:
         """A run handed to the judge tier takes its place in the order runs are reported in
@@ -457,13 +455,11 @@ class StoredTraces:
             return
         summary = self.summary
         summary.runs += 1
-        judged = run.judge
-        judge_flagged = judged is not None and judged.below_threshold
-        summary.flagged += run.below_threshold or judge_flagged
-        if judged is not None:
-            summary.judge_flagged += judge_flagged
+        summary.flagged += run.flagged
+        if run.judge is not None:
+            summary.judge_flagged += run.judge_flagged
             outcomes = summary.judge_outcomes
-            outcomes[judged.outcome] = outcomes.get(judged.outcome, 0) + 1
+            outcomes[run.judge.outcome] = outcomes.get(run.judge.outcome, 0) + 1
         summary.grades[run.grade] = summary.grades.get(run.grade, 0) + 1
         summary.runs_with_evicted_evidence += attr.REASON_EVIDENCE_EVICTED in run.reasons
         service = _str(view.resource.get(SERVICE_NAME))

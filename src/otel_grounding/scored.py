@@ -101,6 +101,17 @@ class ScoredRun:
     ungrounded: tuple[UngroundedClaim, ...]
     judge: JudgedRun | None = None
 
+    @property
+    def judge_flagged(self) -> bool:
+        """Its judge raised `judge.below_threshold`."""
+        return self.judge is not None and self.judge.below_threshold
+
+    @property
+    def flagged(self) -> bool:
+        """Below its threshold or flagged by its judge: what `score-traces` and the pytest
+        gate count as flagged."""
+        return self.below_threshold or self.judge_flagged
+
     @classmethod
     def read(
         cls,
