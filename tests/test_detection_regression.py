@@ -247,6 +247,10 @@ AGENT_EXPECTED = {
     "blind-186": (40, 22, 3),  # the same
     "blind-187": (40, 22, 4),  # the same
     "blind-188": (40, 23, 10),  # the same
+    "blind-189": (40, 25, 4),  # the same brief, sealed, a second batch for the paging file
+    "blind-190": (40, 28, 5),  # the same
+    "blind-191": (40, 28, 1),  # the same
+    "blind-192": (40, 25, 4),  # the same
 }
 PAGING = ROOT / "examples" / "offline-detection-paging.json"
 #: set -> (paging TP, paging FP): the paging file on the held-out sets and the batch sealed for it.
@@ -258,6 +262,10 @@ PAGING_EXPECTED = {
     "blind-186": (16, 0),
     "blind-187": (15, 1),
     "blind-188": (16, 4),
+    "blind-189": (17, 3),
+    "blind-190": (22, 2),
+    "blind-191": (19, 1),
+    "blind-192": (16, 1),
 }
 
 
