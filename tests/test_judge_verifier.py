@@ -4462,6 +4462,57 @@ def test_optional_is_not_required() -> None:
     assert verdict("Black tie is required, and lounge suits are welcome.", invite)[0] != SUPPORTED
 
 
+# -- rules-v46 -------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("output", "said", "other"),
+    [
+        ("$ pip index versions fastparse\nfastparse (2.4.1)\nAvailable versions: 2.4.1, 2.4.0",
+         "The newest fastparse on {} is 2.4.1.", "Anaconda"),
+        ("$ sudo tcpdump -nn host 10.0.0.5 and port 5432\n10.0.0.9.40212 > 10.0.0.5.5432: "
+         "Flags [R.], length 0", "The {} server at 10.0.0.5 reset the connection.", "MySQL"),
+        ("$ wg show wg0\ninterface: wg0\n  listening port: 51820\npeer: 4Xk...=\n"
+         "  allowed ips: 10.8.0.0/24", "The {} interface listens on port 51820.", "OpenVPN"),
+        ("$ cargo search tideline --limit 2\ntideline = \"0.6.1\"    # Tide tables",
+         "The latest tideline on {} is 0.6.1.", "PyPI"),
+        ("-- The C compiler identification is GNU 13.2.0\n-- Detecting C compiler ABI info",
+         "The C compiler is {} 13.2.0.", "Clang"),
+        ("Chain INPUT (policy DROP)\nACCEPT  tcp  --  0.0.0.0/0  0.0.0.0/0  tcp dpt:22\n"
+         "ACCEPT  tcp  --  0.0.0.0/0  0.0.0.0/0  tcp dpt:443",
+         "Only {} on port 22 and HTTPS on 443 get through.", "RDP"),
+    ],
+)
+def test_tools_and_services_named_by_what_only_they_write(
+    output: str, said: str, other: str
+) -> None:
+    name = {"Anaconda": "PyPI", "MySQL": "Postgres", "OpenVPN": "WireGuard", "PyPI": "crates.io",
+            "Clang": "GCC", "RDP": "SSH"}[other]
+    assert verdict(said.format(name), output)[0] == SUPPORTED
+    found = verdict(said.format(other), output)
+    assert found[0] == UNSUPPORTED and other in found[1]
+
+
+def test_a_country_by_its_code_in_a_country_column() -> None:
+    storage = (
+        "country   full_%   stored_TWh\nDE         31.8       80.1\nNL         22.4       32.3\n"
+        "AT         46.9       47.1"
+    )
+    claim = "Austria's storage is the fullest at about 47%, the Netherlands' the lowest at 22.4%."
+    assert verdict(claim, storage)[0] == SUPPORTED
+    assert verdict(claim.replace("Netherlands'", "Belgium's"), storage)[0] == UNSUPPORTED
+    # a first cell is a country's code only under a country column
+    rooms = "room   rate\nAT     120\nNL     95"
+    assert verdict("The Netherlands room costs 95.", rooms)[0] == UNSUPPORTED
+
+
+def test_a_name_the_evidence_writes_as_one_word() -> None:
+    caa = '$ dig +short CAA halloway.example\n0 issue "letsencrypt.org"\n0 issue "sectigo.com"'
+    assert verdict("Let's Encrypt and Sectigo may issue for halloway.example.", caa)[
+        0
+    ] == SUPPORTED
+    found = verdict("Let's Encrypt and DigiCert may issue for halloway.example.", caa)
+    assert found[0] == UNSUPPORTED and "DigiCert" in found[1]
+
+
 # -- review of rules-v43 to rules-v45 ---------------------------------------------------------
 def test_a_claim_ending_on_a_range_start_is_read_not_raised() -> None:
     # "7:30 to" at a claim's end once read a second, shadowing pattern's ":30" as an hour's

@@ -25,7 +25,10 @@ def named_by_country_code(name: str, texts: Sequence[str]) -> bool:
         return True
     code = _ALPHA2.get(place)
     return code is not None and any(
-        re.search(_AS_A_COUNTRY.format(code=code), text) for text in texts
+        re.search(_AS_A_COUNTRY.format(code=code), text)
+        or (_COUNTRY_COLUMN.search(text) is not None
+            and re.search(_FIRST_CELL.format(code=code), text) is not None)
+        for text in texts
     )
 
 
@@ -35,6 +38,11 @@ _AS_A_COUNTRY = (
     r"(?<![A-Za-z])[a-z]{{2}}[-_]{code}\b"
     r"|(?i:country|region|market|locale|geo)\w*[\"']?\s*[:=]\s*[\"']?{code}\b"
 )
+
+#: A table whose first column is the country ("country   full_%   ..."), and a row it starts
+#: with a two-letter code ("NL   22.4 ...").
+_COUNTRY_COLUMN = re.compile(r"^[ \t|]*country\b", re.IGNORECASE | re.MULTILINE)
+_FIRST_CELL = r"(?m)^[ \t|]*{code}(?=[ \t|])"
 
 
 #: Countries as sports results and shipping records write them (IOC and ISO codes; none that

@@ -127,7 +127,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v45"
+MODEL = "rules-v46"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -2266,7 +2266,8 @@ def _missing_facts(
         if unknown:
             spelled = _spelled_out(claim, index)
             for n in unknown:
-                if _name_written_otherwise(claim, n, index, spelled):
+                if (_name_written_otherwise(claim, n, index, spelled)
+                        or _written_joined(claim, n, index)):
                     continue
                 versions[n] = _versions(claim, n, index)
                 if not versions[n]:
@@ -2362,6 +2363,27 @@ _INITIALLED = re.compile(r"([a-z]{2,3})(\d{1,2})")
 _ORDINAL_SUFFIXES = {1: "st", 2: "nd", 3: "rd"}
 
 
+def _written_joined(claim: str, name: str, index: EvidenceIndex) -> bool:
+    """Whether a name is one of two or three capitalised words of the claim that the evidence
+    writes as one ("Let's Encrypt" for letsencrypt.org, "Home Assistant" for homeassistant)."""
+    for m in _NAME_RUN.finditer(claim):
+        words = m.group().split()
+        for size in (2, 3):
+            for at in range(len(words) - size + 1):
+                window = words[at:at + size]
+                joined = re.sub(r"[^a-z0-9]", "", "".join(window).lower())
+                if (name in window and len(joined) >= JOINED_NAME_MIN_CHARS
+                        and joined in index.text):
+                    return True
+    return False
+
+
+#: Capitalised words in a row, and the least letters two or three of them join into to be
+#: read inside an evidence word.
+_NAME_RUN = re.compile(r"\b[A-Z][\w'\u2019]*(?:\s+[A-Z][\w'\u2019]*)+\b")
+JOINED_NAME_MIN_CHARS = 8
+
+
 def _name_written_otherwise(
     claim: str, name: str, index: EvidenceIndex, spelled: set[str]
 ) -> bool:
@@ -2414,8 +2436,11 @@ def _platform_of_a_tag(name: str, index: EvidenceIndex) -> bool:
     return tag is not None and re.search(tag, index.text) is not None
 
 
-#: Platforms and formats agents name (in lower case), and how tool outputs write them.
+#: Platforms, formats, tools and services agents name (in lower case), and how tool outputs
+#: write them.
 _MACOS = r"macos|darwin|\bosx\b"
+_PYTHON = r"\bpip3?\b|\bpython3?\b|\.py\b|\bcp3\d+\b|\bpytest\b|\bnox\b|\btox\b|\bconda\b"
+_POSTGRES = r"\bpsql\b|\b5432\b|\bpg_\w+|\bpostgres"
 _PLATFORM_TAGS = {
     "linux": r"linux|ubuntu|debian|fedora|centos|\brhel|alpine",
     "windows": r"\bwin(?:32|64|_amd64|_arm64)?\b|windows",
@@ -2426,6 +2451,17 @@ _PLATFORM_TAGS = {
     "typescript": r"\.d\.ts\b|\.tsx?\b|\btsc\b|tsconfig",
     "esm": r"\.mjs\b",
     "commonjs": r"\.cjs\b",
+    # tools and services by the commands, ports and files that only they write
+    "python": _PYTHON, "pypi": r"\bpip3?\s+(?:index|install|download)\b|\bpypi\b",
+    "postgres": _POSTGRES, "postgresql": _POSTGRES,
+    "wireguard": r"\bwg\d*\b|\bwg-quick\b",
+    "crates.io": r"\bcargo\s+(?:search|publish|install|add)\b",
+    "rubygems": r"\bgem\s+(?:owner|push|install|list|search|yank)\b",
+    "homebrew": r"\bbrew\s+\w",
+    "ssh": r"\bdpt:22\b|\b22/tcp\b|\bport 22\b|\bsshd?\b|\bgit@",
+    "tls": r"\bhttps\b|:443\b|\bx509\b|\bopenssl\b",
+    "doi": r"\b10\.\d{4,9}/\S",
+    "gcc": r"compiler identification is gnu\b",
 }
 
 
@@ -2623,6 +2659,7 @@ def _joined_names(claim: str, index: EvidenceIndex) -> list[str]:
         token for token in dict.fromkeys(_JOINED_NAME.findall(claim))
         if not token[0].isupper() and token.lower() not in text
         and token.lower().replace("/", "%2f") not in text  # a URL's "ops%2Fledger-sync"
+        and not _platform_of_a_tag(token, index)  # "crates.io" for `cargo search`
         and any(len(part) > UNIT_MAX_CHARS for part in token.split("/"))  # not "km/h"
         and ("/" not in token or not all(map(is_word, token.lower().split("/"))))
     ]
