@@ -202,18 +202,37 @@ class TimedSink(OtlpSink):
             for ss in rs.scope_spans:
                 for span in ss.spans:
                     if span.name == "invoke_agent":
-                        outcome = next((kv.value.string_value for kv in span.attributes
-                                        if kv.key == attr.JUDGE_OUTCOME), "none")
+                        outcome = next(
+                            (
+                                kv.value.string_value
+                                for kv in span.attributes
+                                if kv.key == attr.JUDGE_OUTCOME
+                            ),
+                            "none",
+                        )
                         self.arrived[span.trace_id] = (now, outcome)
         return super().Export(request, context)
 
 
 def relay_trace() -> tuple[bytes, list[Any]]:
     trace_id, run_id = os.urandom(16), os.urandom(8)
-    run = make_span(trace_id, run_id, None, "invoke_agent", {
-        native.RUN_ID: trace_id.hex(), native.RUN_OUTPUT: OUTPUT, native.RUN_TOOL_STEPS: 2})
-    tools = [make_span(trace_id, os.urandom(8), run_id, "tool",
-                       {native.STEP_TYPE: "tool", native.STEP_OUTPUT: text}) for text in SOURCES]
+    run = make_span(
+        trace_id,
+        run_id,
+        None,
+        "invoke_agent",
+        {native.RUN_ID: trace_id.hex(), native.RUN_OUTPUT: OUTPUT, native.RUN_TOOL_STEPS: 2},
+    )
+    tools = [
+        make_span(
+            trace_id,
+            os.urandom(8),
+            run_id,
+            "tool",
+            {native.STEP_TYPE: "tool", native.STEP_OUTPUT: text},
+        )
+        for text in SOURCES
+    ]
     return trace_id, [*tools, run]
 
 
@@ -224,18 +243,29 @@ def bench_relay(server: ChatServer) -> None:
     )
 
     server.default = "delay:0.1"
-    print(f"the relay, {RELAY_RUNS} runs one request each at {RELAY_RATE:g}/s, held "
-          f"{RELAY_HOLD_S:g} s, judge answering in 100 ms (added = arrival - ack - hold):")
-    judge_env = {"OTEL_GROUNDING_JUDGE": "openai", "OTEL_GROUNDING_JUDGE_BASE_URL": server.url,
-                 "OTEL_GROUNDING_JUDGE_MODEL": "bench", "OTEL_GROUNDING_JUDGE_MAX_PENDING": "200"}
+    print(
+        f"the relay, {RELAY_RUNS} runs one request each at {RELAY_RATE:g}/s, held "
+        f"{RELAY_HOLD_S:g} s, judge answering in 100 ms (added = arrival - ack - hold):"
+    )
+    judge_env = {
+        "OTEL_GROUNDING_JUDGE": "openai",
+        "OTEL_GROUNDING_JUDGE_BASE_URL": server.url,
+        "OTEL_GROUNDING_JUDGE_MODEL": "bench",
+        "OTEL_GROUNDING_JUDGE_MAX_PENDING": "200",
+    }
     for label, judged in (("judge off", False), ("judge on ", True)):
-        with TimedSink() as sink, start_relay(
-            sink.endpoint, "--wait-duration", str(RELAY_HOLD_S), env=judge_env if judged else {}
-        ) as relay:
+        with (
+            TimedSink() as sink,
+            start_relay(
+                sink.endpoint, "--wait-duration", str(RELAY_HOLD_S), env=judge_env if judged else {}
+            ) as relay,
+        ):
             channel = grpc.insecure_channel(relay.grpc_target)
             export = channel.unary_unary(
-                EXPORT_METHOD, request_serializer=None,
-                response_deserializer=ExportTraceServiceResponse.FromString)
+                EXPORT_METHOD,
+                request_serializer=None,
+                response_deserializer=ExportTraceServiceResponse.FromString,
+            )
             acks: list[float] = []
             acked: dict[bytes, float] = {}
             for _ in range(RELAY_RUNS):
@@ -247,25 +277,32 @@ def bench_relay(server: ChatServer) -> None:
                 acks.append(acked[trace_id] - started)
                 time.sleep(max(0.0, 1 / RELAY_RATE - (time.perf_counter() - started)))
             sink.wait_until(lambda: len(sink.arrived) >= RELAY_RUNS, 30)
-            added = [sink.arrived[t][0] - at - RELAY_HOLD_S for t, at in acked.items()
-                     if t in sink.arrived]
+            added = [
+                sink.arrived[t][0] - at - RELAY_HOLD_S
+                for t, at in acked.items()
+                if t in sink.arrived
+            ]
             ok = sum(1 for _, outcome in sink.arrived.values() if outcome == "ok")
             burst = [relay_trace() for _ in range(200)] if judged else []
             started = time.perf_counter()
             for first in range(0, len(burst), 20):
-                batch = [span for _, spans in burst[first:first + 20] for span in spans]
+                batch = [span for _, spans in burst[first : first + 20] for span in spans]
                 export(make_request(batch).SerializeToString(), timeout=10)
             expected = RELAY_RUNS + len(burst)
             sink.wait_until(lambda expected=expected: len(sink.arrived) >= expected, 60)
             wall = time.perf_counter() - started
             channel.close()
             relay.terminate()
-        print(f"  {label}  ack {_percentiles(acks)}   added {_percentiles(added)}   "
-              f"judged ok {ok}/{RELAY_RUNS}")
+        print(
+            f"  {label}  ack {_percentiles(acks)}   added {_percentiles(added)}   "
+            f"judged ok {ok}/{RELAY_RUNS}"
+        )
         if burst:
             burst_ok = sum(1 for t, _ in burst if sink.arrived.get(t, (0, ""))[1] == "ok")
-            print(f"  judge on, burst of {len(burst)} runs in 10 requests: judged ok {burst_ok}, "
-                  f"{burst_ok / (wall - RELAY_HOLD_S):5.1f} runs/s past the hold (concurrency 4)")
+            print(
+                f"  judge on, burst of {len(burst)} runs in 10 requests: judged ok {burst_ok}, "
+                f"{burst_ok / (wall - RELAY_HOLD_S):5.1f} runs/s past the hold (concurrency 4)"
+            )
 
 
 #: The application's own work per run in part 5, and the runs per round.
@@ -302,16 +339,20 @@ def bench_verifier_on_the_application() -> None:
         tracer_provider.shutdown()
         return elapsed
 
-    print(f"the verifier as the application feels it: {VERIFIER_RUNS} runs, "
-          f"{APP_WORK_S * 1e3:.0f} ms of the application's work each, 3 rounds, median wall:")
+    print(
+        f"the verifier as the application feels it: {VERIFIER_RUNS} runs, "
+        f"{APP_WORK_S * 1e3:.0f} ms of the application's work each, 3 rounds, median wall:"
+    )
     for label, work in (("work that waits   ", _waits), ("work that computes", _computes)):
         walls: dict[bool, list[float]] = {False: [], True: []}
         for _ in range(3):
             for judged in (False, True):  # interleaved: both see the same machine
                 walls[judged].append(loop(work, judged))
         off, on = statistics.median(walls[False]), statistics.median(walls[True])
-        print(f"  {label}  judge off {off:5.2f} s   verifier on {on:5.2f} s   "
-              f"ratio {on / off:5.3f}   +{(on - off) / VERIFIER_RUNS * 1e3:5.2f} ms a run")
+        print(
+            f"  {label}  judge off {off:5.2f} s   verifier on {on:5.2f} s   "
+            f"ratio {on / off:5.3f}   +{(on - off) / VERIFIER_RUNS * 1e3:5.2f} ms a run"
+        )
 
 
 if __name__ == "__main__":
