@@ -140,7 +140,7 @@ AGENT_EXPECTED = {
     "blind-79": (40, 35, 0),  # the same
     "blind-80": (40, 34, 1),  # the same; with blind-73 to -79, development for the twenty-first
     "blind-81": (40, 28, 1),  # the same brief, sealed until the twenty-first rules were final
-    "blind-82": (40, 31, 0),  # the same
+    "blind-82": (40, 30, 0),  # the same
     "blind-83": (40, 25, 1),  # the same
     "blind-84": (40, 31, 2),  # the same; development for the twenty-second rules
     "blind-85": (40, 26, 1),  # the same brief, sealed until the twenty-second rules were final
@@ -225,7 +225,7 @@ AGENT_EXPECTED = {
     "blind-164": (40, 26, 2),  # the same
     "blind-165": (40, 31, 0),  # the same brief, sealed until the forty-first rules were final
     "blind-166": (40, 24, 2),  # the same
-    "blind-167": (40, 26, 3),  # the same
+    "blind-167": (40, 26, 2),  # the same
     "blind-168": (40, 31, 2),  # the same
     "blind-169": (40, 28, 1),  # the same brief, sealed until the forty-second rules were final
     "blind-170": (40, 29, 0),  # the same
@@ -254,7 +254,15 @@ AGENT_EXPECTED = {
     "blind-193": (40, 26, 6),  # the same brief, sealed until the forty-sixth rules were final
     "blind-194": (40, 30, 1),  # the same
     "blind-195": (40, 26, 3),  # the same
-    "blind-196": (40, 25, 6),  # the same
+    "blind-196": (40, 25, 5),  # the same
+    "blind-197": (40, 31, 1),  # the same brief, written after the forty-sixth rules were final
+    "blind-198": (40, 25, 3),  # the same
+    "blind-199": (40, 28, 3),  # the same
+    "blind-200": (40, 24, 5),  # the same
+    "blind-201": (40, 28, 3),  # the same brief, sealed until the forty-seventh rules were final
+    "blind-202": (40, 21, 0),  # the same
+    "blind-203": (40, 22, 4),  # the same
+    "blind-204": (40, 26, 3),  # the same
 }
 PAGING = ROOT / "examples" / "offline-detection-paging.json"
 #: set -> (paging TP, paging FP): the paging file on the held-out sets and the batch sealed for it.
@@ -274,6 +282,14 @@ PAGING_EXPECTED = {
     "blind-194": (20, 0),
     "blind-195": (18, 1),
     "blind-196": (16, 2),
+    "blind-197": (23, 1),
+    "blind-198": (16, 1),
+    "blind-199": (22, 3),
+    "blind-200": (16, 3),
+    "blind-201": (20, 1),
+    "blind-202": (18, 0),
+    "blind-203": (14, 1),
+    "blind-204": (19, 3),
 }
 
 

@@ -4513,6 +4513,32 @@ def test_a_name_the_evidence_writes_as_one_word() -> None:
     assert found[0] == UNSUPPORTED and "DigiCert" in found[1]
 
 
+# -- rules-v47 -------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("output", "claim"),
+    [
+        ("Cave B: 11.5 C, 94% RH\nWheels CG-1041, CG-1042: 110 days, rind brushed weekly",
+         "Both wheels are 110 days old in Cave B at 11.5 C, their rinds brushed weekly to keep "
+         "the mould down."),
+        ("Permit CS-0417: wet well 2, Redbrook\nGas test: H2S 0 ppm, O2 20.9%, LEL 0%",
+         "The gas test read 0 ppm of hydrogen sulphide and 20.9% oxygen in wet well 2."),
+        ("Noh stage, Yarai Hall - November\n14 Nov 14:00 Hagoromo\n21 Nov 14:00 Funa Benkei",
+         "The November programme at Yarai Hall opens with Hagoromo on November 14 at 2 pm."),
+        ("Clinic: Ward 7, Royal Eastfield\nReferral: cardiology, routine\nAge: 9",
+         "The 9-year-old's routine paediatric cardiology referral is to Ward 7."),
+    ],
+)
+def test_british_spellings_are_words_not_names(output: str, claim: str) -> None:
+    assert verdict(claim, output)[0] == SUPPORTED
+
+
+def test_a_name_in_lower_case_is_still_held() -> None:
+    # what a British spelling is read as does not turn a product's name into a word
+    assert verdict("It depends on libjpeg and libpng.", "depends on: libjpeg-turbo, zlib")[
+        0
+    ] == UNSUPPORTED
+
+
 # -- review of rules-v43 to rules-v45 ---------------------------------------------------------
 def test_a_claim_ending_on_a_range_start_is_read_not_raised() -> None:
     # "7:30 to" at a claim's end once read a second, shadowing pattern's ":30" as an hour's

@@ -3,7 +3,8 @@
 evidence never writes is a fact without support.
 
 The dictionary is `pyspellchecker`'s English word list (about 160,000 words), read once on
-first use (about 0.2 s, 20 MB held); British spellings, inflections, common prefixes, two words
+first use (about 0.2 s, 20 MB held); British spellings (endings and inside a word),
+inflections, common prefixes, two words
 run together and a few words of the trade it lacks are read here as words too.
 """
 
@@ -30,8 +31,13 @@ _BRITISH = (
     ("ise", "ize"), ("ised", "ized"), ("ises", "izes"), ("ising", "izing"),
     ("isation", "ization"), ("iser", "izer"), ("isers", "izers"),
     ("yse", "yze"), ("ysed", "yzed"), ("ence", "ense"), ("ogue", "og"),
-    ("lled", "led"), ("lling", "ling"), ("que", "ck"),
+    ("lled", "led"), ("lling", "ling"), ("que", "ck"), ("mme", "m"), ("mmes", "ms"),
+    ("ium", "um"), ("ellery", "elry"),
 )
+#: British spellings inside a word and their American forms: "paediatric", "oestrogen",
+#: "mould", "moult", "sulphide". Only words this long are read so ("moe" stays a name).
+_BRITISH_INSIDE = (("ae", "e"), ("oe", "e"), ("ould", "old"), ("oult", "olt"), ("ulph", "ulf"))
+_BRITISH_INSIDE_MIN = 5
 #: Prefixes a word may take ("unflagged", "repointed", "megalitres").
 _PREFIXES = (
     "un", "re", "sub", "de", "non", "pre", "auto", "multi", "over", "under", "out", "co", "mis",
@@ -87,7 +93,12 @@ def _inflected(word: str) -> bool:
                     or (base[-1] == "i" and _listed(base[:-1] + "y"))  # "emptied"
                     or (base[-1] == base[-2] and _listed(base[:-1]))):  # "flagged"
                 return True
-    return any(
+    if any(
         word.endswith(british) and _listed(word[: -len(british)] + american)
         for british, american in _BRITISH
+    ):
+        return True
+    return len(word) >= _BRITISH_INSIDE_MIN and any(
+        british in word and _inflected(word.replace(british, american))
+        for british, american in _BRITISH_INSIDE
     )
