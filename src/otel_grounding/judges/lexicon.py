@@ -4,8 +4,8 @@ evidence never writes is a fact without support.
 
 The dictionary is `pyspellchecker`'s English word list (about 160,000 words), read once on
 first use (about 0.2 s, 20 MB held); British spellings (endings and inside a word),
-inflections, common prefixes, two words
-run together and a few words of the trade it lacks are read here as words too.
+inflections, common prefixes, two words run together and a few words of the trade it lacks
+are read here as words too.
 """
 
 from __future__ import annotations
