@@ -4539,6 +4539,33 @@ def test_a_name_in_lower_case_is_still_held() -> None:
     ] == UNSUPPORTED
 
 
+# -- rules-v48 -------------------------------------------------------------------------------
+def test_a_weekday_by_its_code_in_a_recurrence_rule() -> None:
+    policy = (
+        "maintenancePolicy:\n  recurrence: FREQ=WEEKLY;BYDAY=SA,SU\n"
+        "  startTime: '2026-01-03T02:00:00Z'\n  endTime: '2026-01-03T06:00:00Z'"
+    )
+    said = "Maintenance only happens on Saturdays and {} between 02:00 and 06:00 UTC."
+    assert verdict(said.format("Sundays"), policy)[0] == SUPPORTED
+    found = verdict(said.format("Mondays"), policy)
+    assert found[0] == UNSUPPORTED and "Mondays" in found[1]
+
+
+def test_a_managed_cluster_s_platform_by_its_tools() -> None:
+    nodegroup = (
+        "$ aws eks describe-nodegroup --cluster-name shop-prod --nodegroup-name batch\n"
+        '{"status": "ACTIVE", "ami": "AL2023_x86_64_STANDARD", "version": "1.29"}'
+    )
+    said = "The batch node group runs {} 2023 with Kubernetes 1.29."
+    assert verdict(said.format("Amazon Linux"), nodegroup)[0] == SUPPORTED
+    found = verdict(said.format("Rocky Linux"), nodegroup)
+    assert found[0] == UNSUPPORTED and "Rocky" in found[1]
+    headers = "Strict-Transport-Security   max-age=31536000\nContent-Security-Policy     MISSING"
+    assert verdict("HSTS is set, but there is no Content-Security-Policy.", headers)[
+        0
+    ] == SUPPORTED
+
+
 # -- review of rules-v43 to rules-v45 ---------------------------------------------------------
 def test_a_claim_ending_on_a_range_start_is_read_not_raised() -> None:
     # "7:30 to" at a claim's end once read a second, shadowing pattern's ":30" as an hour's

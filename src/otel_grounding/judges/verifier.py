@@ -127,7 +127,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v47"
+MODEL = "rules-v48"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -2442,12 +2442,12 @@ _MACOS = r"macos|darwin|\bosx\b"
 _PYTHON = r"\bpip3?\b|\bpython3?\b|\.py\b|\bcp3\d+\b|\bpytest\b|\bnox\b|\btox\b|\bconda\b"
 _POSTGRES = r"\bpsql\b|\b5432\b|\bpg_\w+|\bpostgres"
 _PLATFORM_TAGS = {
-    "linux": r"linux|ubuntu|debian|fedora|centos|\brhel|alpine",
+    "linux": r"linux|ubuntu|debian|fedora|centos|\brhel|alpine|\bal2023|\bamzn",
     "windows": r"\bwin(?:32|64|_amd64|_arm64)?\b|windows",
     "mac": _MACOS, "macs": _MACOS, "macos": _MACOS, "apple": _MACOS,
     "silicon": r"arm64|aarch64",
     "android": r"\badb\b|android|\.apk\b",
-    "kubernetes": r"\bkube|\bk8s\b|\bkubectl\b|\bhelm\b",
+    "kubernetes": r"\bkube|\bk8s\b|\bkubectl\b|\bhelm\b|\beks\b|\bgke\b|-gke\.|\baks\b",
     "typescript": r"\.d\.ts\b|\.tsx?\b|\btsc\b|tsconfig",
     "esm": r"\.mjs\b",
     "commonjs": r"\.cjs\b",
@@ -2462,6 +2462,13 @@ _PLATFORM_TAGS = {
     "tls": r"\bhttps\b|:443\b|\bx509\b|\bopenssl\b",
     "doi": r"\b10\.\d{4,9}/\S",
     "gcc": r"compiler identification is gnu\b",
+    "amazon": r"\baws\b|\bamzn|\bal2023",
+    "hsts": r"strict-transport-security",
+    # a weekday by its code in a recurrence rule ("Sundays" for `BYDAY=SA,SU`)
+    **{
+        f"{day}{plural}": rf"\bbyday=(?:[a-z]{{2}},)*{day[:2]}\b"
+        for day in WEEKDAYS for plural in ("", "s")
+    },
 }
 
 
