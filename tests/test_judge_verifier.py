@@ -4533,10 +4533,11 @@ def test_british_spellings_are_words_not_names(output: str, claim: str) -> None:
 
 
 def test_a_name_in_lower_case_is_still_held() -> None:
-    # what a British spelling is read as does not turn a product's name into a word
-    assert verdict("It depends on libjpeg and libpng.", "depends on: libjpeg-turbo, zlib")[
-        0
-    ] == UNSUPPORTED
+    # a name with a British-looking spelling inside stays a name: "traefik" is no "trefik"
+    proxy = "$ docker ps --format '{{.Names}}'\nnginx-edge\napi-1"
+    assert verdict("Requests reach api-1 through nginx-edge.", proxy)[0] == SUPPORTED
+    found = verdict("Requests reach api-1 through traefik.", proxy)
+    assert found[0] == UNSUPPORTED and "traefik" in found[1]
 
 
 # -- rules-v48 -------------------------------------------------------------------------------

@@ -337,8 +337,8 @@ _CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s[A-Z][a-z]+){2,4}\b")
 #: ("anywhere on Earth" for AoE, "Bank of England" for BoE).
 _TITLED_RUN = re.compile(r"\b[A-Za-z][a-z]+(?:\s(?:of|on|and|for|the|in|at|to)\s[A-Z][a-z]+)+\b")
 #: Two capitalised words of a name, and how long they must be joined to be read inside an
-#: address ("Old Forge": oldforge.example).
-_NAME_PAIR = re.compile(r"\b([A-Z][A-Za-z]+)\s(?=([A-Z][A-Za-z]+)\b)")
+#: address ("Old Forge": oldforge.example; "Let's Encrypt": letsencrypt.org).
+_NAME_PAIR = re.compile(r"\b([A-Z][A-Za-z'\u2019]*[A-Za-z])\s(?=([A-Z][A-Za-z]+)\b)")
 JOINED_NAME_MIN = 6
 _VOWELS = frozenset("aeiou")
 #: The longest short form of a name's word read as one ("Sdgs").
@@ -2247,7 +2247,7 @@ def _spelled_out(claim: str, index: EvidenceIndex) -> set[str]:
         if initials in words or re.search(rf"\b{run[0].lower()}[_-]{initials[1:]}\b", index.text):
             spelled.update(run)
     for m in _NAME_PAIR.finditer(claim):
-        joined = "".join(m.groups()).lower()
+        joined = re.sub("['\u2019]", "", "".join(m.groups())).lower()
         if len(joined) >= JOINED_NAME_MIN and joined in index.text and (
             re.search(rf"{joined}[\w-]*\.\w", index.text) or joined in words  # "westeurope"
         ):
@@ -2266,8 +2266,7 @@ def _missing_facts(
         if unknown:
             spelled = _spelled_out(claim, index)
             for n in unknown:
-                if (_name_written_otherwise(claim, n, index, spelled)
-                        or _written_joined(claim, n, index)):
+                if _name_written_otherwise(claim, n, index, spelled):
                     continue
                 versions[n] = _versions(claim, n, index)
                 if not versions[n]:
@@ -2363,27 +2362,6 @@ _INITIALLED = re.compile(r"([a-z]{2,3})(\d{1,2})")
 _ORDINAL_SUFFIXES = {1: "st", 2: "nd", 3: "rd"}
 
 
-def _written_joined(claim: str, name: str, index: EvidenceIndex) -> bool:
-    """Whether a name is one of two or three capitalised words of the claim that the evidence
-    writes as one ("Let's Encrypt" for letsencrypt.org, "Home Assistant" for homeassistant)."""
-    for m in _NAME_RUN.finditer(claim):
-        words = m.group().split()
-        for size in (2, 3):
-            for at in range(len(words) - size + 1):
-                window = words[at:at + size]
-                joined = re.sub(r"[^a-z0-9]", "", "".join(window).lower())
-                if (name in window and len(joined) >= JOINED_NAME_MIN_CHARS
-                        and joined in index.text):
-                    return True
-    return False
-
-
-#: Capitalised words in a row, and the least letters two or three of them join into to be
-#: read inside an evidence word.
-_NAME_RUN = re.compile(r"\b[A-Z][\w'\u2019]*(?:\s+[A-Z][\w'\u2019]*)+\b")
-JOINED_NAME_MIN_CHARS = 8
-
-
 def _name_written_otherwise(
     claim: str, name: str, index: EvidenceIndex, spelled: set[str]
 ) -> bool:
@@ -2441,8 +2419,9 @@ def _platform_of_a_tag(name: str, index: EvidenceIndex) -> bool:
 _MACOS = r"macos|darwin|\bosx\b"
 _PYTHON = r"\bpip3?\b|\bpython3?\b|\.py\b|\bcp3\d+\b|\bpytest\b|\bnox\b|\btox\b|\bconda\b"
 _POSTGRES = r"\bpsql\b|\b5432\b|\bpg_\w+|\bpostgres"
+_AMAZON_LINUX = r"\bal2023|\bamzn"
 _PLATFORM_TAGS = {
-    "linux": r"linux|ubuntu|debian|fedora|centos|\brhel|alpine|\bal2023|\bamzn",
+    "linux": rf"linux|ubuntu|debian|fedora|centos|\brhel|alpine|{_AMAZON_LINUX}",
     "windows": r"\bwin(?:32|64|_amd64|_arm64)?\b|windows",
     "mac": _MACOS, "macs": _MACOS, "macos": _MACOS, "apple": _MACOS,
     "silicon": r"arm64|aarch64",
@@ -2462,7 +2441,7 @@ _PLATFORM_TAGS = {
     "tls": r"\bhttps\b|:443\b|\bx509\b|\bopenssl\b",
     "doi": r"\b10\.\d{4,9}/\S",
     "gcc": r"compiler identification is gnu\b",
-    "amazon": r"\baws\b|\bamzn|\bal2023",
+    "amazon": rf"\baws\b|{_AMAZON_LINUX}",
     "hsts": r"strict-transport-security",
     # a weekday by its code in a recurrence rule ("Sundays" for `BYDAY=SA,SU`)
     **{
