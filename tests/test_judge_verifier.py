@@ -3178,9 +3178,10 @@ def test_the_plural_of_a_joined_word_the_output_holds() -> None:
     notes = "Plan: weekly follow-up x 4\nInsurer: BlueLeaf Health - 6 sessions pre-authorised"
     assert verdict("Four weekly follow-ups are planned.", notes)[0] == SUPPORTED
     assert verdict("Four weekly check-ups are planned.", notes)[0] == UNSUPPORTED
-    # the singular as a word of its own, not inside another ("auto-renewal")
+    # the singular as a word of its own, not inside another ("auto-renewal"); the field's
+    # "No" contradicts it (`rules-v49`)
     contract = "Contract: MSA-2291\nAuto-renewal: No\nNotice period: 60 days"
-    assert verdict("The contract auto-renews every year.", contract)[0] == UNSUPPORTED
+    assert verdict("The contract auto-renews every year.", contract)[0] == CONTRADICTED
 
 
 # -- rules-v32 -------------------------------------------------------------------------------
@@ -4565,6 +4566,26 @@ def test_a_managed_cluster_s_platform_by_its_tools() -> None:
     assert verdict("HSTS is set, but there is no Content-Security-Policy.", headers)[
         0
     ] == SUPPORTED
+
+
+# -- rules-v49 -------------------------------------------------------------------------------
+def test_a_joined_word_the_output_writes_inflected_otherwise_is_that_word() -> None:
+    log = "Batch 214 FV-3 SG 1.009\nNext step: dry-hop & cold crash when SG stable 3 days"
+    assert verdict("Once gravity is stable it gets dry-hopped.", log)[0] == SUPPORTED
+    certificate = "VEHICLE TYPE-APPROVAL CERTIFICATE\nType/Variant: KV-Transit / Crew Cab 3.5t"
+    assert verdict("The KV-Transit crew cab is type-approved.", certificate)[0] == SUPPORTED
+    # another word in the same scheme is still another one ("dry-aged" is no "dry-hop")
+    found = verdict("Once gravity is stable it gets dry-aged.", log)
+    assert found[0] == UNSUPPORTED and "dry-aged" in found[1]
+
+
+def test_a_yes_no_field_named_by_its_verb() -> None:
+    contract = "Contract: MSA-2291\nAuto-renewal: No\nNotice period: 60 days"
+    assert verdict("The contract doesn't auto-renew.", contract)[0] == SUPPORTED
+    found = verdict("The contract auto-renews.", contract)
+    assert found[0] != SUPPORTED and "Auto-renewal: No" in found[1]
+    renewing = "Contract: GL-88\nAuto-renewal: yes, 12 months\nNotice period: 30 days"
+    assert verdict("The contract auto-renews for a year.", renewing)[0] == SUPPORTED
 
 
 # -- review of rules-v43 to rules-v45 ---------------------------------------------------------

@@ -127,7 +127,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v48"
+MODEL = "rules-v49"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -173,6 +173,9 @@ ROW_MIN_NAMED_TOKENS = 3
 #: The shortest word in lower case read as a name when no dictionary holds it ("tar" and "env"
 #: are too short to tell).
 LOWERCASE_NAME_MIN = 4
+#: A joined word's last part is another's inflected when their stems share this many letters
+#: from the start at least ("hop" in "dry-hopped" for "dry-hop").
+INFLECTED_STEM_MIN = 3
 #: An identifier among a clause's first this many words is what the clause is about.
 KEY_MAX_AT = 2
 #: A token joined by slashes whose parts are all this short is a unit ("km/h", "mg/dL").
@@ -691,7 +694,25 @@ def _unknown_siblings(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]
         and w not in index.text and _in_digits(w) not in index.text
         and not _holds_singular(w, index) and index.siblings(w)
         and not parts_known(JOINERS.split(w), index.knows_part)
+        and not _inflected_there(w, index)
     )
+
+
+def _inflected_there(word: str, index: EvidenceIndex) -> bool:
+    """A joined word the evidence writes with its last part inflected otherwise ("dry-hopped"
+    for "dry-hop", "type-approved" for "type-approval"): the same word, not a sibling."""
+    *head, last = JOINERS.split(word)
+    if not last.isalpha():
+        return False
+    mine = stem(last)
+    for token in JOINED.findall(index.text):
+        *other_head, other = JOINERS.split(token)
+        if other_head == head and other.isalpha():
+            theirs = stem(other)
+            short, long = sorted((mine, theirs), key=len)
+            if len(short) >= INFLECTED_STEM_MIN and long.startswith(short):
+                return True
+    return False
 
 
 def _in_digits(word: str) -> str:
@@ -1330,6 +1351,8 @@ def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
         written.update(stem(w.lower()) for w in words if not w.islower())
         # a field's one word written as two ("data_rollover": "data rolls over")
         written.update(stem(stem(a.lower()) + b.lower()) for a, b in pairwise(words))
+        # "auto-renews" states "Auto-renewal", "approved" "Approval"
+        written.update(stem(stem(p) + "al") for w in words for p in word_parts(w) if p.isalpha())
         # "can be returned" states "Returnable", "be changed" "Changeable"
         written.update(
             stem(b[:cut].lower() + "able") for a, b in pairwise(words)
