@@ -4588,6 +4588,61 @@ def test_a_yes_no_field_named_by_its_verb() -> None:
     assert verdict("The contract auto-renews for a year.", renewing)[0] == SUPPORTED
 
 
+# -- rules-v50 -------------------------------------------------------------------------------
+CERT_DATES = (
+    "subject=CN = billing.kestrelworks.io\nissuer=C = US, O = Let's Encrypt, CN = R11\n"
+    "notBefore=Aug  3 06:14:52 2026 GMT\nnotAfter=Nov  1 06:14:51 2026 GMT"
+)
+
+
+def test_a_number_of_days_two_dates_of_the_output_lie_apart() -> None:
+    said = "It was issued on August 3 and expires on November 1, so it's a {}-day cert."
+    assert verdict(said.format(90), CERT_DATES)[0] == SUPPORTED
+    found = verdict(said.format(60), CERT_DATES)
+    assert found[0] == UNSUPPORTED and "'60'" in found[1]
+    # two rows of two dates each are not one record: W8's 11 days is not 14 (05-11 to 05-24)
+    log = (
+        "Row  Formed      Day  Core temp  Last turned  Days >55C\n"
+        "W8   2026-05-11  15   58         2026-05-22   11\n"
+        "W9   2026-05-19   7   41         2026-05-24    0"
+    )
+    assert verdict("W8 has 11 days above 55 C so far.", log)[0] == SUPPORTED
+    assert verdict("W8 has 14 days above 55 C so far.", log)[0] == UNSUPPORTED
+
+
+def test_a_percentage_rounded_from_a_fraction_or_from_its_key_s_decimal() -> None:
+    node = '{"blocks": 871204, "headers": 902517, "verificationprogress": 0.9412}'
+    assert verdict("Verification progress is at about 94%.", node)[0] == SUPPORTED
+    assert verdict("Verification progress is at about 97%.", node)[0] == UNSUPPORTED
+    ocr = "page_003.png  lang=eng  words=57   mean_conf=48.3  status=low_confidence"
+    assert verdict("Page 3 only managed 48% confidence.", ocr)[0] == SUPPORTED
+    # a decimal of another key rounds to it by chance: no support
+    tank = "level_pct: 63\nwater_temp_c: 14.2\npump: idle\nbattery_pct: 41"
+    assert verdict("The sensor's battery is at 41%.", tank)[0] == SUPPORTED
+    assert verdict("The sensor's battery is at 14%.", tank)[0] == UNSUPPORTED
+
+
+def test_services_by_their_ports_and_resources_and_cert_as_a_word() -> None:
+    chain = "chain input {\n  tcp dport 22 ip saddr 192.168.40.0/24 accept\n  udp dport 51820 accept\n}"
+    assert verdict("It only accepts SSH on port 22 from 192.168.40.0/24.", chain)[0] == SUPPORTED
+    assert verdict("It only accepts FTP on port 22 from 192.168.40.0/24.", chain)[0] == UNSUPPORTED
+    pools = "$ kubectl get nodepools\nNAME          NODES  READY\nbatch-arm64   6      True"
+    assert verdict("Karpenter runs six nodes in batch-arm64.", pools)[0] == SUPPORTED
+    assert verdict("Cluster Autoscaler runs six nodes in batch-arm64.", pools)[0] == UNSUPPORTED
+    assert verdict("It's a standard 90-day cert.", CERT_DATES)[0] == SUPPORTED
+
+
+def test_a_table_whose_first_line_is_a_row_has_no_header() -> None:
+    status = (
+        "Toboggan run (upper)   OPEN     groomed 07:30\n"
+        "Toboggan run (lower)   CLOSED   thin snow cover\n"
+        "Sledge hire            OPEN     8 GBP per 2 h\n"
+        "Snow tubing            CLOSED   maintenance"
+    )
+    assert verdict("The upper toboggan run is open.", status)[0] == SUPPORTED
+    assert verdict("The lower toboggan run is open.", status)[0] == UNSUPPORTED
+
+
 # -- review of rules-v43 to rules-v45 ---------------------------------------------------------
 def test_a_claim_ending_on_a_range_start_is_read_not_raised() -> None:
     # "7:30 to" at a claim's end once read a second, shadowing pattern's ":30" as an hour's

@@ -833,6 +833,11 @@ class EvidenceIndex:
             for value, unit in facts.units
         ):  # "91 Mbps" for 91.33 Mbps, "after 5 seconds" for 5.00121s (not "3 m" for 2.75 m)
             return True
+        if number.percent and any(
+            round(value * 100, number.decimals) == number.value
+            for value in facts.values if 0 < value < 1
+        ):  # "about 94%" for a progress of 0.9412
+            return True
         if number.unit in HUNDREDTH_UNITS and not number.decimals and number_key(
             number.value / 100
         ) in facts.numbers:

@@ -18,7 +18,7 @@ from otel_grounding.sentences import word_list
 #: Words agents use that the dictionary lacks (read with their inflections: "repos").
 _TRADE_WORDS = frozenset(word_list(
     "repo regex config virtualenv venv env auth async localhost webhook matinee onboard deps "
-    "segfault transcode inbox tech"
+    "segfault transcode inbox tech cert"
 ))
 #: Endings an inflected word adds to its dictionary form.
 _INFLECTIONS = (

@@ -66,6 +66,19 @@ def _table(heads: Sequence[str], lines: list[tuple[str, tuple[str, ...]]]) -> Ta
     return Table(rows, tuple(h.strip().lower() for h in heads), worded, unique)
 
 
+def _headed(block: list[tuple[str, tuple[str, ...]]]) -> Table:
+    """A run of rows as a table under its first line, unless that line writes a worded cell a
+    row below writes in the same column: then it is a row too, of a table with no header
+    ("Toboggan run (upper)   OPEN" above "Toboggan run (lower)   CLOSED", "Sledge hire  OPEN")."""
+    first = [cell.strip().lower() for cell in block[0][1]]
+    if any(
+        first[c] == cell.strip().lower() and WORDED_CELL.fullmatch(first[c])
+        for _, cells in block[1:] for c, cell in enumerate(cells[: len(first)])
+    ):
+        return _table(("",) * len(first), block)
+    return _table(block[0][1], block[1:])
+
+
 def _record_table(records: Sequence[dict[str, str]]) -> Table:
     """A table of records read as fields (JSON objects, YAML items): a column per field."""
     heads = list(dict.fromkeys(k for record in records for k in record))
@@ -145,7 +158,7 @@ def _yaml_tables(text: str) -> list[Table]:
 def read_tables(text: str) -> list[Table]:
     """The tables of a tool output: runs of markdown or psql rows, of CSV lines, or of lines
     aligned under a header (cut at the header's columns); each run's first line is its
-    header."""
+    header, unless it reads as one of its rows (`_headed`)."""
     tables: list[Table] = []
     block: list[tuple[str, tuple[str, ...]]] = []
     kind = ""
@@ -169,14 +182,14 @@ def read_tables(text: str) -> list[Table]:
             now, cells = "header", tuple(m.group() for m in heads)
         if now != kind or now == "header" or (block and len(cells) != len(block[0][1])):
             if len(block) > 2:
-                tables.append(_table(block[0][1], block[1:]))
+                tables.append(_headed(block))
             block, kind = [], now
             if now == "header":
                 kind, starts = "aligned", [m.start() for m in heads]
         if kind:
             block.append((line, cells))
     if len(block) > 2:
-        tables.append(_table(block[0][1], block[1:]))
+        tables.append(_headed(block))
     if text.lstrip()[:1] in ("{", "["):
         try:
             _json_tables(json.loads(text), tables)

@@ -127,7 +127,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v49"
+MODEL = "rules-v50"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -182,6 +182,13 @@ KEY_MAX_AT = 2
 UNIT_MAX_CHARS = 3
 #: A name this close after a number is that number's ("300 Crataegus monogyna").
 BIND_AFTER_CHARS = 8
+#: A percentage rounded from a decimal is read where one of this many words on either side of
+#: it starts a key of the decimal's line, or that key starts it, in at least this many letters
+#: ("48% confidence" for `mean_conf=48.3`).
+KEY_BESIDE_WORDS = 3
+KEY_MIN_CHARS = 4
+#: A number of days is read as two dates' distance (`_days_apart`) up to this many days.
+DAYS_APART_MAX = 3660
 #: A count written in words ("three payments of £4,000").
 _COUNT_WORD = re.compile(r"\b(" + "|".join(w for w, n in NUMBER_WORDS.items() if n >= 2) + r")\b")
 #: How many numbers a claim may write for its own to be worked out from (`_from_its_own`).
@@ -1635,6 +1642,28 @@ def _rounded_on_its_row(claim: str, number: NumberFact, index: EvidenceIndex) ->
     )
 
 
+def _rounded_by_its_key(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
+    """Whether a percentage is a decimal of the output rounded, on a line whose key the claim
+    writes beside it ("48% confidence" for `mean_conf=48.3`): not any decimal that rounds to
+    it (a battery's "14%" is no water temperature's 14.2)."""
+    if not number.percent:
+        return False
+    at = claim.find(number.text)
+    beside = [
+        w.lower() for w in words_of_in_order(claim[:at])[-KEY_BESIDE_WORDS:]
+        + words_of_in_order(claim[at + len(number.text) :])[:KEY_BESIDE_WORDS]
+        if len(w) >= KEY_MIN_CHARS
+    ]
+    for line in index.text.splitlines():
+        keys = [k for k in re.split(r"[\W_\d]+", line.lower()) if len(k) >= KEY_MIN_CHARS]
+        if any(w.startswith(k) or k.startswith(w) for w in beside for k in keys) and any(
+            round(float(d), number.decimals) == number.value and float(d) != number.value
+            for d in _DECIMAL.findall(line)
+        ):
+            return True
+    return False
+
+
 def _prefix_of_a_mask(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
     """Whether a number is an address's prefix length the evidence gives as the netmask
     written after that address ("10.40.0.0/16" for `route 10.40.0.0 255.255.0.0`)."""
@@ -1682,6 +1711,45 @@ def _gap_on_a_line(number: NumberFact, index: EvidenceIndex) -> bool:
         if len(values) == 2 and round(abs(values[0] - values[1]), 9) == number.value:
             return True
     return False
+
+
+def _days_apart(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
+    """Whether a number of days is how far apart two dates of the output lie, on one line or
+    on lines written together (a "90-day certificate" for `notBefore=Aug 3`, `notAfter=Nov
+    1`), counted with the last day or without it."""
+    if number.decimals or not 1 <= number.value <= DAYS_APART_MAX or not re.search(
+        rf"(?<![\d.,]){re.escape(number.text)}[ -]days?\b", claim
+    ):
+        return False
+    lines = [[d for d in line if d.month and d.day] for line in index.sentence_dates]
+    # two dates of one line, or the one date of a line and the one of the next
+    pairs = chain.from_iterable(combinations(line, 2) for line in lines)
+    following = (
+        (line[0], after[0]) for line, after in pairwise(lines) if len(line) == len(after) == 1
+    )
+    for first, second in chain(pairs, following):
+            apart = _days_between(first, second)
+            if number.value in apart or number.value - 1 in apart:
+                return True
+    return False
+
+
+def _days_between(first: DateFact, second: DateFact) -> set[int]:
+    """The days from one date to the other, read in a leap year and in another where neither
+    writes its year (the second then in the year after, where it comes first in the calendar)."""
+    found: set[int] = set()
+    for assumed in (2023, 2024):
+        start_year = first.year or second.year or assumed
+        end_year = second.year or first.year or assumed
+        try:
+            start = calendar_day(start_year, first.month or 1, first.day or 1)
+            end = calendar_day(end_year, second.month or 1, second.day or 1)
+            if end < start and not (first.year and second.year):
+                end = calendar_day(end_year + 1, end.month, end.day)
+        except ValueError:  # "Feb 29" in a year without one
+            continue
+        found.add(abs((end - start).days))
+    return found
 
 
 #: A claim's text between commas, semicolons and colons ("but" kept: "nvme0n1 moves far more
@@ -2319,7 +2387,9 @@ def _missing_facts(
                     and not _named_rows_total(claim, n, index)
                     and not _from_its_own(claim, n, facts.numbers)
                     and not _rounded_on_its_row(claim, n, index)
+                    and not _rounded_by_its_key(claim, n, index)
                     and not _gap_on_a_line(n, index)
+                    and not _days_apart(claim, n, index)
                     and not _money_of_money(claim, n)
                     and not _group_of_digits(claim, n, index)
                     and not _next_year_short(claim, n, index)
@@ -2460,12 +2530,13 @@ _PLATFORM_TAGS = {
     "crates.io": r"\bcargo\s+(?:search|publish|install|add)\b",
     "rubygems": r"\bgem\s+(?:owner|push|install|list|search|yank)\b",
     "homebrew": r"\bbrew\s+\w",
-    "ssh": r"\bdpt:22\b|\b22/tcp\b|\bport 22\b|\bsshd?\b|\bgit@",
+    "ssh": r"\bdpt:22\b|\b22/tcp\b|\b(?:d|dst)?port 22\b|\bsshd?\b|\bgit@",
     "tls": r"\bhttps\b|:443\b|\bx509\b|\bopenssl\b",
     "doi": r"\b10\.\d{4,9}/\S",
     "gcc": r"compiler identification is gnu\b",
     "amazon": rf"\baws\b|{_AMAZON_LINUX}",
     "hsts": r"strict-transport-security",
+    "karpenter": r"\bnodepools?\b|\bec2nodeclass|\bkarpenter",
     # a weekday by its code in a recurrence rule ("Sundays" for `BYDAY=SA,SU`)
     **{
         f"{day}{plural}": rf"\bbyday=(?:[a-z]{{2}},)*{day[:2]}\b"
