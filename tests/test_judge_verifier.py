@@ -4643,6 +4643,86 @@ def test_a_table_whose_first_line_is_a_row_has_no_header() -> None:
     assert verdict("The lower toboggan run is open.", status)[0] == UNSUPPORTED
 
 
+# -- rules-v51 -------------------------------------------------------------------------------
+def test_dates_written_as_a_month_and_day_beside_a_timestamp_or_inside_a_file_name() -> None:
+    fields = (
+        '{"as_of":"2026-07-08T05:30:00+09:00","fields":[{"id":"F-07","name":"Minami 1",'
+        '"target_cm":"0 (mid-season drainage until 07-14)","status":"ok"}]}'
+    )
+    assert verdict("Minami 1 is drained until July 14.", fields)[0] == SUPPORTED
+    assert verdict("Minami 1 is drained until July 24.", fields)[0] == UNSUPPORTED
+    batch = 'Validation result: suite "orders_daily"   batch: orders_2026_05_11.parquet'
+    assert verdict("The May 11 orders batch failed.", batch)[0] == SUPPORTED
+    assert verdict("The May 12 orders batch failed.", batch)[0] == UNSUPPORTED
+
+
+def test_a_port_by_its_un_locode() -> None:
+    bay = (
+        "Slot     Container      POD    Remarks\n"
+        "220684   CAIU 558019-0  SGSIN  Reefer, plugged\n"
+        "220686   MSKU 903311-6  CNSHA  IMO 3 (UN1263 paint)"
+    )
+    assert verdict("CAIU 558019-0 is bound for Singapore.", bay)[0] == SUPPORTED
+    assert verdict("MSKU 903311-6 is bound for Shanghai.", bay)[0] == SUPPORTED
+    found = verdict("MSKU 903311-6 is bound for Busan.", bay)
+    assert found[0] == UNSUPPORTED and "Busan" in found[1]
+
+
+def test_streets_in_the_plural_and_values_under_a_unit_s_key() -> None:
+    notice = (
+        "Date: Friday 2026-10-02, 16:00-19:30\n"
+        "Closed to all traffic: Main St (3rd Ave to 9th Ave), Elm St (Main St to school entrance)\n"
+        "Open with delays: 5th Ave crossing at Main St (police-controlled)"
+    )
+    said = (
+        "On October 2, Main Street between 3rd and 9th {} will be closed from 4 to 7:30 pm, "
+        "though you can still cross at 5th Avenue under police control."
+    )
+    assert verdict(said.format("Avenues"), notice)[0] == SUPPORTED
+    assert verdict(said.format("Boulevards"), notice)[0] == UNSUPPORTED
+    hours = "Sessions logged: 13   Hours logged: 26.0\nRequirement: 26 weeks, min 1 h/week"
+    assert verdict("Eli has logged 26 hours over 13 sessions.", hours)[0] == SUPPORTED
+    assert verdict("Eli has logged 26 days over 13 sessions.", hours)[0] == UNSUPPORTED
+
+
+def test_a_percentage_rounded_on_the_row_its_clause_names() -> None:
+    room = (
+        "lot     product          hung        loss_%  target_%\n"
+        "S-222   Milano           2026-09-07  34.0    32\n"
+        "S-223   Chorizo picante  2026-09-21  20.3    35"
+    )
+    assert verdict("The chorizo is only at 20% of a 35% goal.", room)[0] == SUPPORTED
+    assert verdict("The chorizo is only at 24% of a 35% goal.", room)[0] == UNSUPPORTED
+
+
+# -- rules-v52 -------------------------------------------------------------------------------
+def test_an_identifier_by_its_word_cut_short_or_its_initial() -> None:
+    ospf = (
+        "core-rtr1# show ip ospf neighbor\n"
+        "Neighbor ID     Pri   State      Address         Interface\n"
+        "10.0.0.2          1   FULL/DR    10.1.100.2      GigabitEthernet0/0"
+    )
+    assert verdict("On Gi0/0, core-rtr1 is fully adjacent with 10.0.0.2.", ospf)[0] == SUPPORTED
+    found = verdict("On Gi1/0, core-rtr1 is fully adjacent with 10.0.0.2.", ospf)
+    assert found[0] == UNSUPPORTED and "Gi1" in found[1]
+    job = "Item: overmantel mirror, carved pine frame, c.1860\nBalance due: 1,050 GBP"
+    assert verdict("Her circa-1860 overmantel mirror is ready.", job)[0] == SUPPORTED
+    assert verdict("Her circa-1880 overmantel mirror is ready.", job)[0] == UNSUPPORTED
+
+
+def test_smb_by_its_port_and_initials_of_a_possessive() -> None:
+    log = "2026-05-19 08:02:40  IOT  192.168.30.14:49902  192.168.10.20:445  tcp  block"
+    assert verdict("Its SMB connection to 192.168.10.20 was blocked.", log)[0] == SUPPORTED
+    assert verdict("Its NFS connection to 192.168.10.20 was blocked.", log)[0] == UNSUPPORTED
+    union = "Harrowfield Students' Union - Spring Elections 2026\nNominations close: 2026-02-20"
+    assert verdict("Nominations for the SU elections close on February 20.", union)[
+        0
+    ] == SUPPORTED
+    assert verdict("Nominations for the GA elections close on February 20.", union)[
+        0
+    ] == UNSUPPORTED
+
+
 # -- review of rules-v43 to rules-v45 ---------------------------------------------------------
 def test_a_claim_ending_on_a_range_start_is_read_not_raised() -> None:
     # "7:30 to" at a claim's end once read a second, shadowing pattern's ":30" as an hour's

@@ -195,6 +195,9 @@ _YEAR_FIRST = re.compile(r"(?<![\w:.-])((?:19|20)\d\d)(?:-(\d{2})(?![\w:-])|:(\d
 #: A date written year first with dots, as log indices and file names write it
 #: ("logs-2026.06.02").
 _DOTTED = re.compile(r"(?<![\d.])((?:19|20)\d\d)\.(\d\d)\.(\d\d)(?![\d.])")
+#: A date written year first with underscores, as file and batch names write it
+#: ("orders_2026_05_11.parquet").
+_UNDERSCORED = re.compile(r"(?<!\d)((?:19|20)\d\d)_(\d\d)_(\d\d)(?!\d)")
 #: A date written year first with slashes, as Go's log package writes it ("2026/03/11"), or a
 #: path its folders ("2025/12/31/IMG_88212.jpg").
 _YEAR_SLASHED = re.compile(r"(?<![\w.])((?:19|20)\d\d)/(\d{1,2})/(\d{1,2})(?![\w.]|/\d)")
@@ -327,7 +330,7 @@ _TIME_OF_DAY = re.compile(r"\b\d{1,2}:\d\d\b")
 #: A numbered or bulleted list's item ("1. Sonvara QuietTrek 700 | $229.99 | 4.6 stars").
 _LIST_ITEM = re.compile(r"\s*(?:\d{1,2}[.)]|\[\d{1,2}\]|[-*\u2022])\s")
 #: A date written year first, to the day ("2026-04-17").
-_ISO_DAY = re.compile(r"\b\d{4}-\d\d-\d\d\b")
+_ISO_DAY = re.compile(r"\b\d{4}-\d\d-\d\d(?!\d)")  # "2026-07-08T05:30" too
 #: A month and day written as the year-first dates beside them write them ("04-15").
 _MONTH_DAY = re.compile(r"(?<![\w-])(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?![\w-])")
 #: A part of a line in brackets ("(7-15)").
@@ -1749,9 +1752,9 @@ def parts_known(parts: Sequence[str], known: Callable[[str], bool]) -> bool:
 
 def numeric_dates(text: str) -> list[DateFact]:
     """Dates written in digits the general reader leaves alone: a month ("2026-06"), EXIF's
-    "2026:09:19", an index's "logs-2026.06.02", "2026/03/11", "15.12.2026" (day first), a
-    day and a month's name in another language ("16 mai 2026"), and "03/11/2026" or "17/03",
-    read both ways (month first and day first)."""
+    "2026:09:19", an index's "logs-2026.06.02", a file's "orders_2026_05_11", "2026/03/11",
+    "15.12.2026" (day first), a day and a month's name in another language ("16 mai 2026"),
+    and "03/11/2026" or "17/03", read both ways (month first and day first)."""
     found: list[DateFact] = []
     for m in _YEAR_FIRST.finditer(text):
         year = int(m.group(1))
@@ -1769,6 +1772,11 @@ def numeric_dates(text: str) -> list[DateFact]:
             for m in _DAY_DOTTED.finditer(text)
             if 1 <= int(m.group(2)) <= 12 and 1 <= int(m.group(1)) <= 31
         )
+    found.extend(
+        DateFact(m.group(), int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        for m in (_UNDERSCORED.finditer(text) if "_" in text else ())
+        if 1 <= int(m.group(2)) <= 12 and 1 <= int(m.group(3)) <= 31
+    )
     for m in _MONTH_RANGE.finditer(text):  # "bank statements Mar-May 2025": March too
         written = int(m.group(2)) if m.group(2) else None
         found.append(DateFact(m.group(), written, MONTHS[m.group(1).lower()[:3]], None))

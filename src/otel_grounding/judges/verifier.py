@@ -127,7 +127,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v50"
+MODEL = "rules-v52"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -182,10 +182,11 @@ KEY_MAX_AT = 2
 UNIT_MAX_CHARS = 3
 #: A name this close after a number is that number's ("300 Crataegus monogyna").
 BIND_AFTER_CHARS = 8
-#: A percentage rounded from a decimal is read where one of this many words on either side of
-#: it starts a key of the decimal's line, or that key starts it, in at least this many letters
-#: ("48% confidence" for `mean_conf=48.3`).
-KEY_BESIDE_WORDS = 3
+#: A key naming a unit ("Hours logged:") is at most this many characters long after the unit.
+UNIT_KEY_CHARS = 30
+#: A percentage rounded from a decimal is read where a word of its clause starts a key of the
+#: decimal's line, or that key starts it, in at least this many letters ("48% confidence" for
+#: `mean_conf=48.3`).
 KEY_MIN_CHARS = 4
 #: A number of days is read as two dates' distance (`_days_apart`) up to this many days.
 DAYS_APART_MAX = 3660
@@ -1643,18 +1644,21 @@ def _rounded_on_its_row(claim: str, number: NumberFact, index: EvidenceIndex) ->
 
 
 def _rounded_by_its_key(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
-    """Whether a percentage is a decimal of the output rounded, on a line whose key the claim
-    writes beside it ("48% confidence" for `mean_conf=48.3`): not any decimal that rounds to
-    it (a battery's "14%" is no water temperature's 14.2)."""
+    """Whether a percentage is a decimal of the output rounded, on a line whose key or name the
+    claim's clause writes ("48% confidence" for `mean_conf=48.3`, "the chorizo ... is at 20%"
+    for its row's 20.3): not any decimal that rounds to it (a battery's "14%" is no water
+    temperature's 14.2)."""
     if not number.percent:
         return False
-    at = claim.find(number.text)
-    beside = [
-        w.lower() for w in words_of_in_order(claim[:at])[-KEY_BESIDE_WORDS:]
-        + words_of_in_order(claim[at + len(number.text) :])[:KEY_BESIDE_WORDS]
-        if len(w) >= KEY_MIN_CHARS
-    ]
-    for line in index.text.splitlines():
+    alone = re.compile(rf"(?<![\w.,]){re.escape(number.text)}(?!\w|[.,]\d)")
+    clause = next((c for c in _BETWEEN_COMMAS.split(claim) if alone.search(c)), "")
+    beside = [w.lower() for w in words_of_in_order(clause) if len(w) >= KEY_MIN_CHARS]
+    lines = index.text.splitlines()
+    named = set(_ROW_KEY.findall(clause.lower()))
+    heads = Counter(cells[0] for line in lines if (cells := line.split()) and cells[0] in named)
+    if any(n > 1 for n in heads.values()):
+        return False  # a row named on two lines: two samples, not one row
+    for line in lines:
         keys = [k for k in re.split(r"[\W_\d]+", line.lower()) if len(k) >= KEY_MIN_CHARS]
         if any(w.startswith(k) or k.startswith(w) for w in beside for k in keys) and any(
             round(float(d), number.decimals) == number.value and float(d) != number.value
@@ -1989,9 +1993,19 @@ def _units_swapped(claim: str, index: EvidenceIndex) -> list[str]:
         unit = m.group(2).lower()
         value = re.escape(m.group(1))
         there = set(re.findall(rf"(?<![\d.]){value}[ \t]*({_UNIT_NAMES})(?![\w/])", index.text))
-        if there and not there & _UNIT_OF[unit]:
+        if there and not there & _UNIT_OF[unit] and not _keyed_by_unit(value, unit, index):
             found.append(f"unit '{m.group(2)}' of '{m.group(1)}'")
     return found
+
+
+def _keyed_by_unit(value: str, unit: str, index: EvidenceIndex) -> bool:
+    """Whether the evidence gives the value under a key naming the claim's unit ("26 hours" for
+    `Hours logged: 26.0`, beside "26 weeks")."""
+    names = "|".join(map(re.escape, _UNIT_OF[unit]))
+    return re.search(
+        rf"(?i)\b(?:{names})\b[^\n:=]{{0,{UNIT_KEY_CHARS}}}[:=][ \t]*{value}(?:\.0+)?(?![\d.])",
+        index.text,
+    ) is not None
 
 
 #: Units of one kind, any one of which a claim may swap for another (names in a group: one
@@ -2020,12 +2034,14 @@ def _initials_there(name: str, index: EvidenceIndex) -> bool:
     """Whether the evidence spells out a name the claim writes as its initials ("CSRF" for
     Cross-Site Request Forgery, "RCE" for remote code execution; "XSS" and "ReDoS", written
     otherwise, as `_SPELLED_OTHERWISE` says)."""
-    if (phrase := _SPELLED_OTHERWISE.get(name.lower())) is not None:
+    written = name.lower()
+    # "between 3rd and 9th Avenues" for `3rd Ave to 9th Ave`
+    if (phrase := _SPELLED_OTHERWISE.get(written, _SPELLED_OTHERWISE.get(written[:-1]))):
         return re.search(phrase, index.text) is not None
     if not (INITIALS_MIN - 1 <= len(name) <= INITIALS_MAX and name.isalpha() and name.isupper()):
         return False
     if len(name) < INITIALS_MIN:  # two letters: only of words the output writes capitalised
-        spelled = _INITIALS_GAP.join(rf"{c}[a-z]+" for c in name)
+        spelled = _INITIALS_GAP.join(rf"{c}[a-z]+['\u2019]?" for c in name)  # "Students' Union"
         return index.matches_as_written(rf"\b{spelled}\b")
     spelled = _INITIALS_GAP.join(rf"{c}[a-z]*" for c in name.lower())
     return re.search(rf"\b{spelled}\b", index.text) is not None
@@ -2428,19 +2444,24 @@ def _missing_facts(
 def _identifier_written_otherwise(identifier: str, index: EvidenceIndex) -> bool:
     """Whether the evidence writes a hyphened identifier with underscores ("x86-64" for
     x86_64) or its numbers in digits ("first-winter" for 1st-winter), or its initials and
-    number spelled out ("AO3" for Assessment Objective 3), or a word and a number by its
-    initial ("level-2" for L2)."""
+    number spelled out ("AO3" for Assessment Objective 3) or its word cut short ("Gi0" for
+    GigabitEthernet0/0), or a word and a number by its initial ("level-2" for L2,
+    "circa-1860" for c.1860)."""
     lowered = identifier.lower()
     initialled = _INITIALLED.fullmatch(lowered)
     if initialled:  # "AO3" for Assessment Objective 3, "KS2" for Key Stage 2
         letters, number = initialled.groups()
         words = r"[a-z]*\s+".join(letters)
-        return re.search(rf"\b{words}[a-z]*\s+{number}\b", index.text) is not None
+        return re.search(
+            rf"\b{words}[a-z]*\s+{number}\b|\b{letters}[a-z]+{number}(?!\d)", index.text
+        ) is not None
     if "-" not in lowered:
         return False
     word, _, number = lowered.partition("-")
-    if number.isdigit() and word.isalpha() and re.search(rf"\b{word[0]}{number}\b", index.text):
-        return True  # "level-2" for L2
+    if number.isdigit() and word.isalpha() and re.search(
+        rf"\b{word[0]}\.?\s?{number}\b", index.text
+    ):
+        return True  # "level-2" for L2, "circa-1860" for c.1860
     digits = _in_digits(lowered)
     return lowered.replace("-", "_") in index.text or (
         digits != lowered and re.search(rf"\b{re.escape(digits)}\b", index.text) is not None
@@ -2536,6 +2557,7 @@ _PLATFORM_TAGS = {
     "gcc": r"compiler identification is gnu\b",
     "amazon": rf"\baws\b|{_AMAZON_LINUX}",
     "hsts": r"strict-transport-security",
+    "smb": r":445\b|\b445/tcp\b|\bport 445\b|\bcifs\b|\bsamba\b",
     "karpenter": r"\bnodepools?\b|\bec2nodeclass|\bkarpenter",
     # a weekday by its code in a recurrence rule ("Sundays" for `BYDAY=SA,SU`)
     **{
