@@ -179,7 +179,7 @@ AGENT_EXPECTED = {
     "blind-118": (40, 29, 2),  # the same
     "blind-119": (40, 28, 1),  # the same
     "blind-120": (40, 24, 4),  # the same
-    "blind-121": (40, 25, 3),  # the same brief, sealed until the thirtieth rules were final
+    "blind-121": (40, 24, 2),  # the same brief, sealed until the thirtieth rules were final
     "blind-122": (40, 24, 1),  # the same
     "blind-123": (40, 24, 2),  # the same
     "blind-124": (40, 25, 1),  # the same
@@ -243,7 +243,7 @@ AGENT_EXPECTED = {
     "blind-182": (40, 22, 4),  # the same
     "blind-183": (40, 24, 1),  # the same
     "blind-184": (40, 27, 2),  # the same
-    "blind-185": (40, 27, 5),  # the same brief, sealed until the alert kinds were final
+    "blind-185": (40, 27, 4),  # the same brief, sealed until the alert kinds were final
     "blind-186": (40, 22, 3),  # the same
     "blind-187": (40, 22, 4),  # the same
     "blind-188": (40, 22, 7),  # the same
@@ -280,9 +280,13 @@ AGENT_EXPECTED = {
     "blind-219": (40, 24, 2),  # the same
     "blind-220": (40, 29, 5),  # the same
     "blind-221": (40, 25, 0),  # the same brief, sealed until the fifty-second rules were final
-    "blind-222": (40, 28, 4),  # the same
+    "blind-222": (40, 28, 2),  # the same
     "blind-223": (40, 27, 3),  # the same
     "blind-224": (40, 23, 2),  # the same
+    "blind-225": (40, 29, 3),  # the same brief, sealed until the fifty-third rules were final
+    "blind-226": (40, 26, 3),  # the same
+    "blind-227": (40, 28, 4),  # the same
+    "blind-228": (40, 22, 3),  # the same
 }
 PAGING = ROOT / "examples" / "offline-detection-paging.json"
 #: set -> (paging TP, paging FP): the paging file on the held-out sets and the batch sealed for it.
@@ -330,6 +334,10 @@ PAGING_EXPECTED = {
     "blind-222": (19, 1),
     "blind-223": (17, 2),
     "blind-224": (15, 1),
+    "blind-225": (16, 0),
+    "blind-226": (15, 1),
+    "blind-227": (22, 3),
+    "blind-228": (17, 1),
 }
 
 

@@ -4723,6 +4723,21 @@ def test_smb_by_its_port_and_initials_of_a_possessive() -> None:
     ] == UNSUPPORTED
 
 
+# -- rules-v53 -------------------------------------------------------------------------------
+def test_a_span_of_hours_and_a_version_series_as_what_they_cover() -> None:
+    schedule = (
+        "Sat 9 Aug    09:00-18:00  open flying              CFI on site: R. Okonkwo\n"
+        "Sun 10 Aug   10:00-13:00  helicopters/multirotor   CFI on site: R. Okonkwo"
+    )
+    said = "R. Okonkwo covers Sunday's {} helicopter slot."
+    assert verdict(said.format("10-to-1"), schedule)[0] == SUPPORTED
+    found = verdict(said.format("10-to-2"), schedule)
+    assert found[0] == UNSUPPORTED and "10-to-2" in found[1]
+    versions = "tidepool-client (2.4.1)\nAvailable versions: 2.4.1, 2.4.0, 2.3.2, 2.3.1"
+    assert verdict("The last 2.3.x release was 2.3.2.", versions)[0] == SUPPORTED
+    assert verdict("The last 2.2.x release was 2.3.2.", versions)[0] == UNSUPPORTED
+
+
 # -- review of rules-v43 to rules-v45 ---------------------------------------------------------
 def test_a_claim_ending_on_a_range_start_is_read_not_raised() -> None:
     # "7:30 to" at a claim's end once read a second, shadowing pattern's ":30" as an hour's

@@ -127,7 +127,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v52"
+MODEL = "rules-v53"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -2446,8 +2446,16 @@ def _identifier_written_otherwise(identifier: str, index: EvidenceIndex) -> bool
     x86_64) or its numbers in digits ("first-winter" for 1st-winter), or its initials and
     number spelled out ("AO3" for Assessment Objective 3) or its word cut short ("Gi0" for
     GigabitEthernet0/0), or a word and a number by its initial ("level-2" for L2,
-    "circa-1860" for c.1860)."""
+    "circa-1860" for c.1860); a span of hours ("10-to-1" for 10:00-13:00) and a version
+    series ("2.3.x" for 2.3.2) as the times and versions they cover."""
     lowered = identifier.lower()
+    if (hours := _HOURS_TO.fullmatch(lowered)) is not None:  # "the 10-to-1 slot" of 10:00-13:00
+        return all(
+            any((h % 24, 0) in index.times for h in (int(hour), int(hour) + 12))
+            for hour in hours.groups()
+        )
+    if (wildcard := _VERSION_SERIES.fullmatch(lowered)) is not None:  # "2.3.x" of 2.3.2
+        return re.search(rf"(?<![\w.]){re.escape(wildcard.group(1))}\.\d", index.text) is not None
     initialled = _INITIALLED.fullmatch(lowered)
     if initialled:  # "AO3" for Assessment Objective 3, "KS2" for Key Stage 2
         letters, number = initialled.groups()
@@ -2468,6 +2476,10 @@ def _identifier_written_otherwise(identifier: str, index: EvidenceIndex) -> bool
     )
 
 
+#: Two hours joined by "to": a span of the day ("8-to-3", "10-to-1").
+_HOURS_TO = re.compile(r"(\d{1,2})-to-(\d{1,2})")
+#: A version series: a version with its last part an "x" ("2.3.x").
+_VERSION_SERIES = re.compile(r"(\d+(?:\.\d+)*)\.x")
 #: An identifier of two or three initials and a number.
 _INITIALLED = re.compile(r"([a-z]{2,3})(\d{1,2})")
 
