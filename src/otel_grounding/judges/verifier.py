@@ -1732,9 +1732,9 @@ def _days_apart(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
         (line[0], after[0]) for line, after in pairwise(lines) if len(line) == len(after) == 1
     )
     for first, second in chain(pairs, following):
-            apart = _days_between(first, second)
-            if number.value in apart or number.value - 1 in apart:
-                return True
+        apart = _days_between(first, second)
+        if number.value in apart or number.value - 1 in apart:
+            return True
     return False
 
 
