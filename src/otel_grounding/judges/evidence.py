@@ -547,6 +547,7 @@ class EvidenceIndex:
         self._starts: list[int] = []
         self._names: dict[int, frozenset[str]] = {}
         self._records: dict[str, list[str]] | None = None
+        self._joined_words: list[list[str]] | None = None
         self._joined_parts: set[tuple[str, str]] | None = None
         self._codes: set[str] | None = None
         self._fields: list[tuple[frozenset[str], bool, int]] | None = None
@@ -1533,13 +1534,19 @@ class EvidenceIndex:
                     return True
         return False
 
+    @property
+    def joined_words(self) -> list[list[str]]:
+        """The parts of each joined word the evidence writes ("payments-gw": payments, gw)."""
+        if self._joined_words is None:
+            self._joined_words = [JOINERS.split(token) for token in JOINED.findall(self.text)]
+        return self._joined_words
+
     def siblings(self, word: str) -> bool:
         """Whether the evidence writes names in this one's scheme (another joined word with the
         same first or last part: "auth-gw" beside "payments-gw")."""
         if self._joined_parts is None:
             self._joined_parts = set()
-            for token in JOINED.findall(self.text):
-                parts = JOINERS.split(token)
+            for parts in self.joined_words:
                 self._joined_parts.update({("first", parts[0]), ("last", parts[-1])})
         parts = JOINERS.split(word)
         known = self._joined_parts

@@ -713,8 +713,7 @@ def _inflected_there(word: str, index: EvidenceIndex) -> bool:
     if not last.isalpha():
         return False
     mine = stem(last)
-    for token in JOINED.findall(index.text):
-        *other_head, other = JOINERS.split(token)
+    for *other_head, other in index.joined_words:
         if other_head == head and other.isalpha():
             theirs = stem(other)
             short, long = sorted((mine, theirs), key=len)
@@ -1624,19 +1623,28 @@ def _from_its_own(claim: str, number: NumberFact, numbers: Sequence[NumberFact])
                      three=computed)
 
 
+def _clause_of(claim: str, number: NumberFact) -> str:
+    """The claim's text between commas that writes the number."""
+    alone = re.compile(rf"(?<![\w.,]){re.escape(number.text)}(?!\w|[.,]\d)")
+    return next((c for c in _BETWEEN_COMMAS.split(claim) if alone.search(c)), "")
+
+
+def _rows_named(clause: str, index: EvidenceIndex) -> list[str]:
+    """The evidence lines laid out as a row whose first cell the clause names."""
+    named = set(_ROW_KEY.findall(clause.lower()))
+    return [
+        line for line in index.text.splitlines()
+        if (cells := line.split()) and len(cells) >= ROW_MIN_CELLS and cells[0] in named
+    ]
+
+
 def _rounded_on_its_row(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
     """Whether a whole number is a decimal of the one line whose first cell the claim's clause
     names, rounded ("nvme0n1 ... sits at 71%" for its row's 71.20): rounded where the row is
     named, not to any decimal of the output (many round to a small number)."""
     if number.decimals or number.scaled is not None:
         return False
-    alone = re.compile(rf"(?<![\w.,]){re.escape(number.text)}(?!\w|[.,]\d)")
-    clause = next((c for c in _BETWEEN_COMMAS.split(claim) if alone.search(c)), "")
-    named = set(_ROW_KEY.findall(clause.lower()))
-    rows = [
-        line for line in index.text.splitlines()
-        if (cells := line.split()) and len(cells) >= ROW_MIN_CELLS and cells[0] in named
-    ]
+    rows = _rows_named(_clause_of(claim, number), index)
     return len(rows) == 1 and any(  # not a decimal the claim writes itself ("9.4 mm" and "9")
         round(float(d)) == number.value and float(d) != number.value and d not in claim
         for d in _DECIMAL.findall(rows[0])
@@ -1650,15 +1658,12 @@ def _rounded_by_its_key(claim: str, number: NumberFact, index: EvidenceIndex) ->
     temperature's 14.2)."""
     if not number.percent:
         return False
-    alone = re.compile(rf"(?<![\w.,]){re.escape(number.text)}(?!\w|[.,]\d)")
-    clause = next((c for c in _BETWEEN_COMMAS.split(claim) if alone.search(c)), "")
-    beside = [w.lower() for w in words_of_in_order(clause) if len(w) >= KEY_MIN_CHARS]
-    lines = index.text.splitlines()
-    named = set(_ROW_KEY.findall(clause.lower()))
-    heads = Counter(cells[0] for line in lines if (cells := line.split()) and cells[0] in named)
-    if any(n > 1 for n in heads.values()):
+    clause = _clause_of(claim, number)
+    rows = _rows_named(clause, index)
+    if len({row.split()[0] for row in rows}) < len(rows):
         return False  # a row named on two lines: two samples, not one row
-    for line in lines:
+    beside = [w.lower() for w in words_of_in_order(clause) if len(w) >= KEY_MIN_CHARS]
+    for line in index.text.splitlines():
         keys = [k for k in re.split(r"[\W_\d]+", line.lower()) if len(k) >= KEY_MIN_CHARS]
         if any(w.startswith(k) or k.startswith(w) for w in beside for k in keys) and any(
             round(float(d), number.decimals) == number.value and float(d) != number.value
