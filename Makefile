@@ -9,7 +9,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 JS := tests/relay_js
 JS_STAMP := $(JS)/node_modules/.installed
 
-.PHONY: test check lint demo bench wheel clean system-deps lint-deps fw-envs fw-captures
+.PHONY: test check lint demo bench wheel wheel-compiled clean system-deps lint-deps fw-envs fw-captures
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +61,11 @@ check: lint
 wheel: $(BIN)/python
 	rm -rf dist
 	$(BIN)/python -m pip wheel --quiet --disable-pip-version-check --no-deps -w dist .
+
+# The compiled build's wheel (README, "The compiled build"): for this platform and Python.
+wheel-compiled: $(BIN)/python
+	rm -rf dist
+	OTEL_GROUNDING_COMPILE=1 $(BIN)/python -m pip wheel --quiet --disable-pip-version-check --no-deps -w dist .
 
 # ruff (style and likely bugs) over the code, tests and benchmarks; mypy over the package.
 # Configuration: [tool.ruff] and [tool.mypy] in pyproject.toml. Narrow it with

@@ -1,6 +1,7 @@
 """`score-traces` over stored OTLP/JSON: CPU time against `json.loads` alone, and peak memory.
 
-    .venv/bin/python benchmarks/bench_score_traces.py [--rounds N] [--old-max-mb M] [MB ...]
+    .venv/bin/python benchmarks/bench_score_traces.py [--rounds N] [--old-max-mb M]
+        [--compiled] [MB ...]
     (default: 22 MB, 3 rounds; the reader before `jsonspans` measured up to 30 MB)
 
 Writes OTLP/JSON lines as the Collector's file exporter lays them out (one request per line,
@@ -14,7 +15,9 @@ excluded) and reporting its own peak RSS:
 - `score-traces`' reader and pipeline (`rescore`, every run written as a JSON line, as
   `--format jsonl` does);
 - the reader it replaced (`json_views=False`: `json_format` into protobuf), on the smaller
-  inputs only (it reads a few MB/s), with the same runs asserted.
+  inputs only (it reads a few MB/s), with the same runs asserted;
+- with `--compiled`, the same `score-traces` work in the compiled build (README, "The compiled
+  build": `scripts/compiled_build.py` builds it, or takes it from its cache), same runs asserted.
 
 The ratio is score-traces' CPU time over `json.loads`' in the same round. With `orjson`
 installed (the `fast-json` extra) score-traces parses with it; the first line says whether it is. Memory should not grow
@@ -32,6 +35,10 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+
+from compiled_build import compiled_build
 
 TOOL = "Paris: 18 degrees Celsius, light rain, wind 12 km/h from the west, humidity 81 percent"
 ANSWER = "The weather in Paris is 18 degrees Celsius with light rain. Humidity is 81 percent."
@@ -136,9 +143,11 @@ def _fast_parser() -> str:
     return f"orjson {version} parses"
 
 
-def measure(mode: str, path: Path) -> dict:
+def measure(mode: str, path: Path, build: Path | None = None) -> dict:
+    """One child's measurement; `build`: the compiled build put first on its path."""
+    env = {**os.environ, "PYTHONPATH": str(build)} if build is not None else None
     done = subprocess.run([sys.executable, "-c", CHILD, mode, str(path)],
-                          capture_output=True, text=True, check=True)
+                          capture_output=True, text=True, check=True, env=env)
     return json.loads(done.stdout.splitlines()[-1])
 
 
@@ -148,7 +157,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--old-max-mb", type=int, default=30,
                         help="measure the former reader on inputs up to this size")
+    parser.add_argument("--compiled", action="store_true",
+                        help="measure the compiled build too (built first if not cached)")
     args = parser.parse_args()
+    build = compiled_build() if args.compiled else None
     print(f"load average {os.getloadavg()[0]:.1f} {os.getloadavg()[1]:.1f} at the start; "
           f"{_fast_parser()}")
     with tempfile.TemporaryDirectory() as tmp:
@@ -157,7 +169,7 @@ def main() -> None:
             traces = write_input(path, megabytes)
             size = os.path.getsize(path) / 1e6
             with_old = megabytes <= args.old_max_mb
-            ratios, old_ratios, rates, peaks = [], [], [], []
+            ratios, old_ratios, rates, peaks, built_ratios = [], [], [], [], []
             for _ in range(args.rounds):
                 base = measure("json.loads", path)
                 new = measure("score-traces", path)
@@ -167,6 +179,14 @@ def main() -> None:
                 line = (f"  json.loads {base['cpu']:6.2f} s ({size / base['cpu']:5.0f} MB/s) | "
                         f"score-traces {new['cpu']:6.2f} s ({size / new['cpu']:5.1f} MB/s, "
                         f"{ratios[-1]:4.1f}x, peak {new['peak_mib']:5.1f} MiB)")
+                if build is not None:
+                    built = measure("score-traces", path, build)
+                    assert built["summary"] == new["summary"], (built["summary"], new["summary"])
+                    assert built["runs_sha256"] == new["runs_sha256"], "the runs differ"
+                    built_ratios.append(built["cpu"] / base["cpu"])
+                    line += (f" | compiled {built['cpu']:6.2f} s "
+                             f"({size / built['cpu']:5.1f} MB/s, {built_ratios[-1]:4.1f}x, "
+                             f"peak {built['peak_mib']:5.1f} MiB; same runs)")
                 if with_old:
                     old = measure("former reader", path)
                     assert old["summary"] == new["summary"], (old["summary"], new["summary"])
@@ -182,6 +202,8 @@ def main() -> None:
                 f"{summary['runs_released_early']}): score-traces {min(rates):.1f}-"
                 f"{max(rates):.1f} MB/s, {min(ratios):.1f}-{max(ratios):.1f}x json.loads "
                 f"(median {statistics.median(ratios):.1f}x)"
+                + (f", compiled build {min(built_ratios):.1f}-{max(built_ratios):.1f}x "
+                   f"(median {statistics.median(built_ratios):.1f}x)" if built_ratios else "")
                 + (f", former reader {min(old_ratios):.1f}-{max(old_ratios):.1f}x"
                    if old_ratios else "")
                 + f"; peak RSS {max(peaks):.1f} MiB; load average {os.getloadavg()[0]:.1f}",

@@ -81,7 +81,7 @@ _UINT32_END = 2**32
 _UINT64_END = 2**64
 #: What `json_format` refuses in a string (a lone surrogate, from a `\\ud800` escape).
 _UNPAIRED_SURROGATE = re.compile(
-    "[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]"
+    r"[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]"
 )
 _DECIMAL = re.compile(r"-?[0-9]+")
 _SPAN_KINDS = {name: number for number, name in enumerate(

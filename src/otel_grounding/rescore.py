@@ -32,6 +32,7 @@ the tier admits at once, so memory stays bounded and a hanging judge delays a ru
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import threading
 from collections import OrderedDict, deque
@@ -73,7 +74,9 @@ class TraceIdFilter:
     BITS = 1 << 23  # 1 MiB
     #: Odd 64-bit multipliers, one per hash position (three positions, written out: this is
     #: asked once per record read).
-    _F1, _F2, _F3 = 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9
+    _F1 = 0x9E3779B97F4A7C15
+    _F2 = 0xC2B2AE3D27D4EB4F
+    _F3 = 0x165667B19E3779F9
 
     def __init__(self) -> None:
         self._bits = bytearray(self.BITS // 8)
@@ -150,7 +153,7 @@ class Summary:
 
     def to_dict(self) -> dict[str, Any]:
         """Every count; the judge's two only when a judge ran."""
-        data = dict(vars(self))
+        data = dataclasses.asdict(self)
         if not self.judge_outcomes:
             del data["judge_flagged"], data["judge_outcomes"]
         return data
