@@ -17,7 +17,11 @@
    the queue: peak RSS after each, and how the requests were answered.
 
     .venv/bin/python benchmarks/bench_relay.py [--requests 1000] [--rounds 2] [--seconds 8] [--quick]
-        [--throughput-only] [--no-collector]
+        [--throughput-only] [--no-collector] [--compiled]
+
+With `--compiled`, part 1 also runs the grounding relay from the compiled build (README, "The
+compiled build": `scripts/compiled_build.py` builds it, or takes it from its cache) in the
+same alternated rounds.
 """
 
 from __future__ import annotations
@@ -38,6 +42,9 @@ from typing import Any
 import grpc
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+from compiled_build import compiled_build
+
 from otel_grounding.conventions import native
 
 from e2e_support import free_ports
@@ -191,12 +198,14 @@ class Hop:
         self.stop = stop
 
 
-def relay_hop(sink: OtlpSink, passthrough: bool) -> Hop:
+def relay_hop(sink: OtlpSink, passthrough: bool, build: Path | None = None) -> Hop:
+    """A relay process forwarding to the sink; `build`: the compiled build first on its path."""
     args = ["--wait-duration", "1", "--queue-max-spans", "200000", "--queue-max-bytes",
             str(256 * 1024 * 1024), "--min-claim-grounding-rate", "0.7"]
     if passthrough:
         args.append("--passthrough")
-    relay = start_relay(sink.endpoint, *args)
+    env = {"PYTHONPATH": str(build)} if build is not None else None
+    relay = start_relay(sink.endpoint, *args, env=env)
 
     def stop() -> None:
         relay.terminate()
@@ -537,11 +546,14 @@ def stages(template: bytes, repeats: int = 5) -> dict[str, float]:
 
 
 def part_throughput(
-    sink: OtlpSink, template: bytes, requests: int, rounds: int, collector: str | None
+    sink: OtlpSink, template: bytes, requests: int, rounds: int, collector: str | None,
+    build: Path | None = None,
 ) -> float:
     """Part 1's alternated rounds (the order reversed every other round); prints each round
-    and the ranges; returns the best pass-through spans per CPU-second."""
-    modes = ["passthrough", "grounding"] + (["collector"] if collector else [])
+    and the ranges; returns the best pass-through spans per CPU-second. `build`: the compiled
+    build's grounding relay runs too."""
+    modes = (["passthrough", "grounding"] + (["compiled"] if build else [])
+             + (["collector"] if collector else []))
     results: dict[str, list[dict[str, float]]] = {mode: [] for mode in modes}
     print(f"1. throughput: {requests:,} requests of {SPANS_PER_TRACE * TRACES_PER_REQUEST} "
           f"spans, {IN_FLIGHT} in flight, {rounds} alternated rounds")
@@ -551,7 +563,7 @@ def part_throughput(
                 assert collector is not None
                 hop = collector_hop(sink, collector)
             else:
-                hop = relay_hop(sink, mode == "passthrough")
+                hop = relay_hop(sink, mode == "passthrough", build if mode == "compiled" else None)
             try:
                 r = throughput(sink, hop, requests, template)
             finally:
@@ -572,6 +584,7 @@ def part_throughput(
     print("   ranges over the rounds:")
     names = {"passthrough": "pass-through (decode + re-encode)",
              "grounding": "grounding relay, 1% run spans",
+             "compiled": "grounding relay, compiled build",
              "collector": "Collector (otlp -> batch -> otlp)"}
     for mode in modes:
         print(f"     {names[mode]:36} {span(mode, 'spans_per_s'):>17} spans/s wall   "
@@ -587,6 +600,12 @@ def part_throughput(
               f"{ratios('grounding', 'collector', 'spans_per_s')} wall")
         print(f"   pass-through / Collector, per round: "
               f"{ratios('passthrough', 'collector', 'spans_per_cpu_s')} per CPU-second")
+        if build:
+            print(f"   compiled build / Collector, per round: "
+                  f"{ratios('compiled', 'collector', 'spans_per_cpu_s')} per CPU-second")
+    if build:
+        print(f"   compiled build / grounding relay, per round: "
+              f"{ratios('compiled', 'grounding', 'spans_per_cpu_s')} per CPU-second")
     loads = [r["load"] for runs in results.values() for r in runs]
     print(f"   load average (1 min) at the rounds' starts: {min(loads):.1f}-{max(loads):.1f}")
     return max(r["spans_per_cpu_s"] for r in results["passthrough"])
@@ -603,7 +622,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2, help="alternated throughput rounds")
     parser.add_argument("--no-collector", action="store_true",
                         help="without the Collector baseline (when it is not built)")
+    parser.add_argument("--compiled", action="store_true",
+                        help="part 1 with the compiled build's relay too (built if not cached)")
     args = parser.parse_args(argv)
+    build = compiled_build() if args.compiled else None
     if args.quick:
         args.requests = min(args.requests, 200)
     seconds = 2.0 if args.quick else args.seconds
@@ -628,7 +650,7 @@ def main(argv: list[str] | None = None) -> int:
           f"({len(template)} bytes), {TRACES_PER_REQUEST} traces/request, 1% run spans, "
           f"2% tool spans, 1% LLM spans\n")
     with OtlpSink(behaviour=SinkBehaviour(count_only=True)) as sink:
-        passthrough = part_throughput(sink, template, args.requests, args.rounds, collector)
+        passthrough = part_throughput(sink, template, args.requests, args.rounds, collector, build)
         if args.throughput_only:
             return 0
         hop = relay_hop(sink, False)

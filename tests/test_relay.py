@@ -390,7 +390,7 @@ def test_any_field_order_and_embedded_span_copies_are_handled(sink, relay):
     assert tool_bytes != tool.SerializeToString() and Span.FromString(tool_bytes) == tool
     # a plain span carrying an exact copy of the run's encoding as a bytes value
     other = make_span(trace_id, other_id, run_id, "cache put", {"payload": run.SerializeToString()})
-    data = wrap_spans(b"", "", b"", "", [tool_bytes, other.SerializeToString(),
+    data = wrap_spans(b"", b"", b"", b"", [tool_bytes, other.SerializeToString(),
                                          run.SerializeToString()])
     grpc_export(relay.grpc_target, data)
     spans = wait_trace(sink, trace_id, 3)

@@ -101,7 +101,7 @@ def test_each_store_composes_an_assembly_with_its_arrival_order(
     assert store.__mro__ == (store, AssembledStore, object)
     built = store(num_traces=2, max_spans_per_trace=10, max_bytes=10_000, retention=60)
     pipeline_store: TraceStore = built  # what the pipeline is built on
-    assert pipeline_store.implicit_runs is order.implicit_runs
+    assert pipeline_store.implicit_runs is order().implicit_runs  # the order it composed
     assert not issubclass(order, TraceAssembly)
     assert built.buffered_traces == 0
 

@@ -203,11 +203,11 @@ class GroundingRelay:
         self._flush = False
         self._stopped = False
         self._draining = False
-        self._thread = threading.Thread(target=self._hold_loop, name="relay-holder", daemon=True)
+        self._holder = threading.Thread(target=self._hold_loop, name="relay-holder", daemon=True)
 
     # -- lifecycle --------------------------------------------------------------------------
     def start(self) -> None:
-        self._thread.start()
+        self._holder.start()
 
     @property
     def draining(self) -> bool:
@@ -231,8 +231,8 @@ class GroundingRelay:
             self._flush = True
             self._stopped = True
             self._cond.notify_all()
-        if self._thread.is_alive():
-            self._thread.join(timeout)
+        if self._holder.is_alive():
+            self._holder.join(timeout)
         with self._cond:  # anything a request still in flight added, or never started
             due = self._pop_due(flush=True)
         self._release(due)
