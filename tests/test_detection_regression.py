@@ -287,6 +287,10 @@ AGENT_EXPECTED = {
     "blind-226": (40, 26, 3),  # the same
     "blind-227": (40, 28, 4),  # the same
     "blind-228": (40, 22, 3),  # the same
+    "blind-229": (40, 27, 4),  # the same brief, sealed, measured once with the fifty-third rules
+    "blind-230": (40, 23, 2),  # the same
+    "blind-231": (40, 25, 1),  # the same
+    "blind-232": (40, 26, 4),  # the same
 }
 PAGING = ROOT / "examples" / "offline-detection-paging.json"
 #: set -> (paging TP, paging FP): the paging file on the held-out sets and the batch sealed for it.
@@ -338,6 +342,10 @@ PAGING_EXPECTED = {
     "blind-226": (15, 1),
     "blind-227": (22, 3),
     "blind-228": (17, 1),
+    "blind-229": (17, 2),
+    "blind-230": (17, 1),
+    "blind-231": (17, 0),
+    "blind-232": (18, 4),
 }
 
 
