@@ -59,12 +59,12 @@ check: lint
 # A wheel to install elsewhere (the package is not on a public index): dist/otel_grounding-*.whl.
 # `pip install 'dist/otel_grounding-<version>-py3-none-any.whl[openai]'` takes the extras too.
 wheel: $(BIN)/python
-	rm -rf dist
+	rm -rf dist build  # build/: a compiled build's extensions would go into the pure wheel
 	$(BIN)/python -m pip wheel --quiet --disable-pip-version-check --no-deps -w dist .
 
 # The compiled build's wheel (README, "The compiled build"): for this platform and Python.
 wheel-compiled: $(BIN)/python
-	rm -rf dist
+	rm -rf dist build  # build/: an older build's extensions would go into the wheel
 	OTEL_GROUNDING_COMPILE=1 $(BIN)/python -m pip wheel --quiet --disable-pip-version-check --no-deps -w dist .
 
 # ruff (style and likely bugs) over the code, tests and benchmarks; mypy over the package.

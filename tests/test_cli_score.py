@@ -329,3 +329,12 @@ def test_a_judge_that_is_not_installed_is_one_line(tmp_path: Path) -> None:
         "otel-grounding score: judge: 'verifierr' is not an installed judge "
         "(known: openai, similarity, verifier)"
     ]
+
+
+def test_version_names_the_version_and_the_kind_of_build() -> None:
+    import importlib.metadata
+
+    proc = run_cli("--version")
+    assert proc.returncode == 0, proc.stderr
+    expected = f"otel-grounding {importlib.metadata.version('otel-grounding')}, pure Python"
+    assert proc.stdout.strip() == expected  # the source tree: no module is an extension

@@ -65,6 +65,12 @@ def test_every_listed_module_is_an_extension_and_the_rest_is_source() -> None:
         assert files[name].endswith(".py"), name
 
 
+def test_the_command_says_it_is_the_compiled_build() -> None:
+    build = compiled_build()
+    code = "from otel_grounding.cli import version_line; print(version_line())"
+    assert _in_build(build, code).strip().endswith(", compiled build (mypyc)")
+
+
 def test_the_tests_of_the_compiled_modules_pass_against_the_build() -> None:
     build = compiled_build()
     tests = REPO / "tests"

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib.machinery
+import importlib.metadata
+import importlib.util
 import json
 import os
 import sys
@@ -487,11 +490,30 @@ def _spool_stdin() -> str:
     return spool.name
 
 
+#: A module every build of the compiled kind compiles (README, "The compiled build").
+COMPILED_PROBE = "otel_grounding.pipeline"
+
+
+def version_line() -> str:
+    """The version and the kind of build installed: pure Python, or the compiled build (its
+    modules C extensions), told from where the pipeline module would load from."""
+    spec = importlib.util.find_spec(COMPILED_PROBE)
+    origin = (spec.origin or "") if spec is not None else ""
+    compiled = origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+    build = "compiled build (mypyc)" if compiled else "pure Python"
+    try:
+        version = importlib.metadata.version("otel-grounding")
+    except importlib.metadata.PackageNotFoundError:  # the source on the path, not installed
+        version = "(not installed)"
+    return f"otel-grounding {version}, {build}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="otel-grounding",
         description="Claim grounding rate and coverage grade for AI agent runs.",
     )
+    parser.add_argument("--version", action="version", version=version_line())
     commands = parser.add_subparsers(dest="command", required=True)
     score = commands.add_parser("score", help="score one run given as JSON")
     score.add_argument(
