@@ -240,6 +240,8 @@ def test_self_observability_health_metrics_and_json_logs(relay, sink):
                 native.STEP_TYPE: "tool", native.STEP_OUTPUT: SOURCE}),
              make_span(trace_id, run_id, None, "run", {
                 native.RUN_ID: "observed", native.RUN_OUTPUT: OUTPUT})]
+    other = make_span(os.urandom(16), os.urandom(8), None, "GET /", {})  # one over HTTP
+    assert post(relay.http_url, make_request([other]).SerializeToString())[0] == 200
     grpc_export(relay.grpc_target, make_request(spans).SerializeToString())
     assert sink.wait_until(lambda: any(
         s.span.span_id == run_id for s in sink.spans()), 5)
