@@ -7,12 +7,15 @@ project's own agent-style cases (`benchmarks/data/agent_style_cases.json`). Ever
 through the real `GroundingSpanProcessor` (and the real judge tier) as a native run whose one
 tool step returned the evidence (tests/detection_kit.py).
 
-Only the development split is read: items 0-4999 of the QA and summarization tasks. Items
-5000-9999 of every task are held out for the project's acceptance check: `read_dev` stops
-reading at item 4999, whatever it is asked.
+The development split is items 0-4999 of the QA and summarization tasks: the only items
+anything was tuned on. Items 0-4999 of the dialogue task are measured as a task nothing was
+tuned on (the knowledge as the tool output, the response as the answer). Items 5000-9999 of
+every task are held out for the project's acceptance check: `read_dev` stops reading at item
+4999, whatever it is asked.
 
     make bench-quality                                   # or:
     .venv/bin/python benchmarks/bench_quality.py --items 5000 --similarity-items 100
+        [--tasks qa summarization dialogue agent-style]
 """
 
 from __future__ import annotations
@@ -58,7 +61,11 @@ SLICE_ITEMS = {"qa": 150, "summarization": 50}
 TASKS: dict[str, tuple[str, str, str]] = {
     "qa": ("knowledge", "right_answer", "hallucinated_answer"),
     "summarization": ("document", "right_summary", "hallucinated_summary"),
+    "dialogue": ("knowledge", "right_response", "hallucinated_response"),
 }
+#: The development split's tasks; the others are measured, never tuned on.
+DEV_TASKS = ("qa", "summarization")
+AGENT_STYLE = "agent-style"
 
 
 def bench_env() -> Path:
@@ -157,6 +164,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="items per task from the development split (at most 5000)")
     parser.add_argument("--similarity-items", type=int, default=100,
                         help="QA items for the similarity judge (~0.5 s a run); 0: skip it")
+    parser.add_argument("--tasks", nargs="+", choices=[*TASKS, AGENT_STYLE],
+                        default=[*TASKS, AGENT_STYLE], help="the tasks to measure (default: all)")
     parser.add_argument("--json", type=Path, help="also write the rows here")
     parser.add_argument("--write-slice", action="store_true",
                         help=f"write the regression slice ({SLICE.relative_to(ROOT)}) and stop")
@@ -166,9 +175,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         write_slice(data)
         return 0
     sets: dict[str, list[LabelledRun]] = {
-        task: labelled(task, read_dev(data, task, 0, args.items)) for task in TASKS
+        task: labelled(task, read_dev(data, task, 0, args.items))
+        for task in TASKS if task in args.tasks
     }
-    sets["agent-style"] = agent_runs()
+    if AGENT_STYLE in args.tasks:
+        sets[AGENT_STYLE] = agent_runs()
     recommended: dict[str, Any] = {"settings_file": str(RECOMMENDED)}
     configs: dict[str, dict[str, Any]] = {
         "lexical": {"min_claim_grounding_rate": LEXICAL_THRESHOLD},
@@ -177,16 +188,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     rows: list[Row] = []
     for task, runs in sets.items():
+        label = task if task in (*DEV_TASKS, AGENT_STYLE) else f"{task} (never tuned on)"
         for config, settings in configs.items():
             flags, per_run = send_runs(runs, settings)
-            rows.extend(rows_for(task, config, flags, per_run))
+            rows.extend(rows_for(label, config, flags, per_run))
             print(f"  {task}: {config} done ({len(runs)} runs)", file=sys.stderr)
     if args.similarity_items and _similarity_available():
         similarity = {"min_claim_grounding_rate": LEXICAL_THRESHOLD, "judge": "similarity",
                       "judge_timeout": 120}
         for task, runs in (
             ("qa", labelled("qa", read_dev(data, "qa", 0, args.similarity_items))),
-            ("agent-style", sets["agent-style"]),
+            (AGENT_STYLE, agent_runs()),
         ):
             flags, per_run = send_runs(runs, similarity)
             rows.extend(rows_for(f"{task} (first {len(runs) // 2})", "similarity", flags,
