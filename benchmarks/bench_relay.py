@@ -7,7 +7,9 @@
    forwarding to the same in-process OTLP/gRPC sink, in alternated rounds; the ratios relay /
    pass-through and relay / Collector. Wall-clock spans/s (reaching the sink while the client
    sends) and spans per CPU-second of the forwarding process (all its work, read from
-   /proc/PID/stat: robust to the client and the sink sharing the cores).
+   /proc/PID/stat: robust to the client and the sink sharing the cores). In a full run, also
+   gRPC alone: a grpcio server (thread-pool and asyncio) that acknowledges the same requests
+   and does nothing else, the floor under any Python relay's receiving side.
 2. Latency added per request: the acknowledgement time of one 100-span request (sequential),
    relay vs pass-through vs the sink itself, p50/p99.
 3. Memory under a flood of 100,000 traces whose runs never arrive (tool outputs buffered):
@@ -342,6 +344,79 @@ def latency(target: str, requests: int, template: bytes) -> list[float]:
     return timings
 
 
+#: A grpcio server that acknowledges every export and does nothing else (argv: the method, then
+#: "threads" for grpcio's thread-pool server or "asyncio" for `grpc.aio`); prints its port.
+ACKNOWLEDGER = """
+import asyncio, sys
+from concurrent import futures
+import grpc
+
+METHOD, KIND = sys.argv[1], sys.argv[2]
+OPTIONS = [("grpc.max_receive_message_length", 64 * 1024 * 1024)]
+
+
+class Acknowledge(grpc.GenericRpcHandler):
+    def __init__(self, behaviour):
+        self.handler = grpc.unary_unary_rpc_method_handler(behaviour)
+
+    def service(self, details):
+        return self.handler if details.method == METHOD else None
+
+
+async def serve_async():
+    async def acknowledge(request, context):
+        return b""
+    server = grpc.aio.server(options=OPTIONS)
+    server.add_generic_rpc_handlers([Acknowledge(acknowledge)])
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    print(port, flush=True)
+    await server.wait_for_termination()
+
+
+if KIND == "threads":
+    server = grpc.server(futures.ThreadPoolExecutor(4), options=OPTIONS)
+    server.add_generic_rpc_handlers([Acknowledge(lambda request, context: b"")])
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    print(port, flush=True)
+    server.wait_for_termination()
+else:
+    asyncio.run(serve_async())
+"""
+
+
+def grpc_alone(kind: str, requests: int, template: bytes) -> float:
+    """Spans per CPU-second of a grpcio server (`kind`: threads or asyncio) that only
+    acknowledges the requests, IN_FLIGHT at a time: what receiving costs in Python, before any
+    work (the floor under any Python relay's receiving side)."""
+    process = subprocess.Popen([sys.executable, "-c", ACKNOWLEDGER, EXPORT_METHOD, kind],
+                               stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+    assert process.stdout is not None
+    channel = grpc.insecure_channel(f"127.0.0.1:{process.stdout.readline().strip()}",
+                                    options=[("grpc.max_send_message_length", -1)])
+    call = channel.unary_unary(EXPORT_METHOD, request_serializer=None,
+                               response_deserializer=None)
+    try:
+        payloads = [fresh(template) for _ in range(64)]
+        for data in payloads[:10]:  # warm up
+            call(data, timeout=30)
+        cpu0 = cpu_seconds(process.pid)
+        in_flight: deque[Any] = deque()
+        for issued in range(requests):
+            if len(in_flight) == IN_FLIGHT:
+                in_flight.popleft().result()
+            in_flight.append(call.future(payloads[issued % len(payloads)], timeout=30))
+        for future in in_flight:
+            future.result()
+        cpu = cpu_seconds(process.pid) - cpu0
+    finally:
+        channel.close()
+        process.kill()
+        process.wait(10)
+    return requests * SPANS_PER_TRACE * TRACES_PER_REQUEST / cpu
+
+
 def pct(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
@@ -500,7 +575,7 @@ def stages(template: bytes, repeats: int = 5) -> dict[str, float]:
     from otel_grounding.relay.wire import Layout, LinkRecords
 
     def relay() -> GroundingRelay:
-        settings = load_settings({"wait_duration": 1.0, "min_claim_grounding_rate": 0.7})
+        settings = load_settings({"trace_retention": 1.0, "min_claim_grounding_rate": 0.7})
         store = UnorderedStore.from_settings(settings, 2.0)
         pipeline = GroundingPipeline(settings, store=store)
         return GroundingRelay(pipeline, DeliveryQueue(10**9, 10**12), trace_store=store,
@@ -661,7 +736,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"   grounding relay, traffic with no agent span: {plain['spans_per_s']:,.0f} "
               f"spans/s wall, {plain['spans_per_cpu_s']:,.0f} per relay CPU-second "
               f"(ratio {plain['spans_per_cpu_s'] / passthrough:.2f} to the best pass-through "
-              f"per CPU-second)\n")
+              f"per CPU-second)")
+        for kind in ("threads", "asyncio"):
+            alone = grpc_alone(kind, args.requests, template)
+            print(f"   gRPC alone ({kind} server acknowledging the same requests, nothing else): "
+                  f"{alone:,.0f} spans per CPU-second ({1e6 / alone:.2f} us/span)")
+        print()
         cost = stages(template)
         print("   where the time goes (in-process, best of 5, microseconds per span):")
         for name, value in cost.items():
