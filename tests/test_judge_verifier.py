@@ -4738,6 +4738,34 @@ def test_a_span_of_hours_and_a_version_series_as_what_they_cover() -> None:
     assert verdict("The last 2.2.x release was 2.3.2.", versions)[0] == UNSUPPORTED
 
 
+# -- rules-v54 -------------------------------------------------------------------------------
+def test_a_question_is_held_to_its_numbers_dates_and_identifiers_only() -> None:
+    """An agent's closing offer asks, it does not assert: its own words ("refund request",
+    "reminder") and the names of what it offers to act on ("Cargo.toml", "Dockerfile") are
+    the writer's; its numbers, dates, times and identifiers still come from the output."""
+    evidence = (
+        "Train ICE 512 Frankfurt -> Lyon: departs 09:10, platform 7, status: cancelled. "
+        "Next: TGV 9576 at 11:42, seats available. Refund: eligible."
+    )
+    for offer in ("Should I open a refund request with the carrier?",
+                  "Want me to set a reminder?", "Would you like me to email the receipt?\u201d",
+                  "Do you want the seat map (window or aisle?)",
+                  "Shall I note it in your Notion travel page?",
+                  "Want me to rebook you on the 11:42 TGV?"):
+        assert verdict(offer, evidence)[0] == SUPPORTED, offer
+    # The same words stated are held to the evidence...
+    assert verdict("I opened a refund request with the carrier.", evidence)[0] == UNSUPPORTED
+    assert verdict("It is noted in your Notion travel page.", evidence)[0] == UNSUPPORTED
+    # ...and a number, time or identifier in a question still is.
+    found, why = verdict("Want me to rebook you on the 12:42 TGV?", evidence)
+    assert found == UNSUPPORTED and "12:42" in why
+    found, why = verdict("Shall I rebook you on TGV 9577?", evidence)
+    assert found == UNSUPPORTED and "9577" in why
+    # A sentence that states before it asks is held whole.
+    found, why = verdict("It leaves for Marseille at 11:42, so should I rebook you?", evidence)
+    assert found == UNSUPPORTED and "Marseille" in why
+
+
 # -- review of rules-v43 to rules-v45 ---------------------------------------------------------
 def test_a_claim_ending_on_a_range_start_is_read_not_raised() -> None:
     # "7:30 to" at a claim's end once read a second, shadowing pattern's ":30" as an hour's

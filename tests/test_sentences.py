@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from otel_grounding.sentences import asserts_something, split_sentences
+from otel_grounding.sentences import asks, asserts_something, split_sentences
 
 
 def texts(answer: str) -> list[str]:
@@ -31,6 +31,40 @@ def test_an_identifier_or_a_unit_ending_in_a_capital_ends_its_sentence() -> None
         "HDL was 1.3 mmol/L.",
         "LDL was high.",
     ]
+
+
+def test_a_capital_before_a_sentence_opener_or_after_a_degree_sign_ends_its_sentence() -> None:
+    # "rated A." and "11 \u00b0C." end their sentences (an agent's closing offer was read as a
+    # name in the sentence before); an initial before a name, "A", "I" or a word in lower case
+    # does not.
+    answer = (
+        "The suites are rated A. Shall I draft the change? A high of 11 \u00b0C. Want a "
+        "reminder? Ask J. I. Smith or Grade A. Will Smith. Cassandra C. is in remission."
+    )
+    assert texts(answer) == [
+        "The suites are rated A.",
+        "Shall I draft the change?",
+        "A high of 11 \u00b0C.",
+        "Want a reminder?",
+        "Ask J. I. Smith or Grade A. Will Smith.",
+        "Cassandra C. is in remission.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Want me to set a reminder?", True),
+        ("Should I open a refund request with the carrier?\u201d", True),
+        ("Do you want the seat map (window or aisle?)", True),
+        ("It leaves at 11:42, so should I rebook you?", False),  # states before it asks
+        ("Since it is held, would you like me to rebook?", False),
+        ("Your parcel is held?!", False),
+        ("Want me to set a reminder.", False),
+    ],
+)
+def test_what_asks(sentence: str, expected: bool) -> None:
+    assert asks(sentence) is expected
 
 
 def test_line_breaks_and_cjk_full_stops_end_sentences() -> None:

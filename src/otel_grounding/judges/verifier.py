@@ -16,7 +16,10 @@ milliseconds for 32 KB: benchmarks/bench_verifier.py). A claim is
   word in the evidence's naming scheme: "auth-gw" beside "payments-gw"); when it binds a
   number to a name the evidence states it of another ("the Americas with 1,840,200" against
   ("EMEA", 1840200)), or says of one name what the evidence says of another; or when too few
-  of its content words occur in the evidence at all (`COVERAGE_MIN`);
+  of its content words occur in the evidence at all (`COVERAGE_MIN`). A question asserts
+  nothing ("Should I open a refund request?" is the writer's offer): it is held only to its
+  numbers, dates, times and identifiers, not to its names (what it offers to act on) nor to
+  `COVERAGE_MIN`;
 - over a document of prose (`DOCUMENT_MIN_SEGMENTS`: an article, a long report; an output
   laid out in lines is records, however long) a claim is held to its polarity (up to
   `SCATTER_MAX_SEGMENTS`), numbers, dates and identifiers, and to one passage
@@ -124,10 +127,10 @@ from otel_grounding.judges.tables import (
     Table,
     record_tokens,
 )
-from otel_grounding.sentences import word_list
+from otel_grounding.sentences import asks, word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v53"
+MODEL = "rules-v54"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -498,7 +501,11 @@ def check_claim(claim: str, index: EvidenceIndex, answer: Answer | None = None) 
     flipped = _polarity_flip(parts, index)
     if flipped is not None:
         return ClaimCheck(CONTRADICTED, (), coverage, flipped, flipped)
-    missing = _missing_facts(claim, facts, index, answer) or _unknown_siblings(facts, index)
+    # A question's names are what it offers to act on ("Want me to add it to your
+    # Cargo.toml?"), the agent's own; its numbers, dates and identifiers are still held.
+    missing = _missing_facts(claim, facts, index, answer, names=not asks(claim)) or (
+        _unknown_siblings(facts, index)
+    )
     if missing:
         return ClaimCheck(UNSUPPORTED, missing, coverage, None, nearest)
     # A finding that is only a hint (`_bindings`) is no verdict: the claim goes on to the rules
@@ -531,9 +538,10 @@ def check_claim(claim: str, index: EvidenceIndex, answer: Answer | None = None) 
                 return ClaimCheck(UNSUPPORTED, swapped[0], coverage, None, swapped[1])
     anchored = bool(facts.names or facts.numbers or facts.dates or facts.identifiers)
     # Over structured output a sentence's own words are the writer's ("closed" for
-    # "open": false): only its facts are held.
+    # "open": false), and so are a question's ("Want me to set a reminder?"): only their
+    # facts are held.
     if (not anchored and not index.structured and content >= COVERAGE_MIN_WORDS
-            and coverage < COVERAGE_MIN):
+            and coverage < COVERAGE_MIN and not asks(claim)):
         words = tuple(
             sorted({w for w in facts.words if stem(w) in facts.content_stems
                     and stem(w) not in index.stems})
