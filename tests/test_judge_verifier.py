@@ -3635,6 +3635,92 @@ def test_a_time_moved_by_the_minutes_the_output_says() -> None:
     assert verdict(claim, rota.replace("before", "after"))[0] == UNSUPPORTED
 
 
+def test_a_time_or_date_moved_by_hours_or_days_the_output_says() -> None:
+    scan = (
+        "Appointment: Mon 2026-09-07 08:45, CT Suite B\n"
+        "Preparation: nothing to eat 4 h before; clear fluids allowed"
+    )
+    claim = "Should I set a reminder for her to stop eating by 4:45 that morning?"
+    assert verdict(claim, scan)[0] == SUPPORTED
+    assert verdict(claim.replace("4:45", "5:45"), scan)[0] == UNSUPPORTED
+    fasting = (
+        "Date/time: 2026-03-03 08:10, Phlebotomy Room 2\n"
+        "Fasting: required - nothing but water for 10 hours before"
+    )
+    claim = "Should I set a reminder for 10:10 pm the night before to start fasting?"
+    assert verdict(claim, fasting)[0] == SUPPORTED  # "10:10 pm" is read as 22:10
+    assert verdict(claim.replace("10:10", "11:10"), fasting)[0] == UNSUPPORTED
+    notice = (
+        "Registration expires: 2026-11-30\n"
+        "Renew online at least 10 days before expiry to receive tags in time"
+    )
+    claim = "Want me to remind you on November 20, so you can renew online in time?"
+    assert verdict(claim, notice)[0] == SUPPORTED
+    assert verdict(claim.replace("20", "25"), notice)[0] == UNSUPPORTED
+    assert verdict(claim, notice.replace("before", "after"))[0] == UNSUPPORTED
+    works = (
+        "Block B: 2026-05-26 to 2026-06-12\n"
+        "Balconies must be cleared of plants and furniture 48 hours before works start."
+    )
+    assert verdict("For Block B that means clearing it by May 24.", works)[0] == SUPPORTED
+    assert verdict("For Block B that means clearing it by May 23.", works)[0] == UNSUPPORTED
+    # across a month's end, and a week
+    assert verdict("Pay by February 27.", "Due: 2026-03-06. Pay 1 week before.")[0] == SUPPORTED
+
+
+def test_words_of_the_trade_and_a_hyphened_prefix_are_no_names() -> None:
+    tables = "relname | n_live_tup | n_dead_tup\norder_events | 48210934 | 9874120"
+    claim = "order_events carries about 9.9 million dead tuples."
+    assert verdict(claim, tables)[0] == SUPPORTED
+    assert verdict(claim.replace("tuples", "tupulons"), tables)[0] == UNSUPPORTED
+    auth = "Sign-in providers: email/password on, phone off\nMFA: disabled"
+    assert verdict("Phone sign-in is off and multi-factor auth is disabled.", auth)[0] == (
+        SUPPORTED
+    )
+    # a prefix alone is no word: "multi" is held like any other lower-case name
+    assert verdict("Phone sign-in is off and multi is disabled.", auth)[0] == UNSUPPORTED
+
+
+def test_a_date_stamped_in_a_name_is_a_date_of_the_output() -> None:
+    listing = (
+        "Found 4 Completed Migration file/files.\n20260402_index_invoices_customer_id.js\n"
+        "Found 1 Pending Migration file/files.\n20260419_add_refund_reason.js\n"
+        "down 20260310154500-add-cancel-reason-to-bookings.js"
+    )
+    claim = "The newest applied migration, the customer_id index, is dated April 2, 2026."
+    assert verdict(claim, listing)[0] == SUPPORTED
+    assert verdict(claim.replace("April 2", "April 3"), listing)[0] == UNSUPPORTED
+    assert verdict(claim.replace("2026", "2025"), listing)[0] == UNSUPPORTED
+    assert verdict("The add-cancel-reason migration from March 10 is down.", listing)[0] == (
+        SUPPORTED
+    )
+    # an order number is no date: nine digits are no stamp
+    assert verdict("Order 202604021 was placed on April 2.", "Order 202604021: placed")[0] == (
+        UNSUPPORTED
+    )
+
+
+def test_a_number_joined_to_its_unit_is_a_number() -> None:
+    keys = "3072 SHA256:Zk4pL7vN2x tobias.brandt@ws-07 (RSA)\n256 SHA256:Hm3c ci@b-02 (ED25519)"
+    assert verdict("tobias.brandt has a 3072-bit RSA key.", keys)[0] == SUPPORTED
+    found = verdict("tobias.brandt has a 4096-bit RSA key.", keys)
+    assert found[0] == UNSUPPORTED and "number '4096'" in found[1]
+
+
+def test_a_country_by_its_code_in_a_country_column_of_cells() -> None:
+    bans = (
+        "| ID     | Source   | Reason        | Action | Country | Events |\n"
+        "|--------|----------|---------------|--------|---------|--------|\n"
+        "| 184122 | crowdsec | ssh-bf        | ban    | NL      | 7      |\n"
+        "| 184119 | crowdsec | http-crawl    | ban    | US      | 44     |"
+    )
+    assert verdict("184122 was banned, from the Netherlands.", bans)[0] == SUPPORTED
+    assert verdict("184122 was banned, from Germany.", bans)[0] == UNSUPPORTED
+    # the code in another column is no country
+    other = bans.replace("| Country |", "| Region  |")
+    assert verdict("184122 was banned, from the Netherlands.", other)[0] == UNSUPPORTED
+
+
 def test_a_row_named_first_in_a_list_is_its_own() -> None:
     jobs = (
         "Job                 Status    Duration\nlint                success   0:42\n"

@@ -28,8 +28,29 @@ def named_by_country_code(name: str, texts: Sequence[str]) -> bool:
         re.search(_AS_A_COUNTRY.format(code=code), text)
         or (_COUNTRY_COLUMN.search(text) is not None
             and re.search(_FIRST_CELL.format(code=code), text) is not None)
+        or _in_country_cells(code, text)
         for text in texts
     )
+
+
+def _in_country_cells(code: str, text: str) -> bool:
+    """Whether a table with its cells set apart by `|`, tabs or commas has a column headed
+    "Country" and this code in it ("| ban | NL | 7 |" under "| Action | Country | Events |")."""
+    if "ountry" not in text and "OUNTRY" not in text:
+        return False
+    column: int | None = None
+    for line in text.splitlines():
+        delimiter = next((d for d in "|\t," if d in line), None)
+        if delimiter is None:
+            continue
+        cells = [cell.strip() for cell in line.split(delimiter)]
+        if column is None:
+            column = next(
+                (i for i, cell in enumerate(cells) if cell.lower() == "country"), None
+            )
+        elif column < len(cells) and cells[column] == code:
+            return True
+    return False
 
 
 #: A two-letter country code in a locale ("fr-CA", "pt_BR") or as a country's field

@@ -333,6 +333,11 @@ _LIST_ITEM = re.compile(r"\s*(?:\d{1,2}[.)]|\[\d{1,2}\]|[-*\u2022])\s")
 _ISO_DAY = re.compile(r"\b\d{4}-\d\d-\d\d(?!\d)")  # "2026-07-08T05:30" too
 #: A month and day written as the year-first dates beside them write them ("04-15").
 _MONTH_DAY = re.compile(r"(?<![\w-])(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?![\w-])")
+#: A date stamped in a name, year first with no separators, alone or with its time
+#: ("20260402_index_invoices.js", "20260310154500-add-cancel-reason.js", "20260603-0910").
+_STAMPED_DAY = re.compile(
+    r"(?<!\d)((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?:\d{4}|\d{6})?(?!\d)"
+)
 #: A part of a line in brackets ("(7-15)").
 BRACKETED = re.compile(r"\([^()]*\)")
 #: A line naming a field, and its label ("Fuel: hybrid", `"items_substituted": 3`).
@@ -573,6 +578,7 @@ class EvidenceIndex:
         self._derived: tuple[set[float], set[float]] | None = None
         self._spaced: set[float] | None = None
         self._written_month_days: set[tuple[int, int]] | None = None
+        self._stamped: set[tuple[int, int, int]] | None = None
         self._derived_across: set[float] | None = None
         self._number_at: dict[str, list[int]] | None = None
         self._profiles: list[_Profile] | None = None
@@ -979,6 +985,11 @@ class EvidenceIndex:
                 return True
         if date.year is None and (date.month, date.day) in self._month_days():
             return True
+        if date.month is not None and date.day is not None and any(
+            (month, day) == (date.month, date.day) and date.year in (None, year)
+            for year, month, day in self._stamped_days()
+        ):
+            return True
         if date.month is None and date.day is None and date.year is not None:
             return number_key(date.year) in facts.numbers
         if date.month is not None and date.day is not None:  # "16-18 Jul", "3 and 14 November"
@@ -998,6 +1009,16 @@ class EvidenceIndex:
                 rf"\b{date.day}(?:st|nd|rd|th)\b", self.text
             ) is not None and any(known.month == date.month for known in facts.dates)
         return False
+
+    def _stamped_days(self) -> set[tuple[int, int, int]]:
+        """Dates stamped in names (`_STAMPED_DAY`: a migration's or a release's), as (year,
+        month, day); read on the first date the other readings miss."""
+        if self._stamped is None:
+            self._stamped = {
+                (int(m.group(1)), int(m.group(2)), int(m.group(3)))
+                for text in self._texts for m in _STAMPED_DAY.finditer(text)
+            }
+        return self._stamped
 
     def _spaced_amounts(self) -> set[float]:
         """Amounts whose thousands are set apart by spaces beside their currency ("SEK 14

@@ -141,8 +141,8 @@ _DATE_START = re.compile(r"[0-9JFMASONDjfmasond]", re.IGNORECASE)
 #: "15p", "69c").
 _GLUED_NUMBER = re.compile(
     r"\d+(?:\.\d+)?(?:s|st|nd|rd|th|am|pm|k|m|b|bn|gb|mb|kb|tb|km|kg|g|mg|ms|h|min|x|p|c|%)"
-    # "1-tonne", "3-year-old", "4.20-a-month"
-    r"|\d{1,3}(?:\.\d+)?(?:-(?:an?-)?[a-z]{2,10}){1,2}",
+    # "1-tonne", "3-year-old", "4.20-a-month", "4096-bit"
+    r"|\d{1,4}(?:\.\d+)?(?:-(?:an?-)?[a-z]{2,10}){1,2}",
     re.IGNORECASE,
 )
 #: A number: `\d{1,3}(?:,\d{3})+|\d+` with its first digit written first (then the look-behinds

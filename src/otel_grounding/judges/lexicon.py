@@ -18,7 +18,8 @@ from otel_grounding.sentences import word_list
 #: Words agents use that the dictionary lacks (read with their inflections: "repos").
 _TRADE_WORDS = frozenset(word_list(
     "repo regex config virtualenv venv env auth async localhost webhook matinee onboard deps "
-    "segfault transcode inbox tech cert"
+    "segfault transcode inbox tech cert tuple tokenizer webinar uplink downlink gzip dyno "
+    "lidar millicore symlink"
 ))
 #: Endings an inflected word adds to its dictionary form.
 _INFLECTIONS = (
@@ -80,6 +81,11 @@ def is_word(word: str) -> bool:
         and _listed(word[: -len(particle)])
         for particle in _PARTICLES
     )
+
+
+def is_prefix(part: str) -> bool:
+    """Whether a part of a hyphened word is a prefix of the language ("multi-factor")."""
+    return part in _PREFIXES
 
 
 def _inflected(word: str) -> bool:

@@ -121,7 +121,7 @@ from otel_grounding.judges.facts import (
     words_of_in_order,
     words_profile,
 )
-from otel_grounding.judges.lexicon import is_word
+from otel_grounding.judges.lexicon import is_prefix, is_word
 from otel_grounding.judges.tables import (
     WORDED_CELL,
     Table,
@@ -130,7 +130,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import asks, word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v54"
+MODEL = "rules-v55"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -1545,7 +1545,8 @@ def _as_a_time(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
         or apart_on_a_line(number.value, unit, number.hedged, index.text)
         or (at >= 0 and in_other_units(claim[at + len(number.text):], number.value, index.text))
         or any(
-            number.text in text.split(":") and (
+            # ("10:10 pm" is read as the number 22)
+            (number.text in text.split(":") or number.value in hours) and (
                 (len(hours) == 2 and _between_clocks(claim, min(hours), minute, index))
                 or _moved_by(hours, minute, index)  # "arrive by 10:30" for 10:45, 15 min early
             )
@@ -1555,22 +1556,66 @@ def _as_a_time(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
 
 
 def _moved_by(hours: set[int], minute: int | None, index: EvidenceIndex) -> bool:
-    """Whether a time is one of the evidence's moved by the minutes it says to come before or
-    after it ("there by 9:30" where umpires report 30 min before their 10:00 match)."""
-    moves = [
-        int(m.group(1)) * (-1 if m.group(2) in ("before", "prior", "early") else 1)
-        for m in _MINUTES_MOVED.finditer(index.text)
-    ]
+    """Whether a time is one of the evidence's moved by a span it says to come before or
+    after it ("there by 9:30" where umpires report 30 min before their 10:00 match; "stop
+    eating by 4:45" for nothing to eat 4 h before an 8:45 scan)."""
+    moves = _moves(index)
     wanted = {60 * h + (minute or 0) for h in hours}
     return bool(moves) and any(
-        60 * h + m + move in wanted for h, m in index.times for move in moves
+        (60 * h + m + move) % _MINUTES_A_DAY in wanted for h, m in index.times for move in moves
     )
 
 
-#: Minutes an output says to come before or after a time ("report 30 min before").
-_MINUTES_MOVED = re.compile(
-    r"\b(\d{1,3})\s?(?:min|mins|minutes)\s+(before|prior|early|after|later)\b"
+def _moves(index: EvidenceIndex) -> list[int]:
+    """The spans, in minutes, an output says to come before (negative) or after one of its
+    times or dates ("report 30 min before", "at least 10 days before expiry")."""
+    return [
+        int(m.group(1)) * _MINUTES_OF[m.group(2).lower()]
+        * (-1 if m.group(3).lower() in _EARLIER else 1)
+        for m in _MOVED.finditer(index.text)
+    ]
+
+
+#: A span an output says to come before or after a time or date ("report 30 min before",
+#: "nothing to eat 4 h before", "48 hours before works start", "10 days prior to expiry").
+_MOVED = re.compile(
+    r"\b(\d{1,3})[\s-]?(min|mins|minutes?|h|hrs?|hours?|days?|weeks?)\s+"
+    r"(before|prior|early|earlier|ahead|after|later)\b",
+    re.IGNORECASE,
 )
+_MINUTES_A_DAY = 24 * 60
+_MINUTES_OF = {
+    "min": 1, "mins": 1, "minute": 1, "minutes": 1, "h": 60, "hr": 60, "hrs": 60, "hour": 60,
+    "hours": 60, "day": _MINUTES_A_DAY, "days": _MINUTES_A_DAY, "week": 7 * _MINUTES_A_DAY,
+    "weeks": 7 * _MINUTES_A_DAY,
+}
+_EARLIER = frozenset(("before", "prior", "early", "earlier", "ahead"))
+#: The year a date written without one is read in, to move it by days (not a leap year).
+_UNWRITTEN_YEAR = 2026
+
+
+def _date_moved(date: DateFact, index: EvidenceIndex) -> bool:
+    """Whether a date is one of the evidence's moved by whole days it says to come before or
+    after it ("remind you on November 20" to renew 10 days before a November 30 expiry)."""
+    days = {move // _MINUTES_A_DAY for move in _moves(index) if move % _MINUTES_A_DAY == 0}
+    if not days or date.month is None or date.day is None:
+        return False
+    for dates in index.sentence_dates:
+        for known in dates:
+            if known.month is None or known.day is None:
+                continue
+            try:
+                day = calendar_day(known.year or date.year or _UNWRITTEN_YEAR, known.month,
+                                   known.day)
+            except ValueError:
+                continue
+            for shift in days:
+                moved = day + timedelta(days=shift)
+                if (moved.month, moved.day) == (date.month, date.day) and (
+                    date.year is None or known.year is None or moved.year == date.year
+                ):
+                    return True
+    return False
 
 
 def _between_clocks(claim: str, first: int, second: int | None, index: EvidenceIndex) -> bool:
@@ -2444,6 +2489,7 @@ def _missing_facts(
             f"date '{d.text}'" for d in facts.dates
             if not index.has_date(d) and not _words_of_a_title(claim, d.text, index)
             and not _weekday_of_a_listed_week(claim, d, index)
+            and not _date_moved(d, index)
         )
     missing.extend(f"date '{said}'" for said in _weekday_on_another_day(claim, index))
     if facts.identifiers:
@@ -2762,14 +2808,15 @@ FIELD_LONG_LABEL = 3
 def _lowercase_names(facts: TextFacts, index: EvidenceIndex) -> list[str]:
     """A claim's words in lower case that are no English word and that the evidence never
     writes: names ("traefik" for nginx, "losartan" for lisinopril). Each part of a hyphened
-    word is read ("serde-xml"); parts shorter than `LOWERCASE_NAME_MIN` are left alone."""
+    word is read ("serde-xml"), but not a prefix ("multi-factor"); parts shorter than
+    `LOWERCASE_NAME_MIN` are left alone."""
     words = index.vocabulary.words
     return [
         word for word in dict.fromkeys(facts.words)
         if word.islower() and word.isascii() and word.replace("-", "").isalpha()
         and any(
             len(part) >= LOWERCASE_NAME_MIN and part not in words and not is_word(part)
-            and not index.writes(part)
+            and not index.writes(part) and not (is_prefix(part) and "-" in word)
             for part in word.split("-")
         )
     ]
