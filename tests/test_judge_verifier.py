@@ -3721,6 +3721,31 @@ def test_a_country_by_its_code_in_a_country_column_of_cells() -> None:
     assert verdict("184122 was banned, from the Netherlands.", other)[0] == UNSUPPORTED
 
 
+def test_a_number_belongs_to_the_name_after_its_unit_or_preposition() -> None:
+    stock = (
+        "SKU      SITE   ON_HAND  RESERVED  AVAILABLE\n"
+        "KT-3390  RTM-1  1,204    310       894\n"
+        "KT-3390  LEH-4  640      85        555"
+    )
+    claim = "KT-3390 has 894 units available at RTM-1 and 555 at LEH-4."
+    assert verdict(claim, stock)[0] == SUPPORTED
+    found = verdict("KT-3390 has 894 units available at RTM-1 and 555 units.", stock)
+    assert found[0] == UNSUPPORTED and "never stated together" in found[1]
+    jars = "5063917000018  Damson Jam 340 g\n5063917000025  Seville Marmalade 454 g"
+    assert verdict("They are the 340 g Damson Jam and the 454 g Seville Marmalade.", jars)[0] == (
+        SUPPORTED
+    )
+    # a comma sets the name after it apart: "#1284, but e2e" binds nothing after
+    assert verdict("The 340 g Damson Jam, and Seville Marmalade at 454 g.", jars)[0] == SUPPORTED
+
+
+def test_a_number_written_with_its_own_sign_goes_no_other_way() -> None:
+    lenses = "Right lens: -3.50   Left lens: -4.00 (stepped dioptres)"
+    assert verdict("They are made up with -3.50 in the right lens.", lenses)[0] == SUPPORTED
+    found = verdict("They are made up with 3.50 in the right lens.", lenses)
+    assert found[0] == UNSUPPORTED and "goes the other way" in found[1]
+
+
 def test_a_row_named_first_in_a_list_is_its_own() -> None:
     jobs = (
         "Job                 Status    Duration\nlint                success   0:42\n"

@@ -130,7 +130,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import asks, word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v55"
+MODEL = "rules-v56"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -185,6 +185,9 @@ KEY_MAX_AT = 2
 UNIT_MAX_CHARS = 3
 #: A name this close after a number is that number's ("300 Crataegus monogyna").
 BIND_AFTER_CHARS = 8
+#: A unit or a preposition between a number and the name it belongs to ("the 454 g Seville
+#: Marmalade", "555 at LEH-4"): one short word in lower case, set apart by single spaces.
+_UNIT_GAP = re.compile(r" [a-z]{1,3} (?=[\"'\u201c\u2018]?\w)")
 #: A key naming a unit ("Hours logged:") is at most this many characters long after the unit.
 UNIT_KEY_CHARS = 30
 #: A percentage rounded from a decimal is read where a word of its clause starts a key of the
@@ -771,7 +774,13 @@ def _unbound(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str, .
         before = [w for start, w in words if opens <= start < at][-BIND_MAX_WORDS:]
         before = before if at >= 0 else []
         after = _WORD_IN_CLAIM.search(claim, at + len(number.text)) if at >= 0 else None
-        if after is not None and after.group() in names and after.start() - at < BIND_AFTER_CHARS:
+        skipped = 0
+        if at >= 0 and (gap := _UNIT_GAP.match(claim, at + len(number.text))) is not None:
+            skipped = len(gap.group())  # "454 g Seville", "555 at LEH-4", "100 of Gull Trio"
+            after = _WORD_IN_CLAIM.search(claim, gap.end())
+        if after is not None and after.group() in names and (
+            after.start() - at - skipped < BIND_AFTER_CHARS
+        ):
             continue  # "300 Crataegus": the name after it is the number's
         name = next((w for w in reversed(before) if w in names), None)
         if name is None or not (index.has_name(name) or index.has_identifier(name)):
@@ -1283,7 +1292,8 @@ def _other_way(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str,
         if at < 0 or rises == falls:
             continue
         signs = index.signs_of(number)
-        if signs == ({"-"} if rises else {"+"}):
+        written = lowered[at - 1:at] if at > 0 else ""  # "made up with -3.50": its own sign
+        if signs == ({"-"} if rises else {"+"}) and written not in ("-", "\u2212", "+"):
             return (f"'{number.text}'", _OTHER_WAY)
     return ()
 
