@@ -3746,6 +3746,29 @@ def test_a_number_written_with_its_own_sign_goes_no_other_way() -> None:
     assert found[0] == UNSUPPORTED and "goes the other way" in found[1]
 
 
+def test_bare_hours_listed_after_at_are_times_of_day() -> None:
+    day = "Admission: free; waterwheel demo at 11:00 and 14:00\nTours: 09:00, 12:00, 15:00"
+    assert verdict("The waterwheel is demonstrated at 11 and 2.", day)[0] == SUPPORTED
+    assert verdict("The tours leave at 9, 12 or 3.", day)[0] == SUPPORTED
+    assert verdict("The waterwheel is demonstrated at 11 and 4.", day)[0] == UNSUPPORTED
+    # a unit after the list: no hours ("at 11 and 2 kg")
+    assert verdict("The demo weighs in at 11 and 2 kg.", day)[0] == UNSUPPORTED
+
+
+def test_a_state_still_waited_for_is_the_field_not_yet_so() -> None:
+    draw = (
+        "ticket,prize,winner,collected\n1187,Two tickets to Lyric Theatre,Dev Kapadia,no\n"
+        "1204,Hamper,Ann Lee,yes"
+    )
+    claim = "Dev Kapadia's Lyric Theatre tickets are still waiting to be collected."
+    assert verdict(claim, draw)[0] == SUPPORTED
+    found = verdict("Ann Lee's Hamper is still waiting to be collected.", draw)
+    assert found[0] == UNSUPPORTED and "'collected: yes'" in found[1]
+    assert verdict("Dev Kapadia's Lyric Theatre tickets have been collected.", draw)[0] == (
+        UNSUPPORTED
+    )
+
+
 def test_a_row_named_first_in_a_list_is_its_own() -> None:
     jobs = (
         "Job                 Status    Duration\nlint                success   0:42\n"

@@ -51,6 +51,11 @@ _AT_HOUR = re.compile(
     r"\b(?:at|by|until|till)\s(\d{1,2})(?::(\d\d))?"
     r"(?![\d.,:]?\d|\s?(?:%|(?!and\b|or\b|to\b)[a-zA-Z]{1,3}\b))"  # not "at 8 kg"
 )
+#: Bare hours listed after "at" ("at 11 and 2", "at 9, 12 or 3"), followed by no unit.
+_AT_HOURS = re.compile(
+    r"\bat\s\d{1,2}(?::\d\d)?(?:(?:,\s|,?\s(?:and|or)\s)\d{1,2}(?::\d\d)?)+" + _NO_UNIT
+)
+_HOUR = re.compile(r"(\d{1,2})(?::(\d\d))?")
 #: A bare hour something starts from, followed by no word but of the sentence ("badminton is
 #: on court 3 from 8, when ..."; not "from 8 sites").
 _FROM_HOUR = re.compile(r"\bfrom\s(\d{1,2})(?::(\d\d))?" + _NO_UNIT)
@@ -224,6 +229,11 @@ def on_the_clock(claim: str, written: str, times: Collection[tuple[int, int]]) -
             for at in (1, 3)
         ):
             return True
+    for m in _AT_HOURS.finditer(claim):  # "demonstrated at 11 and 2", "at 9, 12 and 3"
+        for hour_at in _HOUR.finditer(m.group()):
+            if written in hour_at.group(1, 2):
+                hour = int(hour_at.group(1))
+                found.append(({hour, hour + 12}, int(hour_at.group(2) or 0), m.start()))
     for pattern in (_AT_HOUR, _FROM_HOUR, _HEDGED_HOUR):  # "shuts at 8 because", "from 8, when"
         for m in pattern.finditer(claim):
             if written in m.group(1, 2):

@@ -130,7 +130,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import asks, word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v56"
+MODEL = "rules-v57"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -366,10 +366,11 @@ _COMING = frozenset(word_list("coming come comes came"))
 _TO_COME = frozenset(
     ("expected", "due", "set", "scheduled", "planned", "planning", "going", "likely", "about")
 )
-#: A state still to be reached ("still need to be sewn", "yet to be paid"): it agrees with
-#: the evidence's "not sewn", and the polarity rule leaves it alone.
+#: A state still to be reached ("still need to be sewn", "yet to be paid", "waiting to be
+#: collected"): it agrees with the evidence's "not sewn", and the polarity rule leaves it alone.
 _STILL_TO_DO = re.compile(
-    r"\b(?:(?:still|yet)\s+(?:needs?|has|have)|needs?|remains?|yet)\s+to\s+be\b", re.IGNORECASE
+    r"\b(?:(?:still|yet)\s+(?:needs?|has|have)|needs?|remains?|yet|waiting)\s+to\s+be\b",
+    re.IGNORECASE,
 )
 #: A clause opening with one of these goes on about the subject before ("and is on hold").
 _GOES_ON = frozenset(word_list("is are was were has have had does did can will not"))
@@ -1097,6 +1098,8 @@ def _row_field(clause: str, named: frozenset[str], table: Table) -> tuple[str, .
     written = {stem(p) for w in words for p in word_parts(w)}
     if written & _OFF:  # "Eco mode is off"
         said = said | _switched_off(words)
+    if (still := _STILL_TO_DO.search(clause)) is not None:  # "waiting to be collected"
+        said = said | words_profile(words_of_in_order(clause[still.end():])[:NEGATION_SCOPE])[0]
     for c, head in enumerate(table.heads):
         field = frozenset(stem(w) for w in FIELD_WORDS.findall(head))
         # "gluten-free" is a column's own name where the column is "Gluten-free"
