@@ -38,6 +38,7 @@ import tempfile
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -269,6 +270,25 @@ def collector_hop(sink: OtlpSink, binary: str) -> Hop:
     return Hop("collector", process.pid, f"127.0.0.1:{receiver}", stop)
 
 
+def send(call: Any, requests: int, payload: Callable[[int], bytes]) -> int:
+    """Sends `requests` requests (`payload(i)` the i-th), IN_FLIGHT at a time, each waited
+    for; returns how many the hop refused (UNAVAILABLE: its admission said no)."""
+    refused = issued = 0
+    in_flight: deque[Any] = deque()
+    while issued < requests or in_flight:
+        while issued < requests and len(in_flight) < IN_FLIGHT:
+            in_flight.append(call.future(payload(issued), timeout=30))
+            issued += 1
+        try:
+            in_flight.popleft().result()
+        except grpc.RpcError as error:
+            if error.code() != grpc.StatusCode.UNAVAILABLE:
+                raise
+            refused += 1
+            time.sleep(0.01)
+    return refused
+
+
 def throughput(sink: OtlpSink, hop: Hop, requests: int, template: bytes) -> dict[str, float]:
     """`requests` requests of the template (new trace ids each), IN_FLIGHT at a time, through
     `hop` to the sink: wall spans/s while sending, spans per CPU-second of the hop."""
@@ -283,7 +303,6 @@ def throughput(sink: OtlpSink, hop: Hop, requests: int, template: bytes) -> dict
         ("grpc.max_send_message_length", -1)])
     call = channel.unary_unary(EXPORT_METHOD, request_serializer=None,
                                response_deserializer=None)
-    sent = refused = issued = 0
     try:
         before = sink.span_count
         for _ in range(10):  # warm up
@@ -293,21 +312,8 @@ def throughput(sink: OtlpSink, hop: Hop, requests: int, template: bytes) -> dict
         base = sink.span_count
         load = os.getloadavg()[0]
         cpu0, started = cpu_seconds(hop.pid), time.perf_counter()
-        in_flight: deque[Any] = deque()
-        while issued < requests or in_flight:
-            while issued < requests and len(in_flight) < IN_FLIGHT:
-                data = payloads.popleft() if payloads else fresh(template)
-                in_flight.append(call.future(data, timeout=30))
-                issued += 1
-            future = in_flight.popleft()
-            try:
-                future.result()
-                sent += spans_per_request
-            except grpc.RpcError as error:
-                if error.code() != grpc.StatusCode.UNAVAILABLE:
-                    raise
-                refused += 1
-                time.sleep(0.01)
+        refused = send(call, requests, lambda _: payloads.popleft() if payloads else fresh(template))
+        sent = (requests - refused) * spans_per_request
         # Wall rate: what reached the sink while the client was sending (steady state), not
         # counting the tail in which the grounding relay still holds its last runs for
         # `wait_duration` (and the Collector its last batch) after the client stopped.
@@ -402,13 +408,8 @@ def grpc_alone(kind: str, requests: int, template: bytes) -> float:
         for data in payloads[:10]:  # warm up
             call(data, timeout=30)
         cpu0 = cpu_seconds(process.pid)
-        in_flight: deque[Any] = deque()
-        for issued in range(requests):
-            if len(in_flight) == IN_FLIGHT:
-                in_flight.popleft().result()
-            in_flight.append(call.future(payloads[issued % len(payloads)], timeout=30))
-        for future in in_flight:
-            future.result()
+        if send(call, requests, lambda issued: payloads[issued % len(payloads)]):
+            raise RuntimeError("gRPC alone: a request was refused")
         cpu = cpu_seconds(process.pid) - cpu0
     finally:
         channel.close()

@@ -3735,14 +3735,18 @@ def test_a_number_belongs_to_the_name_after_its_unit_or_preposition() -> None:
     assert verdict("They are the 340 g Damson Jam and the 454 g Seville Marmalade.", jars)[0] == (
         SUPPORTED
     )
-    # a comma sets the name after it apart: "#1284, but e2e" binds nothing after
-    assert verdict("The 340 g Damson Jam, and Seville Marmalade at 454 g.", jars)[0] == SUPPORTED
+    # a comma sets the name after it apart: 555 stays bound to the name before it
+    found = verdict("KT-3390 has 894 units available at RTM-1 and 555, at LEH-4.", stock)
+    assert found[0] == UNSUPPORTED and "never stated together" in found[1]
 
 
 def test_a_number_written_with_its_own_sign_goes_no_other_way() -> None:
     lenses = "Right lens: -3.50   Left lens: -4.00 (stepped dioptres)"
     assert verdict("They are made up with -3.50 in the right lens.", lenses)[0] == SUPPORTED
     found = verdict("They are made up with 3.50 in the right lens.", lenses)
+    assert found[0] == UNSUPPORTED and "goes the other way" in found[1]
+    # a sign of its own that is not the evidence's still goes the other way
+    found = verdict("They are made up with +3.50 in the right lens.", lenses)
     assert found[0] == UNSUPPORTED and "goes the other way" in found[1]
 
 

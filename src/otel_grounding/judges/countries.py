@@ -7,12 +7,17 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from otel_grounding.judges.tables import Table
 
-def named_by_country_code(name: str, texts: Sequence[str]) -> bool:
+
+def named_by_country_code(
+    name: str, texts: Sequence[str], tables: Sequence[Table] = ()
+) -> bool:
     """Whether a name is a country, or its people's, these texts write as its three-letter
     code ("Spain's" for ESP in a draw, "Japan" for JPN in results), or as its two-letter code
-    in a locale or a country's field ("Canadian French" for fr-CA, "in Canada" for
-    `region=CA`); or a people whose country they name ("Dutch" for Netherlands)."""
+    in a locale, a country's field or the "Country" column of one of these tables ("Canadian
+    French" for fr-CA, "in Canada" for `region=CA`); or a people whose country they name
+    ("Dutch" for Netherlands)."""
     place = re.split("['\u2019]", name)[0].lower()
     if (country := _DEMONYMS.get(place)) is not None:
         if any(re.search(rf"\b{country}\b", text, re.IGNORECASE) for text in texts):
@@ -24,33 +29,26 @@ def named_by_country_code(name: str, texts: Sequence[str]) -> bool:
     ):
         return True
     code = _ALPHA2.get(place)
-    return code is not None and any(
+    if code is None:
+        return False
+    return any(
         re.search(_AS_A_COUNTRY.format(code=code), text)
         or (_COUNTRY_COLUMN.search(text) is not None
             and re.search(_FIRST_CELL.format(code=code), text) is not None)
-        or _in_country_cells(code, text)
         for text in texts
+    ) or _in_a_country_column(code, tables)
+
+
+def _in_a_country_column(code: str, tables: Sequence[Table]) -> bool:
+    """Whether a table of the evidence has a column headed "Country" with this code in it
+    ("| ban | NL | 7 |" under "| Action | Country | Events |"), however the table is laid out."""
+    wanted = code.lower()
+    return any(
+        len(cells) > column and cells[column] == wanted
+        for table in tables if "country" in table.heads
+        for column in (table.heads.index("country"),)
+        for _, _, cells in table.rows
     )
-
-
-def _in_country_cells(code: str, text: str) -> bool:
-    """Whether a table with its cells set apart by `|`, tabs or commas has a column headed
-    "Country" and this code in it ("| ban | NL | 7 |" under "| Action | Country | Events |")."""
-    if "ountry" not in text and "OUNTRY" not in text:
-        return False
-    column: int | None = None
-    for line in text.splitlines():
-        delimiter = next((d for d in "|\t," if d in line), None)
-        if delimiter is None:
-            continue
-        cells = [cell.strip() for cell in line.split(delimiter)]
-        if column is None:
-            column = next(
-                (i for i, cell in enumerate(cells) if cell.lower() == "country"), None
-            )
-        elif column < len(cells) and cells[column] == code:
-            return True
-    return False
 
 
 #: A two-letter country code in a locale ("fr-CA", "pt_BR") or as a country's field

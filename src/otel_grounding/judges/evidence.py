@@ -338,6 +338,20 @@ _MONTH_DAY = re.compile(r"(?<![\w-])(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?![\w-
 _STAMPED_DAY = re.compile(
     r"(?<!\d)((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?:\d{4}|\d{6})?(?!\d)"
 )
+#: A span an output says to come before or after one of its times or dates ("report 30 min
+#: before", "nothing to eat 4 h before", "48 hours before works start", "10 days prior").
+_MOVED = re.compile(
+    r"\b(\d{1,3})[\s-]?(min|mins|minutes?|h|hrs?|hours?|days?|weeks?)\s+"
+    r"(before|prior|early|earlier|ahead|after|later)\b",
+    re.IGNORECASE,
+)
+MINUTES_A_DAY = 24 * 60
+_MINUTES_OF = {
+    "min": 1, "mins": 1, "minute": 1, "minutes": 1, "h": 60, "hr": 60, "hrs": 60, "hour": 60,
+    "hours": 60, "day": MINUTES_A_DAY, "days": MINUTES_A_DAY, "week": 7 * MINUTES_A_DAY,
+    "weeks": 7 * MINUTES_A_DAY,
+}
+_EARLIER = frozenset(("before", "prior", "early", "earlier", "ahead"))
 #: A part of a line in brackets ("(7-15)").
 BRACKETED = re.compile(r"\([^()]*\)")
 #: A line naming a field, and its label ("Fuel: hybrid", `"items_substituted": 3`).
@@ -579,6 +593,7 @@ class EvidenceIndex:
         self._spaced: set[float] | None = None
         self._written_month_days: set[tuple[int, int]] | None = None
         self._stamped: set[tuple[int, int, int]] | None = None
+        self._moves: tuple[int, ...] | None = None
         self._derived_across: set[float] | None = None
         self._number_at: dict[str, list[int]] | None = None
         self._profiles: list[_Profile] | None = None
@@ -1019,6 +1034,18 @@ class EvidenceIndex:
                 for text in self._texts for m in _STAMPED_DAY.finditer(text)
             }
         return self._stamped
+
+    def moves(self) -> tuple[int, ...]:
+        """The spans, in minutes, the evidence says to come before (negative) or after one of
+        its times or dates (`_MOVED`: "report 30 min before", "10 days before expiry"); read
+        on first use."""
+        if self._moves is None:
+            self._moves = tuple(
+                int(m.group(1)) * _MINUTES_OF[m.group(2).lower()]
+                * (-1 if m.group(3).lower() in _EARLIER else 1)
+                for m in _MOVED.finditer(self.text)
+            )
+        return self._moves
 
     def _spaced_amounts(self) -> set[float]:
         """Amounts whose thousands are set apart by spaces beside their currency ("SEK 14

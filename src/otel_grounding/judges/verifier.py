@@ -84,6 +84,7 @@ from otel_grounding.judges.evidence import (
     JOINED,
     JOINERS,
     LINE_LABEL,
+    MINUTES_A_DAY,
     NO,
     SCATTER_MIN_NUMBER,
     SCATTER_WINDOW,
@@ -1295,8 +1296,9 @@ def _other_way(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str,
         if at < 0 or rises == falls:
             continue
         signs = index.signs_of(number)
-        written = lowered[at - 1:at] if at > 0 else ""  # "made up with -3.50": its own sign
-        if signs == ({"-"} if rises else {"+"}) and written not in ("-", "\u2212", "+"):
+        # "made up with -3.50": the claim's own sign, the evidence's too, says no other way
+        written = {"-": "-", "\u2212": "-", "+": "+"}.get(lowered[at - 1:at] if at > 0 else "")
+        if signs == ({"-"} if rises else {"+"}) and written not in signs:
             return (f"'{number.text}'", _OTHER_WAY)
     return ()
 
@@ -1572,37 +1574,13 @@ def _moved_by(hours: set[int], minute: int | None, index: EvidenceIndex) -> bool
     """Whether a time is one of the evidence's moved by a span it says to come before or
     after it ("there by 9:30" where umpires report 30 min before their 10:00 match; "stop
     eating by 4:45" for nothing to eat 4 h before an 8:45 scan)."""
-    moves = _moves(index)
+    moves = index.moves()
     wanted = {60 * h + (minute or 0) for h in hours}
     return bool(moves) and any(
-        (60 * h + m + move) % _MINUTES_A_DAY in wanted for h, m in index.times for move in moves
+        (60 * h + m + move) % MINUTES_A_DAY in wanted for h, m in index.times for move in moves
     )
 
 
-def _moves(index: EvidenceIndex) -> list[int]:
-    """The spans, in minutes, an output says to come before (negative) or after one of its
-    times or dates ("report 30 min before", "at least 10 days before expiry")."""
-    return [
-        int(m.group(1)) * _MINUTES_OF[m.group(2).lower()]
-        * (-1 if m.group(3).lower() in _EARLIER else 1)
-        for m in _MOVED.finditer(index.text)
-    ]
-
-
-#: A span an output says to come before or after a time or date ("report 30 min before",
-#: "nothing to eat 4 h before", "48 hours before works start", "10 days prior to expiry").
-_MOVED = re.compile(
-    r"\b(\d{1,3})[\s-]?(min|mins|minutes?|h|hrs?|hours?|days?|weeks?)\s+"
-    r"(before|prior|early|earlier|ahead|after|later)\b",
-    re.IGNORECASE,
-)
-_MINUTES_A_DAY = 24 * 60
-_MINUTES_OF = {
-    "min": 1, "mins": 1, "minute": 1, "minutes": 1, "h": 60, "hr": 60, "hrs": 60, "hour": 60,
-    "hours": 60, "day": _MINUTES_A_DAY, "days": _MINUTES_A_DAY, "week": 7 * _MINUTES_A_DAY,
-    "weeks": 7 * _MINUTES_A_DAY,
-}
-_EARLIER = frozenset(("before", "prior", "early", "earlier", "ahead"))
 #: The year a date written without one is read in, to move it by days (not a leap year).
 _UNWRITTEN_YEAR = 2026
 
@@ -1610,7 +1588,7 @@ _UNWRITTEN_YEAR = 2026
 def _date_moved(date: DateFact, index: EvidenceIndex) -> bool:
     """Whether a date is one of the evidence's moved by whole days it says to come before or
     after it ("remind you on November 20" to renew 10 days before a November 30 expiry)."""
-    days = {move // _MINUTES_A_DAY for move in _moves(index) if move % _MINUTES_A_DAY == 0}
+    days = {move // MINUTES_A_DAY for move in index.moves() if move % MINUTES_A_DAY == 0}
     if not days or date.month is None or date.day is None:
         return False
     for dates in index.sentence_dates:
@@ -2571,7 +2549,7 @@ def _name_written_otherwise(
             or _abbreviated(claim, name, index) or _of_a_place(name, index)
             or _initials_there(own, index) or f"{name}$" in claim  # "CA$265.50"
             or _short_form(name, index) or _cut_short(claim, name, index, spelled)
-            or named_by_country_code(name, index.texts)
+            or named_by_country_code(name, index.texts, index.tables)
             or _by_its_initial(claim, name, index) or _ordinal_there(name, index)
             or _part_of_a_weekday(name, index) or _starts_a_word(name, index)
             or _labels_a_number(claim, name) or _numbered_ones(name, index)
