@@ -2217,7 +2217,7 @@ def test_a_negation_is_read_in_its_own_piece_of_a_clause_or_line() -> None:
     assert verdict(said.format("bank transfer"), invoice)[0] == SUPPORTED
     assert verdict(said.format("card"), invoice)[0] == UNSUPPORTED
     permit = "Decision: APPROVED with conditions\nConditions: no kites above 60 m; drones prohibited"
-    assert verdict("Drones are allowed at the festival.", permit)[0] == UNSUPPORTED
+    assert verdict("Drones are allowed at the festival.", permit)[0] == CONTRADICTED
     assert verdict("Drones are prohibited at the festival.", permit)[0] == SUPPORTED
     freeze = (
         "Freeze length: 2 months\nLocker rental: Active (L-114), \u00a36/month, continues during "
@@ -2916,7 +2916,7 @@ def test_a_state_stated_plainly_in_its_own_piece_of_a_line() -> None:
     )
     assert verdict("Breakfast is included in the non-refundable rate.", stay)[0] == SUPPORTED
     found = verdict("Breakfast isn't included in the non-refundable rate.", stay)
-    assert found[0] == UNSUPPORTED and "'included'" in found[1]
+    assert found[0] == CONTRADICTED and "Rate: Non-refundable, breakfast included" in found[1]
     # a bracket qualifies its piece: the negation in it is that piece's
     launch = (
         "Launch day status: GO\nMotor classes allowed: A\u2013G (no H and above this session)\n"
@@ -3771,6 +3771,110 @@ def test_a_state_still_waited_for_is_the_field_not_yet_so() -> None:
     assert verdict("Dev Kapadia's Lyric Theatre tickets have been collected.", draw)[0] == (
         UNSUPPORTED
     )
+
+
+def test_words_that_deny_in_one_word() -> None:
+    rules = (
+        "- Sky lanterns: not allowed anywhere on the estate.\n"
+        "- Sparklers: allowed on the lawn"
+    )
+    assert verdict("Sky lanterns are banned anywhere on the estate.", rules)[0] == SUPPORTED
+    assert verdict("Sparklers are banned on the lawn.", rules)[0] != SUPPORTED
+    reply = "We are unable to offer a fully nut-free menu, as our kitchen uses nuts throughout."
+    assert verdict("They can't do a fully nut-free menu.", reply)[0] == SUPPORTED
+    assert verdict("They can offer a fully nut-free menu.", reply)[0] == CONTRADICTED
+    # "no-X" negates its own word, not the words after it
+    fees = "Cancellation: free until Mon 18 May; later cancellations or no-shows are charged in full"
+    claim = "After Monday, or if she doesn't show, the lesson is charged in full."
+    assert verdict(claim, fees)[0] == SUPPORTED
+    found = verdict("Later cancellations and no-shows are not charged.", fees)
+    assert found[0] == CONTRADICTED
+    claim_record = "Excess: £250   |   No-claims discount: protected\nCourtesy car: Yes"
+    claim = "Greta pays the £250 excess, and the no-claims discount is protected."
+    assert verdict(claim, claim_record)[0] == SUPPORTED
+
+
+def test_a_thing_called_off_is_what_a_claim_s_no_says() -> None:
+    notice = "The August opening has been cancelled due to conservation work on the dome."
+    claim = "There's no August date because of conservation work on the dome."
+    assert verdict(claim, notice)[0] == SUPPORTED
+    # in the clause itself: the class is cancelled, its members are refunded
+    note = "Note: Deep-water class cancelled due to lane rope repairs; booked members auto-refunded."
+    assert verdict("Booked members haven't been auto-refunded.", note)[0] == CONTRADICTED
+
+
+def test_a_name_said_of_a_language() -> None:
+    booking = "Experience: estate tour & tasting (English), Sat 2026-09-19, 11:00"
+    assert verdict("Your English-language tour is on September 19 at 11am.", booking)[0] == (
+        SUPPORTED
+    )
+    assert verdict("Your French-language tour is on September 19 at 11am.", booking)[0] == (
+        UNSUPPORTED
+    )
+
+
+def test_numbers_that_are_no_values_of_a_comparison() -> None:
+    ticket = "Fault: imbalance error (E-21) at speeds above 4,000 rpm"
+    assert verdict("It was throwing E-21 imbalance errors above 4,000 rpm.", ticket)[0] == (
+        SUPPORTED
+    )
+    log = "master offset        -38 s2 freq   +1204\nmaster offset         -7 s2 freq   +1247"
+    claim = "Its master offset has come down from -38 ns to -7 ns."
+    assert verdict(claim, log)[0] == SUPPORTED
+    ratings = "Rating: 3.9 (was 4.3)"
+    found = verdict("It is averaging 3.9, up from 4.3.", ratings)
+    assert found[0] == UNSUPPORTED and "its own numbers say the other way" in found[1]
+
+
+def test_a_state_given_for_other_weekdays() -> None:
+    notice = (
+        "Press notice - Marlow Weavers' Hall Museum\n"
+        '"Threads of the Fens: Linen and Lace 1750-1900"\n'
+        "Originally closing: 2026-02-22\nNow extended to: 2026-04-12 due to demand\n"
+        "Opening hours: Tue-Sun 10:00-17:00 (closed Mondays)\n"
+        "Admission: GBP 9 adults, under-16s free\n"
+        "Curator talk: Sat 14 March, 14:00 (booking required)"
+    )
+    claim = "It's open Tuesday to Sunday from 10 to 5, and the curator's talk is on Saturday, March 14."
+    assert verdict(claim, notice)[0] == SUPPORTED
+    claim = "It's open on Mondays from 10 to 5, and the curator's talk is on Saturday, March 14."
+    assert verdict(claim, notice)[0] == UNSUPPORTED
+    desk = (
+        "Price: \u20ac25 / day\nHours: 08:00\u201319:00 weekdays; closed weekends\n"
+        "Not included: printing (\u20ac0.10/page), lockers\nGuests: not permitted on day passes"
+    )
+    claim = "Printing costs extra and you can't bring a guest; it's open 8 am to 7 pm on weekdays."
+    assert verdict(claim, desk)[0] == SUPPORTED
+    claim = "Printing costs extra and you can't bring a guest; it's open 8 am to 7 pm at weekends."
+    assert verdict(claim, desk)[0] == UNSUPPORTED
+
+
+def test_a_state_with_its_exception() -> None:
+    day = "Admission: free\nBooking: not required, except cellar tours (max 12 per tour)"
+    assert verdict("You only need to book for the cellar tours.", day)[0] == SUPPORTED
+    branches = (
+        "Branch      Allowed to merge   Force push\n"
+        "main        Maintainers        off\n"
+        "release/*   Maintainers        off\n"
+        "develop     Developers         on"
+    )
+    assert verdict("Force pushing is off everywhere except develop.", branches)[0] == SUPPORTED
+    assert verdict("Force pushing is off on develop.", branches)[0] != SUPPORTED
+
+
+def test_above_or_below_a_number_compares_it() -> None:
+    packs = "Pack    Cycles  Health\nBAT-A   212     81%\nService recommended below 80% health."
+    claim = "BAT-A is at 81% health, just above the 80% mark where service is recommended."
+    assert verdict(claim, packs)[0] == SUPPORTED
+
+
+def test_a_whole_number_of_seconds_or_grams_from_the_smaller_or_larger_unit() -> None:
+    health = "search-indexer:50055       UNKNOWN        timeout after 2000ms"
+    assert verdict("search-indexer didn't answer within 2 seconds.", health)[0] == SUPPORTED
+    assert verdict("search-indexer didn't answer within 3 seconds.", health)[0] == UNSUPPORTED
+    receipt = "Raspberries    0.80 kg @ £9.00/kg    £7.20"
+    assert verdict("You picked 800 g of raspberries for £7.20.", receipt)[0] == SUPPORTED
+    assert verdict("You picked 900 g of raspberries for £7.20.", receipt)[0] == UNSUPPORTED
 
 
 def test_a_row_named_first_in_a_list_is_its_own() -> None:

@@ -150,6 +150,8 @@ _GIGA = (1e-3, 1 / 1024, 1e-6, 2**-20, 1e-9, 2**-30)
 _MEGA = (1e-3, 1 / 1024, 1e-6, 2**-20)
 _TERA = (*_GIGA, 1e-12, 2**-40)
 _KILO = (1e-3, 1 / 1024)
+#: A unit a thousandth of the one a tool gives ("800 g" for 0.80 kg).
+_THOUSANDTHS = (1e3,)
 #: A rate or a frequency from its smaller units ("3 Mbps" for a bit rate of 3029997, "1.5
 #: GHz" for a clock of 1500345728).
 _PER_MEGA = (1e-3, 1e-6)
@@ -171,13 +173,16 @@ CONVERSIONS: dict[str, tuple[float, ...]] = {
     **dict.fromkeys(("tonne", "tonnes"), (1e-3,)),
     "litres": (1e-3,),
     "liters": (1e-3,),
+    # "800 g" for 0.80 kg, "250 ml" for 0.25 L
+    **dict.fromkeys(("g", "grams", "ml", "millilitres", "milliliters"), _THOUSANDTHS),
 }
 #: Units of time and of size whose whole numbers an output may give exactly in a smaller unit
 #: ("keeps messages for 14 days" for a retention of 1209600 seconds, "the 4 GiB limit" for
 #: 4294967296 bytes).
 _WHOLE_UNITS = frozenset(
     unit for unit, factors in CONVERSIONS.items()
-    if factors in (_MINUTES, _HOURS, _DAYS, _WEEKS, _KILO, _MEGA, _GIGA, _TERA)
+    if factors
+    in (_SECONDS, _MINUTES, _HOURS, _DAYS, _WEEKS, _KILO, _MEGA, _GIGA, _TERA, _THOUSANDTHS)
 )
 #: The hundredth of a currency a claim may write a price in ("85 cents a tap" for $0.85, "22p a
 #: mile" for 0.22, "69c").

@@ -64,15 +64,19 @@ MONTHS = {
 #: "won" is a verb).
 NEGATIONS = frozenset(
     word_list(
-        "not no never none nobody nothing neither nor cannot without missing lacks lacking"
+        "not no never none nobody nothing neither nor cannot without missing lacks lacking "
+        "unable"
     )
 )
+#: Words that say "not allowed" in one ("sky lanterns are banned" / "not allowed").
+NOT_ALLOWED = frozenset(word_list("banned prohibited forbidden"))
 #: The ending of a negating contraction ("doesn't").
 NEGATION_ENDINGS = ("n't", "n\u2019t")
 #: Every negation word holds one of these: a text holding none of them negates nothing.
 _NEGATION_MARKS = (
     *sorted(w for w in NEGATIONS if not any(o != w and o in w for o in NEGATIONS)),
     *NEGATION_ENDINGS,
+    *NOT_ALLOWED,
 )
 #: Words before a number that allow it to be rounded ("about 5 GB" for 4.87 GB).
 HEDGES = frozenset(
@@ -176,7 +180,7 @@ _ALNUM = re.compile(r"[^\W_]")  # what every word, number and date starts with
 #: "Paris-based", "a Seat Leon-class car"; not "Indian-born").
 _SAID_OF_NAME = re.compile(
     r"(?<=\w\w)-(?:licensed|based|style|styled|branded|powered|compatible|certified|listed"
-    r"|class)$"
+    r"|class|language)$"
 )
 _SPLIT_WORD = re.compile(r"[-_'\u2019]|(?<=[a-z])(?=[A-Z])")
 #: A full stop that ends no sentence: an abbreviation a field writes ("incl. CDW, excl. gravel
@@ -226,6 +230,10 @@ def word_profile(word: str) -> WordProfile:
     if len(parts) == 2 and parts[0] == "non" and _ADJECTIVE.search(parts[1]):
         # "non-refundable": not refunded (but a "non-solicitation clause" is a clause)
         return WordProfile(parts, (stem(_ABLE.sub("", parts[1])),), True)
+    if len(parts) == 2 and parts[0] == "no" and parts[1] not in STOPWORDS:
+        return WordProfile(parts, (stem(parts[1]),), True)  # "no-shows": not shown up
+    if lower in NOT_ALLOWED:
+        return WordProfile(parts, (stem("allowed"),), True)
     negation = lower in NEGATIONS or lower.endswith(NEGATION_ENDINGS)
     stems = () if negation else tuple(
         stem(p) for p in parts if len(p) >= 2 and p not in STOPWORDS and p not in NEGATIONS
@@ -405,8 +413,9 @@ def words_profile(words: Sequence[str]) -> tuple[frozenset[str], frozenset[str]]
     left = 0
     for profile in profiles:
         if profile.negation:
-            left = NEGATION_SCOPE
-            stems.update(profile.stems)  # "non-refundable" negates its own word
+            # "non-refundable", "no-claims" negate their own word, "not" the words after it
+            left = 0 if profile.stems else NEGATION_SCOPE
+            stems.update(profile.stems)
             negated.update(profile.stems)
             continue
         stems.update(profile.stems)
@@ -577,8 +586,7 @@ def read_facts(text: str, *, claim: bool) -> TextFacts:
     # The claim's text without identifiers and dates (none without a letter).
     for m in _WORD.finditer(number_text) if _LETTER.search(rest) else ():
         word = m.group()
-        lower = word.lower()
-        if lower in NEGATIONS or lower.endswith(NEGATION_ENDINGS):
+        if word_profile(word).negation:
             negations += 1
         words.append(word)
         if _is_name(word):
@@ -700,7 +708,7 @@ def evidence_sentences(text: str) -> list[str]:
 #: A number as a comparison states it ("3.9", "-0.8", "1,284", "41%"); not a time's or a
 #: version's part, not an ordinal ("3rd").
 _COMPARED = (
-    r"(?<![\w.:,/])((?:[-+\u2212]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[-+\u2212]?\d+(?:\.\d+)?)"
+    r"(?<![\w.:,/])(?<![a-z]-)((?:[-+\u2212]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[-+\u2212]?\d+(?:\.\d+)?)"
     r"(?:k|m|bn|%)?)(?![\w:/]|[.,]\d)"
 )
 #: Words saying a value is higher or lower than another it is compared with.
@@ -777,6 +785,8 @@ def comparisons(sentence: str) -> list[tuple[str, str, bool]]:
                 value, other = m.group(3), m.group(2)
             if _A_TIME.match(lowered, m.end(2)):
                 continue  # "opens up from 8 pm": a time of day, no value
+            if pattern is not _BEYOND and value.startswith("-") and other.startswith("-"):
+                continue  # "down from -38 ns to -7 ns": a move may be in size, not in value
             if not _is_year(value) and not _is_year(other):
                 found.append((value, other, bool(words & _HIGHER)))
     return found

@@ -131,7 +131,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import asks, word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v57"
+MODEL = "rules-v58"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -923,6 +923,7 @@ def _cell_crossed(claim: str, index: EvidenceIndex) -> tuple[str, ...]:
     # a row's label of one word names it however the claim writes it ("acupuncture")
     labels = {cells[0] for table in index.tables for _, _, cells in table.rows if cells}
     for part in clauses(claim):
+        part = _EXCEPTED.sub("", part)  # "off everywhere except develop" names no develop
         lowered = part.lower()
         keys = frozenset(
             t for t, written in record_tokens(part, cased=True)
@@ -1412,17 +1413,31 @@ def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
                 continue
             # "Walk-ins are not accepted": the negation is the predicate's, unless the field's
             # line writes that predicate ("Wi-Fi isn't included" of "Wi-Fi: yes, included")
-            denied = bool(said & negated) or bool(negated & _value_stems(position, index))
+            line = index.sentences[position].text
+            denied = bool(said & negated - _own_negations(words, line)) or bool(
+                negated & _value_stems(position, index)
+            )
             if negated and not denied and not any(said <= plain for plain in unnegated):
                 continue  # ... unless a stretch without one says it ("still a draft and has
                 # no conflicts")
-            line = index.sentences[position].text
+            if _EXCEPTED.search(line):
+                continue  # "not required, except cellar tours": either way, of some
             if _repeats_its_denial(clause, line):
                 denied = not denied  # "works without Wi-Fi" of `works without Wi-Fi: YES`
             if (denied == value and not _stated_elsewhere(field, position, index)
                     and not _repeats_its_no(clause, line)):
                 return position
     return None
+
+
+def _own_negations(words: Sequence[str], line: str) -> frozenset[str]:
+    """The stems a clause's words that negate themselves ("no-claims", "non-refundable") deny,
+    where the line writes those words too: its field's name, not a denial of its value."""
+    lowered = line.lower()
+    return frozenset(
+        s for w in words if (p := word_profile(w)).negation and w.lower() in lowered
+        for s in p.stems
+    )
 
 
 #: A clause ending on its negation, its predicate left out as the clause before gave it
@@ -2871,6 +2886,9 @@ _ON_OFF = re.compile(r"[:=]\s*(?:on|off)\b")
 
 #: What a claim excepts from what it says, to the clause's next comma ("passed everything
 #: except the flare guns").
+_BEYOND_A_NUMBER = re.compile(
+    r"\b(?:above|below)\s+(?=(?:(?:the|its|a|an|your)\s+)?[$\u00a3\u20ac]?\d)", re.IGNORECASE
+)
 _EXCEPTED = re.compile(r"\s+(?:except|apart\s+from|other\s+than|save\s+for)\b[^,;]*", re.IGNORECASE)
 
 
@@ -2893,8 +2911,9 @@ def _other_state(
     ):
         if not switches:  # "Versioning is off" where the output says "enabled" or "disabled"
             clause = _SWITCHED_STATE.sub(_as_enabled, clause)
-        # "passed everything except the flare guns": the state is not said of what follows
-        clause = _EXCEPTED.sub("", clause)
+        # "passed everything except the flare guns": the state is not said of what follows;
+        # "above the 1.6 mm limit" compares a number (`comparisons` reads it)
+        clause = _BEYOND_A_NUMBER.sub(" ", _EXCEPTED.sub("", clause))
         words = words_of_in_order(clause)
         lowered = [w.lower() for w in words]
         # a name's word is no state ("West Croydon"), but a sentence's first word may be one
@@ -2966,7 +2985,7 @@ def _other_state(
                 )
                 if opposite is not None and not _of_the_other(
                     index.sentences[opposite[0]].text, own, same | other
-                ):
+                ) and not _on_other_days(index.sentences[opposite[0]].text, opposite[1], own):
                     return (f"'{word}'", f"{_OTHER_STATE} '{opposite[1]}'"), opposite[0]
                 if any(_states_of(index.sentences[p].text) & (same | other) for p in found):
                     break  # the lines about it state it: the claim's state, or a negated one
@@ -3164,6 +3183,39 @@ def _of_the_other(line: str, lowered: Iterable[str], states: frozenset[str]) -> 
     )
 
 
+#: A weekday as a line writes it ("Mondays", "Sun", "Tue"), or days named together
+#: ("weekends").
+_DAY = (
+    r"(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?"
+    r"|week(?:end|day)s?|daily)\b"
+)
+_STATE_ON_DAYS = r"\s+(?:on\s+|every\s+|at\s+)?(" + _DAY + r")"
+_WEEKEND = ("sat", "sun")
+_WORKING_WEEK = ("mon", "tue", "wed", "thu", "fri")
+
+
+def _days(word: str) -> tuple[str, ...]:
+    """The weekdays a word `_DAY` matches names, by their first three letters."""
+    lowered = word.lower()
+    if lowered.startswith("weekend"):
+        return _WEEKEND
+    if lowered.startswith("weekday"):
+        return _WORKING_WEEK
+    return (*_WORKING_WEEK, *_WEEKEND) if lowered == "daily" else (lowered[:3],)
+
+
+def _on_other_days(line: str, word: str, own: Iterable[str]) -> bool:
+    """Whether a line gives its state word only for weekdays the claim's words do not name
+    ("(closed Mondays)" is not said of "open Tuesday to Sunday", "closed weekends" of "open
+    on weekdays")."""
+    days = {
+        d for found in re.findall(rf"\b{re.escape(word)}{_STATE_ON_DAYS}", line, re.IGNORECASE)
+        for d in _days(found)
+    }
+    named = {d for w in own if re.fullmatch(_DAY, w) for d in _days(w)}
+    return bool(days) and not days & named
+
+
 def _about_it(
     lines: list[int], beside: frozenset[str], kind: frozenset[str], as_record: bool,
     index: EvidenceIndex,
@@ -3295,6 +3347,10 @@ _DENIAL = re.compile(
     r"\b(?:refused|denied|declined|rejected|waived|exempt|shortage|suspended|pending)\b",
     re.IGNORECASE,
 )
+#: A thing called off, which the claim's "no" may say of it ("There's no August date" / "The
+#: August opening has been cancelled"), in the clause itself (not "class cancelled; members
+#: refunded").
+_CALLED_OFF = re.compile(r"\b(?:cancell?ed|withdrawn)\b", re.IGNORECASE)
 #: The pieces of an evidence line that may each state a thing of their own (a column's gap
 #: ends one: `not heard   FAIL`).
 _LINE_PIECES = re.compile(r";\s+|,\s+|\s*[()]\s*|\s{2,}|\t")
@@ -3479,7 +3535,10 @@ def _opposite(
     nearest = [p for _, p in index.nearest(stems, need)]
     if any(
         _NOUGHT_COUNT.search(text := index.sentences[p].text)
-        or (odd and any(d.lower() not in written for d in _DENIAL.findall(text)))
+        or (odd and any(
+            d.lower() not in written
+            for d in chain(_DENIAL.findall(text), _CALLED_OFF.findall(index.sentences[p].clause))
+        ))
         for p in nearest
     ):
         # "0 failed", "damaged=0" state the claim's "none failed", "no damage"; "paired
@@ -3528,15 +3587,21 @@ def _opposite(
             words_of_in_order(_answered(index.sentences[p].clause)),
             _FAILED_TO if odd else _INSTEAD,
         )
+        mine, mine_negated, mine_odd, mine_heads = words, negated, odd, heads
+        if common := _self_negating(words) & _self_negating(clause):
+            # "no-shows" written on both sides names one thing, which neither side denies
+            mine, clause = _plain(words, common), _plain(clause, common)
+            mine_negated = words_profile(mine)[1]
+            mine_odd, mine_heads = _negations(mine) % 2, _negation_heads(mine)
         their = words_profile(clause)[1]
-        claimed = negated & (shared := stems & index.profiles[p].stems)
-        if claimed and not (heads & shared or not heads & index.stems):
+        claimed = mine_negated & (shared := stems & index.profiles[p].stems)
+        if claimed and not (mine_heads & shared or not mine_heads & index.stems):
             continue  # a clause sharing the rest but not what the claim denies is not about it
         if _not_until(clause):
             return None
         if not (
             bool(claimed) != bool(their & shared)
-            and odd != _negations(clause) % 2
+            and mine_odd != _negations(clause) % 2
             and (claimed or (_negation_heads(clause) & shared and not only))
             and shared - named
         ):
@@ -3544,6 +3609,21 @@ def _opposite(
         if found is None:
             found = p
     return found
+
+
+def _self_negating(words: Sequence[str]) -> frozenset[str]:
+    """The words of a clause that negate their own meaning ("no-shows", "non-refundable",
+    "banned"), lowercased."""
+    return frozenset(
+        w.lower() for w in words if (profile := word_profile(w)).negation and profile.stems
+    )
+
+
+def _plain(words: Sequence[str], common: frozenset[str]) -> list[str]:
+    """A clause's words with these self-negating words as their stems, which negate nothing."""
+    return [
+        " ".join(word_profile(w).stems) if w.lower() in common else w for w in words
+    ]
 
 
 def _prose(sentence: EvidenceSentence) -> bool:
