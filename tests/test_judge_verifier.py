@@ -3877,6 +3877,26 @@ def test_a_whole_number_of_seconds_or_grams_from_the_smaller_or_larger_unit() ->
     assert verdict("You picked 900 g of raspberries for £7.20.", receipt)[0] == UNSUPPORTED
 
 
+def test_a_month_named_by_a_table_s_row() -> None:
+    statement = (
+        "Period: 1 Jun 2026 - 31 Aug 2026\nMonth     Exported (kWh)   Earnings\n"
+        "Jun       412.6            GBP 61.89\nJul       455.3            GBP 68.30\n"
+        "Aug       368.1            GBP 55.22"
+    )
+    assert verdict("July was the best month at roughly 455 kWh.", statement)[0] == SUPPORTED
+    found = verdict("September was the best month at roughly 455 kWh.", statement)
+    assert found[0] == UNSUPPORTED and "'September'" in found[1]
+
+
+def test_a_margin_worked_out_of_the_claim_s_own_numbers() -> None:
+    final = "Final: Westgate Magpies 80 - Brookvale Saints 62\nVenue: Westgate Oval"
+    assert verdict("The Magpies beat the Saints 80 to 62, an 18-point win.", final)[0] == (
+        SUPPORTED
+    )
+    found = verdict("The Magpies beat the Saints 80 to 62, a 16-point win.", final)
+    assert found[0] == UNSUPPORTED and "'16'" in found[1]
+
+
 def test_a_row_named_first_in_a_list_is_its_own() -> None:
     jobs = (
         "Job                 Status    Duration\nlint                success   0:42\n"

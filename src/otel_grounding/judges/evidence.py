@@ -1012,6 +1012,11 @@ class EvidenceIndex:
             return True
         if date.month is None and date.day is None and date.year is not None:
             return number_key(date.year) in facts.numbers
+        if date.day is None and date.year is None and date.month is not None and any(
+            MONTHS.get(w.lower()) == date.month
+            for w in self._words_read() if w[:1].isupper()
+        ):
+            return True  # "July the best month" of a table's "Jul" row
         if date.month is not None and date.day is not None:  # "16-18 Jul", "3 and 14 November"
             wanted = {number_key(date.day)} | (
                 {number_key(date.year)} if date.year is not None else set()
@@ -1029,6 +1034,11 @@ class EvidenceIndex:
                 rf"\b{date.day}(?:st|nd|rd|th)\b", self.text
             ) is not None and any(known.month == date.month for known in facts.dates)
         return False
+
+    def _words_read(self) -> set[str]:
+        """The evidence's distinct words, as written."""
+        self.profiles  # noqa: B018 -- the distinct words
+        return self._distinct
 
     def _stamped_days(self) -> set[tuple[int, int, int]]:
         """Dates stamped in names (`_STAMPED_DAY`: a migration's or a release's), as (year,

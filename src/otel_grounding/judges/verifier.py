@@ -131,7 +131,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import asks, word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v58"
+MODEL = "rules-v59"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -412,9 +412,11 @@ _COMPUTED = frozenset(word_list(
     "away short done adds bringing brings full that's making gap ahead behind worth between "
     "including enough"
 ))
-#: ... and just after it, those and these ("44 seats free", "16 days later").
+#: ... and just after it, those and these ("44 seats free", "16 days later", "an 18-point
+#: win").
 _COMPUTED_AFTER = _COMPUTED | frozenset(word_list(
-    "free off later earlier spare more less fewer above below up down cheaper dearer"
+    "free off later earlier spare more less fewer above below up down cheaper dearer "
+    "win margin lead"
 ))
 #: How many of the evidence sentences nearest a claim `_anchored` reads numbers from.
 NEAR_SENTENCES = 3
