@@ -708,7 +708,8 @@ def evidence_sentences(text: str) -> list[str]:
 #: A number as a comparison states it ("3.9", "-0.8", "1,284", "41%"); not a time's or a
 #: version's part, not an ordinal ("3rd").
 _COMPARED = (
-    r"(?<![\w.:,/])(?<![a-z]-)((?:[-+\u2212]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[-+\u2212]?\d+(?:\.\d+)?)"
+    r"(?<![\w.:,/])(?<![a-z]-)"  # not an error's code ("E-21")
+    r"((?:[-+\u2212]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[-+\u2212]?\d+(?:\.\d+)?)"
     r"(?:k|m|bn|%)?)(?![\w:/]|[.,]\d)"
 )
 #: Words saying a value is higher or lower than another it is compared with.

@@ -1433,8 +1433,8 @@ def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
 
 
 def _own_negations(words: Sequence[str], line: str) -> frozenset[str]:
-    """The stems a clause's words that negate themselves ("no-claims", "non-refundable") deny,
-    where the line writes those words too: its field's name, not a denial of its value."""
+    """The stems denied by a clause's self-negating words ("no-claims", "non-refundable") that
+    the line writes too: part of its field's name, not a denial of its value."""
     lowered = line.lower()
     return frozenset(
         s for w in words if (p := word_profile(w)).negation and w.lower() in lowered
@@ -2886,11 +2886,12 @@ _SWITCHED_STATE = re.compile(
 _ON_OFF = re.compile(r"[:=]\s*(?:on|off)\b")
 
 
-#: What a claim excepts from what it says, to the clause's next comma ("passed everything
-#: except the flare guns").
+#: "above" or "below" before a number: a comparison, which `comparisons` reads, not a state.
 _BEYOND_A_NUMBER = re.compile(
     r"\b(?:above|below)\s+(?=(?:(?:the|its|a|an|your)\s+)?[$\u00a3\u20ac]?\d)", re.IGNORECASE
 )
+#: What a claim excepts from what it says, to the clause's next comma ("passed everything
+#: except the flare guns").
 _EXCEPTED = re.compile(r"\s+(?:except|apart\s+from|other\s+than|save\s+for)\b[^,;]*", re.IGNORECASE)
 
 
