@@ -805,9 +805,8 @@ class EvidenceIndex:
         """Written in the evidence as its code: the capitals a name starts with ("FRA" for
         Frankfurt, "LIS" for Lisbon)."""
         if self._codes is None:
-            self.profiles  # noqa: B018 -- the distinct words
             self._codes = {
-                w.lower() for w in self._distinct
+                w.lower() for w in self._words_read()
                 if w.isupper() and 3 <= len(w) <= 4 and w not in _CURRENCIES
             }
         return any(word.startswith(code) for code in self._codes)

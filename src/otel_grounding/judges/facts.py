@@ -215,6 +215,12 @@ class WordProfile:
     stems: tuple[str, ...]
     negation: bool
 
+    @property
+    def denies_itself(self) -> bool:
+        """Whether the word negates its own meaning ("non-refundable", "no-shows", "banned"),
+        not the words after it ("not")."""
+        return self.negation and bool(self.stems)
+
 
 #: The ending of an adjective ("refundable", "selective", "essential", "compliant").
 _ADJECTIVE = re.compile(r"(?:able|ible|ive|al|ent|ant)$")
@@ -413,8 +419,7 @@ def words_profile(words: Sequence[str]) -> tuple[frozenset[str], frozenset[str]]
     left = 0
     for profile in profiles:
         if profile.negation:
-            # "non-refundable", "no-claims" negate their own word, "not" the words after it
-            left = 0 if profile.stems else NEGATION_SCOPE
+            left = 0 if profile.denies_itself else NEGATION_SCOPE
             stems.update(profile.stems)
             negated.update(profile.stems)
             continue

@@ -1437,8 +1437,7 @@ def _own_negations(words: Sequence[str], line: str) -> frozenset[str]:
     the line writes too: part of its field's name, not a denial of its value."""
     lowered = line.lower()
     return frozenset(
-        s for w in words if (p := word_profile(w)).negation and w.lower() in lowered
-        for s in p.stems
+        s for w in _self_negating(words) if w in lowered for s in word_profile(w).stems
     )
 
 
@@ -3582,6 +3581,7 @@ def _opposite(
     heads = _negation_heads(words)
     # "only accepted between 1 and 21 March": the evidence's negation may be the rest's
     only = not negated and "only" in (w.lower() for w in words)
+    own_self_negating = _self_negating(words)
     found = None
     for p in same:
         # the evidence's "instead of" is read as the claim's is, and an answer's "Not yet,"
@@ -3591,7 +3591,7 @@ def _opposite(
             _FAILED_TO if odd else _INSTEAD,
         )
         mine, mine_negated, mine_odd, mine_heads = words, negated, odd, heads
-        if common := _self_negating(words) & _self_negating(clause):
+        if own_self_negating and (common := own_self_negating & _self_negating(clause)):
             # "no-shows" written on both sides names one thing, which neither side denies
             mine, clause = _plain(words, common), _plain(clause, common)
             mine_negated = words_profile(mine)[1]
@@ -3617,9 +3617,7 @@ def _opposite(
 def _self_negating(words: Sequence[str]) -> frozenset[str]:
     """The words of a clause that negate their own meaning ("no-shows", "non-refundable",
     "banned"), lowercased."""
-    return frozenset(
-        w.lower() for w in words if (profile := word_profile(w)).negation and profile.stems
-    )
+    return frozenset(w.lower() for w in words if word_profile(w).denies_itself)
 
 
 def _plain(words: Sequence[str], common: frozenset[str]) -> list[str]:
