@@ -301,7 +301,7 @@ def test_the_judge_the_settings_name_judges_the_run_as_on_a_span(
     assert verdict["explanation"].startswith("not in the evidence: name 'Lyon'")
     table = run_cli("score", "--format", "table", "--settings-file", settings, str(path)).stdout
     assert (
-        f"judge verifier (rules-v59): rate 0.0000 (0/1 sentence supported)  flagged "
+        f"judge verifier (rules-v60): rate 0.0000 (0/1 sentence supported)  flagged "
         f"{'yes' if flagged else 'no'}  kinds name"
     ) in table
     assert "not in the evidence: name 'Lyon'" in table

@@ -3897,6 +3897,123 @@ def test_a_margin_worked_out_of_the_claim_s_own_numbers() -> None:
     assert found[0] == UNSUPPORTED and "'16'" in found[1]
 
 
+def test_a_comparison_reads_its_two_values_in_one_unit() -> None:
+    stats = (
+        " table    | before | after\n"
+        "----------+--------+---------\n"
+        " readings | 212 GB | 19 GB\n"
+        " events   | 31 GB  | 4210 MB"
+    )
+    claim = "The events table is down from 31 GB to 4,210 MB after compression."
+    assert verdict(claim, stats)[0] == SUPPORTED
+    found = verdict("The events table is up from 31 GB to 4,210 MB after compression.", stats)
+    assert found[0] == UNSUPPORTED and "its own numbers say the other way" in found[1]
+
+
+def test_a_percentage_change_worked_out_of_the_claim_s_own_numbers() -> None:
+    sizes = (
+        "-rw-r--r-- 1 ci ci 1843712 Jul  8 10:14 pkg/app_bg.wasm\n"
+        "-rw-r--r-- 1 ci ci 1196032 Jul  8 10:15 pkg/app_bg.opt.wasm"
+    )
+    claim = "Optimising took the module from about 1.84 MB to about 1.2 MB, roughly a 35% cut."
+    assert verdict(claim, sizes)[0] == SUPPORTED
+    claim = "Optimising took the module from about 1.84 MB to about 1.2 MB, roughly a 45% cut."
+    assert verdict(claim, sizes)[0] == UNSUPPORTED
+
+
+def test_a_total_is_of_every_item_it_totals() -> None:
+    invoice = (
+        "INVOICE INV-2026-0457          Harbourside Art Fair\n"
+        "Booth B17 (3 m x 3 m)                      \u00a3420.00\n"
+        "Corner surcharge                            \u00a360.00\n"
+        "Subtotal                                   \u00a3480.00\n"
+        "VAT 20%                                     \u00a396.00\n"
+        "Total due                                  \u00a3576.00"
+    )
+    assert verdict("The invoice for booth B17 comes to \u00a3576 with VAT.", invoice)[0] == SUPPORTED
+    assert verdict("The invoice for booth B17 comes to \u00a3612 with VAT.", invoice)[0] == (
+        UNSUPPORTED
+    )
+
+
+def test_insufficient_is_not_enough() -> None:
+    log = "Region        Size     Result\nIberia        1.6 GB   Skipped \u2014 insufficient storage"
+    claim = "Iberia was skipped because there wasn't enough storage."
+    assert verdict(claim, log)[0] == SUPPORTED
+    assert verdict("Iberia was skipped although there was enough storage.", log)[0] == (
+        CONTRADICTED
+    )
+
+
+def test_an_offer_to_act_states_nothing_but_what_it_stands_on() -> None:
+    pack = "Trader: Magpie & Thimble (pitch H14)\nElectric: not booked\nPitch fee: \u00a385 \u2014 PAID"
+    assert verdict("Should I add an electric hook-up to your booking?", pack)[0] == SUPPORTED
+    claim = "Should I pay for the pitch, since the fee isn't paid yet?"
+    assert verdict(claim, pack)[0] != SUPPORTED
+
+
+def test_a_particle_makes_no_naming_scheme() -> None:
+    pack = "Set-up: Fri 16:00\u201320:00\nBreak-down: from 16:00 Sunday only\nElectric: not booked"
+    claim = "You haven't booked an electric hook-up, and set-up is on Friday from 4 to 8pm."
+    assert verdict(claim, pack)[0] == SUPPORTED
+    hosts = "auth-gw    10.0.0.4   up\npayments-gw 10.0.0.5  up"
+    assert verdict("The ledger-gw host is up.", hosts)[0] == UNSUPPORTED
+
+
+def test_a_flag_of_another_row() -> None:
+    stats = (
+        "  relname  |        reloptions         | n_dead_tup\n"
+        " ----------+---------------------------+-----------\n"
+        "  events   | {fillfactor=90}           |      18204\n"
+        "  sessions | {autovacuum_enabled=false} |    4930117"
+    )
+    claim = "Autovacuum is off on sessions, while events was autovacuumed overnight."
+    assert verdict(claim, stats)[0] == SUPPORTED
+    assert verdict("Autovacuum is enabled on sessions.", stats)[0] == CONTRADICTED
+
+
+def test_a_weekday_s_day_and_month_joined_by_a_dash() -> None:
+    listing = (
+        "Aufguss Evenings, March 2026\n"
+        "Fri 03-06   19:30  Kelo        12 left\n"
+        "Sat 03-28   20:00  Panorama     4 left"
+    )
+    assert verdict("The Kelo evening on Friday the 6th has 12 places left.", listing)[0] == (
+        SUPPORTED
+    )
+    assert verdict("The Panorama evening on Saturday the 21st has 4 places left.", listing)[0] == (
+        UNSUPPORTED
+    )
+
+
+def test_a_header_ruled_off_its_rows_states_nothing() -> None:
+    buckets = (
+        "    id    | public | file_size_limit |   allowed_mime_types\n"
+        "----------+--------+-----------------+------------------------\n"
+        "  avatars  | t      |         2097152 | {image/png,image/jpeg}\n"
+        "  exports  | f      |                 |"
+    )
+    claim = "Exports is private with no size limit or file-type restriction at all."
+    assert verdict(claim, buckets)[0] == SUPPORTED
+
+
+def test_a_reminder_the_question_proposes_before_a_date_or_time() -> None:
+    licence = "Category D1 valid to: 2026-12-03\nTimesheet: submit via portal by Friday 17:00"
+    claim = "Want me to remind you on November 3 to renew D1?"
+    assert verdict(claim, licence)[0] == SUPPORTED
+    claim = "Want me to remind you on December 13 to renew D1?"
+    assert verdict(claim, licence)[0] == UNSUPPORTED
+    assert verdict("Shall I set a reminder for 4 pm on Friday?", licence)[0] == SUPPORTED
+    assert verdict("Shall I set a reminder for 6 pm on Friday?", licence)[0] == UNSUPPORTED
+    invoice = "Payment terms: 14 days (due 2026-11-20)"
+    assert verdict("Shall I schedule the payment for the 19th?", invoice)[0] == SUPPORTED
+    assert verdict("Shall I schedule the payment for the 22nd?", invoice)[0] == UNSUPPORTED
+    # a span the question says fixes the day
+    notice = "Registration expires: 2026-11-30\nRenew online at least 10 days before expiry"
+    claim = "Want me to remind you on November 25, so you can renew 10 days before it expires?"
+    assert verdict(claim, notice)[0] == UNSUPPORTED
+
+
 def test_a_row_named_first_in_a_list_is_its_own() -> None:
     jobs = (
         "Job                 Status    Duration\nlint                success   0:42\n"

@@ -239,6 +239,11 @@ _FOREIGN_DATE = re.compile(
 _DAY_DOTTED = re.compile(r"(?<![\w.])(\d{1,2})\.(\d{1,2})\.((?:19|20)\d\d)(?![\w.])")
 #: A date written day and month in digits, then the year ("03/11/2026").
 _SLASHED = re.compile(r"(?<![\w/.])(\d{1,2})/(\d{1,2})(?:/((?:19|20)\d\d)\b|(?![\w/.]))")
+#: A weekday's abbreviation and a day and month joined by a dash, without a year ("Fri
+#: 03-06" in a listing of March), read both ways.
+_WEEKDAY_DASHED = re.compile(
+    r"\b(?:mon|tue|wed|thu|fri|sat|sun)\.?\s+(\d{1,2})-(\d{1,2})(?![\w-])", re.IGNORECASE
+)
 #: A sentence opening with one of these goes on about the sentence before.
 _OPENING_PRONOUNS = frozenset(("He", "She", "They", "It"))
 TIMES = frozenset(("x", "times"))
@@ -933,16 +938,7 @@ class EvidenceIndex:
         if a_year(number):  # "passed away in 1955"
             return False
         held = self.derived[1] if number.unit in TIMES else self.derived[0]
-        places = number.decimals
-        rounded = _ROUND_ZEROS.search(number.text) if number.hedged else None
-        if rounded and not number.decimals:  # "about $13,700 away" for 13,725
-            places = -len(rounded.group().replace(",", ""))
-
-        def written(value: float) -> bool:
-            return round(value, places) == number.value and (
-                not rounded or abs(value - number.value) <= ROUNDED_TOLERANCE * number.value
-            )
-
+        written = rounding_to(number)
         if any(map(written, held)):
             return True
         if not number.decimals and (
@@ -1612,7 +1608,9 @@ class EvidenceIndex:
                 self._joined_parts.update({("first", parts[0]), ("last", parts[-1])})
         parts = JOINERS.split(word)
         known = self._joined_parts
-        return ("first", parts[0]) in known or ("last", parts[-1]) in known
+        return (("first", parts[0]) in known and parts[0] not in _PARTICLES) or (
+            ("last", parts[-1]) in known and parts[-1] not in _PARTICLES
+        )
 
     def knows_part(self, part: str) -> bool:
         """A part of a joined word the evidence holds, or holds the start of ("westerly" for
@@ -1787,6 +1785,11 @@ def _timetable_days(text: str) -> set[str]:
     return days
 
 
+#: The particles of a phrasal verb's noun ("set-up", "hook-up", "break-down"): a part that
+#: makes no naming scheme ("-out" and "-in" do name states: "locked-out", "logged-in").
+_PARTICLES = frozenset(word_list("up down over back away"))
+
+
 def _prose(line: str) -> bool:
     """Whether a line is a sentence of prose (a search result's snippet, an email's line)."""
     return line.rstrip()[-1:] in _PROSE_ENDS and line.count(" ") >= PARAGRAPH_MIN_WORDS - 1
@@ -1819,11 +1822,28 @@ def parts_known(parts: Sequence[str], known: Callable[[str], bool]) -> bool:
     return all((joined and p in _JOINING_PARTS) or known(p) for p in parts)
 
 
+def rounding_to(number: NumberFact) -> Callable[[float], bool]:
+    """Whether a value is this number as written: at its precision, or rounded to its zeros
+    where it is hedged ("about $13,700 away" for 13,725), and then close to it."""
+    places = number.decimals
+    rounded = _ROUND_ZEROS.search(number.text) if number.hedged else None
+    if rounded and not number.decimals:
+        places = -len(rounded.group().replace(",", ""))
+
+    def written(value: float) -> bool:
+        return round(value, places) == number.value and (
+            not rounded or abs(value - number.value) <= ROUNDED_TOLERANCE * number.value
+        )
+
+    return written
+
+
 def numeric_dates(text: str) -> list[DateFact]:
     """Dates written in digits the general reader leaves alone: a month ("2026-06"), EXIF's
     "2026:09:19", an index's "logs-2026.06.02", a file's "orders_2026_05_11", "2026/03/11",
     "15.12.2026" (day first), a day and a month's name in another language ("16 mai 2026"),
-    and "03/11/2026" or "17/03", read both ways (month first and day first)."""
+    "03/11/2026", "17/03" or a weekday's "Fri 03-06", read both ways (month first and day
+    first)."""
     found: list[DateFact] = []
     for m in _YEAR_FIRST.finditer(text):
         year = int(m.group(1))
@@ -1857,6 +1877,11 @@ def numeric_dates(text: str) -> list[DateFact]:
         year, month, day = int(m.group(1)), int(m.group(2)), int(m.group(3))
         if 1 <= month <= 12 and 1 <= day <= 31:
             found.append(DateFact(m.group(), year, month, day))
+    for m in _WEEKDAY_DASHED.finditer(text):  # a listing's "Fri 03-06"
+        a, b = int(m.group(1)), int(m.group(2))
+        for month, day in {(a, b), (b, a)}:
+            if 1 <= month <= 12 and 1 <= day <= 31:
+                found.append(DateFact(m.group(), None, month, day))
     for m in _SLASHED.finditer(text):
         written = int(m.group(3)) if m.group(3) else None
         a, b = int(m.group(1)), int(m.group(2))

@@ -68,15 +68,19 @@ NEGATIONS = frozenset(
         "unable"
     )
 )
-#: Words that say "not allowed" in one ("sky lanterns are banned" / "not allowed").
-NOT_ALLOWED = frozenset(word_list("banned prohibited forbidden"))
+#: Words that deny a word in one, and the word they deny ("sky lanterns are banned" / "not
+#: allowed"; "insufficient storage" / "not enough storage").
+DENYING_WORDS = {
+    **dict.fromkeys(word_list("banned prohibited forbidden"), "allowed"),
+    "insufficient": "enough",
+}
 #: The ending of a negating contraction ("doesn't").
 NEGATION_ENDINGS = ("n't", "n\u2019t")
 #: Every negation word holds one of these: a text holding none of them negates nothing.
 _NEGATION_MARKS = (
     *sorted(w for w in NEGATIONS if not any(o != w and o in w for o in NEGATIONS)),
     *NEGATION_ENDINGS,
-    *NOT_ALLOWED,
+    *DENYING_WORDS,
 )
 #: Words before a number that allow it to be rounded ("about 5 GB" for 4.87 GB).
 HEDGES = frozenset(
@@ -238,8 +242,8 @@ def word_profile(word: str) -> WordProfile:
         return WordProfile(parts, (stem(_ABLE.sub("", parts[1])),), True)
     if len(parts) == 2 and parts[0] == "no" and parts[1] not in STOPWORDS:
         return WordProfile(parts, (stem(parts[1]),), True)  # "no-shows": not shown up
-    if lower in NOT_ALLOWED:
-        return WordProfile(parts, (stem("allowed"),), True)
+    if (denied := DENYING_WORDS.get(lower)) is not None:
+        return WordProfile(parts, (stem(denied),), True)
     negation = lower in NEGATIONS or lower.endswith(NEGATION_ENDINGS)
     stems = () if negation else tuple(
         stem(p) for p in parts if len(p) >= 2 and p not in STOPWORDS and p not in NEGATIONS
@@ -271,7 +275,10 @@ def words_of(text: str) -> set[str]:
 
 
 #: Stems of one meaning, read as one ("a visa is needed" states "visa_required").
-_SAME_MEANING = {"need": "requir", "mandatory": "requir", "permitt": "allow", "permit": "allow"}
+_SAME_MEANING = {
+    "need": "requir", "mandatory": "requir", "permitt": "allow", "permit": "allow",
+    "sufficient": "enough",
+}
 
 
 @lru_cache(maxsize=65536)
@@ -758,7 +765,17 @@ def _compared_value(text: str) -> tuple[float, str]:
     return float(digits.replace(",", "").replace("\u2212", "-")), text[len(digits):]
 
 
-def comparisons(sentence: str) -> list[tuple[str, str, bool]]:
+class Comparison(NamedTuple):
+    """A comparison a sentence makes: its value and the value it is compared with, as written;
+    whether it says higher; and what one of the other's units is in the value's."""
+
+    value: str
+    other: str
+    higher: bool
+    factor: float = 1.0
+
+
+def comparisons(sentence: str) -> list[Comparison]:
     """The comparisons a sentence makes between two of its numbers, each as (value, the value
     it is compared with, whether it says higher): "3.9, down from 4.3", "rose from 41.2 to
     40.5", "180, below its reorder point of 500". Dates are no values; a comparison whose
@@ -766,7 +783,7 @@ def comparisons(sentence: str) -> list[tuple[str, str, bool]]:
     if _COMPARES.search(sentence) is None:
         return []
     lowered = _DATE.sub(lambda m: "d" * len(m.group()), _CURRENCY_SIGN.sub("", sentence.lower()))
-    found: list[tuple[str, str, bool]] = []
+    found: list[Comparison] = []
     for pattern, backward in ((_FROM, True), (_BEYOND, True), (_FROM_TO, False)):
         for m in pattern.finditer(lowered):
             words = set(m.group(1).split())
@@ -793,8 +810,15 @@ def comparisons(sentence: str) -> list[tuple[str, str, bool]]:
                 continue  # "opens up from 8 pm": a time of day, no value
             if pattern is not _BEYOND and value.startswith("-") and other.startswith("-"):
                 continue  # "down from -38 ns to -7 ns": a move may be in size, not in value
+            if backward:
+                units = _unit_at(lowered, values[-1].end(1)), _unit_at(lowered, m.end(2))
+            else:
+                units = _unit_at(lowered, m.end(3)), _unit_at(lowered, m.end(2))
+            factor = _other_in_value_unit(*units)
+            if factor is None:
+                continue  # "31 GB" beside "0.3 ms": two things, no comparison
             if not _is_year(value) and not _is_year(other):
-                found.append((value, other, bool(words & _HIGHER)))
+                found.append(Comparison(value, other, bool(words & _HIGHER), factor))
     return found
 
 
@@ -813,6 +837,42 @@ def _measured(lowered: str, end: int) -> str | None:
     return unit.group(1) if unit and unit.group(1) in _MEASURES else None
 
 
+#: Units a comparison reads its two values in, by what they measure and their size in the
+#: smallest: "down from 31 GB to 4,210 MB" compares 31,000 MB with 4,210.
+_MAGNITUDES: dict[str, tuple[str, float]] = {
+    **{u: ("bytes", 1e3 ** n) for n, us in enumerate(("b bytes", "kb", "mb", "gb", "tb"))
+       for u in us.split()},
+    **{u: ("bytes", 1024.0 ** n) for n, u in enumerate(("", "kib", "mib", "gib", "tib")) if u},
+    **dict.fromkeys(("ms",), ("time", 1e-3)),
+    **dict.fromkeys(("s", "sec", "secs", "seconds"), ("time", 1.0)),
+    **dict.fromkeys(("min", "mins", "minutes"), ("time", 60.0)),
+    **dict.fromkeys(("h", "hr", "hrs", "hours"), ("time", 3600.0)),
+    **dict.fromkeys(("mg",), ("mass", 1e-3)),
+    **dict.fromkeys(("g", "grams"), ("mass", 1.0)),
+    **dict.fromkeys(("kg",), ("mass", 1e3)),
+    **dict.fromkeys(("mm",), ("length", 1e-3)),
+    **dict.fromkeys(("cm",), ("length", 1e-2)),
+    **dict.fromkeys(("m", "metres", "meters"), ("length", 1.0)),
+    **dict.fromkeys(("km",), ("length", 1e3)),
+}
+
+
+def _unit_at(lowered: str, end: int) -> str:
+    """The word written right after a compared number ending at `end`, or ""."""
+    unit = _UNIT.match(lowered, end)
+    return unit.group(1) if unit else ""
+
+
+def _other_in_value_unit(unit: str, other_unit: str) -> float | None:
+    """What one of the other value's units is in the value's: 1 when their units are the
+    same or not both written, 1,000 for "4,210 MB" compared with "31 GB", and None when the
+    two measure different things ("ms" and "GB")."""
+    if unit == other_unit or unit not in _MAGNITUDES or other_unit not in _MAGNITUDES:
+        return 1.0
+    (kind, size), (other_kind, other_size) = _MAGNITUDES[unit], _MAGNITUDES[other_unit]
+    return other_size / size if kind == other_kind else None
+
+
 #: A time of day right after a number ("8 pm", "8:30").
 _A_TIME = re.compile(r"\s?(?:[ap]\.?m\b|:\d\d)")
 #: A number as written in a sentence, for `contradicts_itself`.
@@ -825,8 +885,9 @@ def _is_year(number: str) -> bool:
 
 def contradicts_itself(sentence: str) -> tuple[str, str, bool] | None:
     """A comparison of the sentence's that its own numbers deny ("3.9, up from 4.3")."""
-    for value, other, higher in comparisons(sentence):
+    for value, other, higher, factor in comparisons(sentence):
         (a, scale), (b, other_scale) = _compared_value(value), _compared_value(other)
+        b *= factor
         if scale == other_scale and a != b and (a > b) != higher:
             # "29.6, which is 4.6 above the 25 threshold": the value is how far, and the
             # sentence writes where that lands (25 + 4.6)

@@ -98,6 +98,7 @@ from otel_grounding.judges.evidence import (
     id_shape,
     numeric_dates,
     parts_known,
+    rounding_to,
     values_in,
 )
 from otel_grounding.judges.facts import (
@@ -131,7 +132,7 @@ from otel_grounding.judges.tables import (
 from otel_grounding.sentences import asks, word_list
 
 #: The rules' version, written as `judge.model`.
-MODEL = "rules-v59"
+MODEL = "rules-v60"
 #: A claim with at least this many content words is unsupported when fewer than this share
 #: of them occur in the evidence (chosen on the development split and the agent-style set).
 COVERAGE_MIN = 0.4
@@ -494,6 +495,8 @@ def check_claim(claim: str, index: EvidenceIndex, answer: Answer | None = None) 
     content = len(facts.content_stems)
     coverage = sum(1 for s in facts.content_stems if s in index.stems) / content if content else 1.0
     parts = clauses(claim)
+    if asks(claim) and _only_offers(claim):
+        parts = []
     # A document of prose is held to its facts here, to one passage in `passage_checks`; an
     # output in lines is records, however long.
     if index.is_document and not index.structured:
@@ -557,6 +560,30 @@ def check_claim(claim: str, index: EvidenceIndex, answer: Answer | None = None) 
     return ClaimCheck(SUPPORTED, hint, coverage, None, nearest)
 
 
+#: An offer to act ("Should I re-enable autovacuum ...", "Want me to add ...").
+_OFFER = re.compile(
+    r"\b(?:(?:should|shall|can|could|may)\s+(?:i|we)|want\s+me\s+to|would\s+you\s+like"
+    r"|do\s+you\s+want)\b",
+    re.IGNORECASE,
+)
+#: What may open a sentence before its first word.
+_OPENING_MARKS = " \t\n\"'(\u201c\u2018"
+#: Where an offer goes on to state what it stands on ("..., since it's included?", "remind
+#: you that scooters aren't allowed").
+_OFFER_STATES = re.compile(
+    r"\b(?:since|given|because|which|that|who|now\s+that|while|though|although)\b",
+    re.IGNORECASE,
+)
+
+
+def _only_offers(question: str) -> bool:
+    """Whether a question only offers to act, stating nothing it stands on: what it offers to
+    do says nothing of how things are ("Should I add an electric hook-up?" of `Electric: not
+    booked`; but not "Shall I add breakfast, since it's included?")."""
+    opens = _OFFER.match(question.lstrip(_OPENING_MARKS))
+    return opens is not None and _OFFER_STATES.search(question) is None
+
+
 def _bindings(
     claim: str, facts: TextFacts, index: EvidenceIndex
 ) -> Iterator[tuple[tuple[str, ...], bool]]:
@@ -609,7 +636,7 @@ def _scattered(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
         if found:
             places[name] = sorted(found)
     for number in facts.numbers:  # years and amounts; not clock times or small counts
-        if number.value < SCATTER_MIN_NUMBER:
+        if number.value < SCATTER_MIN_NUMBER or _a_total_only(number, index):
             continue
         at = index.number_at.get(number_key(number.value))
         if at:
@@ -625,6 +652,20 @@ def _scattered(facts: TextFacts, index: EvidenceIndex) -> tuple[str, ...]:
         ):
             return ()
     return (*(f"'{a}'" for a in places), _APART)
+
+
+#: A line giving a whole record's total ("Total due  £612.00", "Subtotal £277.00").
+_TOTAL_LINE = re.compile(
+    r"^\W*(?:grand\s+|sub-?)?total\b|\b(?:total|amount|balance)\s+(?:due|payable|owed)\b",
+    re.IGNORECASE,
+)
+
+
+def _a_total_only(number: NumberFact, index: EvidenceIndex) -> bool:
+    """Whether the evidence gives a number only on lines of a record's total: the total of
+    all its items, so a claim may join it to any of them ("booth B17 comes to £612")."""
+    lines = [line for line in index.text.splitlines() if number.value in values_in(line)]
+    return bool(lines) and all(_TOTAL_LINE.search(line) for line in lines)
 
 
 def _swapped(
@@ -801,6 +842,7 @@ def _unbound(claim: str, facts: TextFacts, index: EvidenceIndex) -> tuple[str, .
             and (not index.structured or (
                 index.keyed(name.lower()) and bool(where.get(name.lower(), set()) & index.data_rows)
             ))
+            and not _a_total_only(number, index)  # "booth B17 comes to £612" of "Total due"
         ):
             return (f"'{name}'", f"'{number.text}'", _APART)
     return ()
@@ -1424,12 +1466,42 @@ def _field_flip(parts: Sequence[str], index: EvidenceIndex) -> int | None:
                 # no conflicts")
             if _EXCEPTED.search(line):
                 continue  # "not required, except cellar tours": either way, of some
+            if _of_other_rows(words, line, index):
+                continue  # "events ... were last autovacuumed" of the `sessions` row's flag
             if _repeats_its_denial(clause, line):
                 denied = not denied  # "works without Wi-Fi" of `works without Wi-Fi: YES`
             if (denied == value and not _stated_elsewhere(field, position, index)
                     and not _repeats_its_no(clause, line)):
                 return position
     return None
+
+
+def _of_other_rows(words: Sequence[str], line: str, index: EvidenceIndex) -> bool:
+    """Whether a clause names the rows of a table other than the one a line is (by their first
+    cells), and not that one: what it says is of them ("events and invoices were last
+    autovacuumed" of `sessions | {autovacuum_enabled=false}`)."""
+    key = _row_key(line)
+    if key is None:
+        return False
+    named = {w.lower() for w in words}
+
+    def said(key: str) -> bool:  # "semantic ranking" says `semantic_ranking`
+        return all(p in named for p in word_parts(key))
+
+    return not said(key) and any(
+        said(other) for text in index.text.splitlines()
+        if (other := _row_key(text)) is not None and other != key
+    )
+
+
+def _row_key(line: str) -> str | None:
+    """A table line's first cell, lowercased, when it is one word ("sessions" of `sessions |
+    {autovacuum_enabled=false} | 4930117`); not a key's (`semantic_ranking = off`)."""
+    cells = [c.strip() for c in line.split("|")] if "|" in line else line.split()
+    cells = [c for c in cells if c and c not in ("=", ":")]
+    if len(cells) < ROW_MIN_CELLS or not _ROW_KEY.fullmatch(cells[0].lower()):
+        return None
+    return cells[0].lower()
 
 
 def _own_negations(words: Sequence[str], line: str) -> frozenset[str]:
@@ -1583,6 +1655,11 @@ def _as_a_time(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
             )
             for text, hours, minute, _ in claim_times(claim)
         )
+        or any(  # "set a reminder for 4 pm" ahead of a 17:00 deadline
+            (re.match(rf"{re.escape(number.text)}\b", text) or number.text in text.split(":"))
+            and _reminder_time(claim, text, hours, minute, index)
+            for text, hours, minute, _ in claim_times(claim)
+        )
     )
 
 
@@ -1623,6 +1700,82 @@ def _date_moved(date: DateFact, index: EvidenceIndex) -> bool:
                 ):
                     return True
     return False
+
+
+#: A question proposing a reminder, an alarm or a payment for a time of its own ("Want me to
+#: remind you on November 3", "set an alarm for 9:55", "schedule the payment for the 19th").
+_PROPOSED_FOR = re.compile(
+    r"\b(?:remind\s+\w+|reminders?|alarms?|alerts?|schedule(?:\s+\w+){0,3}?)"
+    r"\s+(?:for|on|at)\s+(?:(?:around|about|the)\s+)*(?:[a-z]+day,?\s+)?$",
+    re.IGNORECASE,
+)
+#: A span the claim says a day comes before another ("10 days before it expires").
+_DAYS_BEFORE = re.compile(r"\b\w+\s+(?:days?|weeks?)\s+(?:before|ahead)\b", re.IGNORECASE)
+#: How long before one of the evidence's dates a proposed reminder may fall, in days ...
+REMINDER_DAYS = 31
+#: ... and before one of its times of day, in minutes.
+REMINDER_MINUTES = 180
+
+
+def _proposed(claim: str, text: str) -> bool:
+    """Whether a question proposes to set a reminder, an alarm or a payment for this value
+    of its own, not one it says the evidence gives ("..., before judging starts at 10 -
+    shall I set an alarm for 6:30?")."""
+    at = _place(claim, text)
+    return (
+        at >= 0 and claim.rstrip(" \t\n\"')").endswith("?")
+        and _OFFER.search(claim, 0, at) is not None
+        and _PROPOSED_FOR.search(claim[max(0, at - 60):at]) is not None
+    )
+
+
+def _reminder_date(claim: str, date: DateFact, index: EvidenceIndex) -> bool:
+    """Whether a date is a reminder the question proposes, within `REMINDER_DAYS` before one
+    of the evidence's dates ("remind you on November 3 to renew D1" for a December 3 expiry)."""
+    if date.month is None or date.day is None or not _proposed(claim, date.text):
+        return False
+    if _DAYS_BEFORE.search(claim) or index.moves():
+        return False  # "renew 10 days before": the span, the claim's or the output's, says which
+    year = date.year or _UNWRITTEN_YEAR
+    try:
+        wanted = calendar_day(year, date.month, date.day)
+    except ValueError:
+        return False
+    for dates in index.sentence_dates:
+        for known in dates:
+            if known.month is None or known.day is None:
+                continue
+            try:
+                day = calendar_day(known.year or year, known.month, known.day)
+            except ValueError:
+                continue
+            if 0 < (day - wanted).days <= REMINDER_DAYS:
+                return True
+    return False
+
+
+def _reminder_day(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
+    """Whether an ordinal day ("the 19th") is a reminder or a payment the question proposes,
+    within `REMINDER_DAYS` before a day of the month the evidence dates ("due 2026-11-20")."""
+    if not _ordinal(number.text) or not _proposed(claim, number.text):
+        return False
+    return any(
+        known.day is not None and 0 < known.day - number.value <= REMINDER_DAYS
+        for dates in index.sentence_dates for known in dates
+    )
+
+
+def _reminder_time(claim: str, text: str, hours: set[int], minute: int | None,
+                   index: EvidenceIndex) -> bool:
+    """Whether a time of day is an alarm or a reminder the question proposes, within
+    `REMINDER_MINUTES` before one of the evidence's times ("a reminder for 4 pm on Friday" for
+    a 17:00 deadline)."""
+    if not _proposed(claim, text) or index.moves():
+        return False  # "nothing to eat 4 h before": the output's span says which time
+    wanted = {60 * h + (minute or 0) for h in hours}
+    return any(
+        0 < 60 * h + m - w <= REMINDER_MINUTES for h, m in index.times for w in wanted
+    )
 
 
 def _between_clocks(claim: str, first: int, second: int | None, index: EvidenceIndex) -> bool:
@@ -1679,8 +1832,28 @@ def _from_its_own(claim: str, number: NumberFact, numbers: Sequence[NumberFact])
     others.extend(NUMBER_WORDS[w] for w in _COUNT_WORD.findall(claim.lower()))
     if len(others) > OWN_MAX_NUMBERS:
         return False
+    if number.hedged and not number.percent:  # "roughly 17,600 to go" of 200,000 and 182,406
+        written = rounding_to(number)
+        if any(written(a + b) or written(abs(a - b)) for a, b in combinations(others, 2)):
+            return True
     return works_out(others, number.value, number.decimals, percent=number.percent,
                      three=computed)
+
+
+def _change_of_its_own(number: NumberFact, numbers: Sequence[NumberFact]) -> bool:
+    """Whether a percentage is the change between the two numbers the claim writes just
+    before it in one unit, against either ("from about 1.84 MB to about 1.2 MB, roughly a 35%
+    cut"): rounded as written, or within a point where the claim hedges it."""
+    if not number.percent or number not in numbers:
+        return False
+    before = [n for n in numbers[:numbers.index(number)] if not n.percent and not a_year(n)]
+    if len(before) < 2 or before[-2].unit != before[-1].unit:
+        return False
+    a, b = before[-2].value, before[-1].value
+    if not a or not b or a == b:
+        return False
+    slack = 1.0 if number.hedged else 0.5 * 10.0 ** -number.decimals
+    return any(abs(100 * abs(a - b) / base - number.value) <= slack for base in (a, b))
 
 
 def _clause_of(claim: str, number: NumberFact) -> str:
@@ -2160,15 +2333,16 @@ def _weekday_of_a_listed_week(claim: str, date: DateFact, index: EvidenceIndex) 
 
 def _weekday_on_another_day(claim: str, index: EvidenceIndex) -> list[str]:
     """A weekday and a day of the month the claim joins ("Thursday the 12th") where the output
-    writes that weekday with another day ("Thu 11") and never with this one."""
+    writes that weekday with another day ("Thu 11", "Thu 03-11") and never with this one."""
     found: list[str] = []
     if "day" not in claim:  # every weekday's name ends so
         return found
     for m in _WEEKDAY_AND_DAY.finditer(claim):
-        days = {
-            int(day) for day in re.findall(
-                rf"\b{m.group(1).lower()[:3]}[a-z]*\.?\s+(\d\d?)\b(?!:)", index.text
-            )
+        days = {  # "Fri 03-06": the month and the day, either way round
+            int(day) for pair in re.findall(
+                rf"\b{m.group(1).lower()[:3]}[a-z]*\.?\s+(\d\d?)(?:[-/](\d\d?))?\b(?!:)",
+                index.text, re.IGNORECASE,
+            ) for day in pair if day
         }
         if days and int(m.group(2)) not in days:
             found.append(m.group())
@@ -2467,9 +2641,11 @@ def _missing_facts(
                     and not index.in_one_record(n) and not index.column_total(n)
                     and not _named_rows_total(claim, n, index)
                     and not _from_its_own(claim, n, facts.numbers)
+                    and not _change_of_its_own(n, facts.numbers)
                     and not _rounded_on_its_row(claim, n, index)
                     and not _rounded_by_its_key(claim, n, index)
                     and not _gap_on_a_line(n, index)
+                    and not _reminder_day(claim, n, index)
                     and not _days_apart(claim, n, index)
                     and not _money_of_money(claim, n)
                     and not _group_of_digits(claim, n, index)
@@ -2490,6 +2666,7 @@ def _missing_facts(
             if not at_a_time(claim, hours, minute, start, index.times)
             and not (len(hours) == 2 and _between_clocks(claim, min(hours), minute, index))
             and not _moved_by(hours, minute, index)
+            and not _reminder_time(claim, text, hours, minute, index)
         )
     if facts.dates:
         missing.extend(
@@ -2497,6 +2674,7 @@ def _missing_facts(
             if not index.has_date(d) and not _words_of_a_title(claim, d.text, index)
             and not _weekday_of_a_listed_week(claim, d, index)
             and not _date_moved(d, index)
+            and not _reminder_date(claim, d, index)
         )
     missing.extend(f"date '{said}'" for said in _weekday_on_another_day(claim, index))
     if facts.identifiers:
@@ -2987,11 +3165,27 @@ def _other_state(
                 )
                 if opposite is not None and not _of_the_other(
                     index.sentences[opposite[0]].text, own, same | other
-                ) and not _on_other_days(index.sentences[opposite[0]].text, opposite[1], own):
+                ) and not _on_other_days(index.sentences[opposite[0]].text, opposite[1], own) and (
+                    not _ruled_under(index.sentences[opposite[0]].text, index)
+                ):
                     return (f"'{word}'", f"{_OTHER_STATE} '{opposite[1]}'"), opposite[0]
                 if any(_states_of(index.sentences[p].text) & (same | other) for p in found):
                     break  # the lines about it state it: the claim's state, or a negated one
     return None
+
+
+#: A rule under a table's header ("----------+--------", "=====  ====").
+_RULE = re.compile(r"\s*[-=+|:\s]*[-=]{3}[-=+|:\s]*")
+
+
+def _ruled_under(text: str, index: EvidenceIndex) -> bool:
+    """Whether a line is a table's header, ruled off from its rows: its words name columns
+    ("| public |" over rows of `t` and `f`), they state nothing."""
+    lines = index.text.splitlines()
+    return any(
+        text.strip() in line and _RULE.fullmatch(after)
+        for line, after in pairwise(lines)
+    )
 
 
 def _value_denied(
@@ -3336,9 +3530,10 @@ def _state_lines(beside: frozenset[str], kind: frozenset[str], index: EvidenceIn
 
 
 #: A count, a share or an amount of nought ("1842 passed, 0 failed", "0% vested",
-#: "damaged=0", `"remote_enabled": 0`, "fee £0.00", "zero-rated"): its polarity is the number's.
+#: "damaged=0", `"remote_enabled": 0`, "fee £0.00", "zero-rated", "Red +0"): its polarity is
+#: the number's.
 _NOUGHT_COUNT = re.compile(
-    r"(?<![\w.,])0%? [a-z]|[a-z](?:=|\"?:\s*)0(?![\d.])"
+    r"(?<![\w.,])0%? [a-z]|[a-z](?:=|\"?:\s*| \+)0(?![\d.])"
     r"|[a-z] [$\u00a3\u20ac\u00a5]0(?:\.00?)?(?![\d.])|\bzero-",
     re.IGNORECASE,
 )
