@@ -833,8 +833,8 @@ _MEASURES = frozenset(("m", "km", "cm", "mm", "ft", "feet", "metres", "meters", 
 
 def _measured(lowered: str, end: int) -> str | None:
     """The unit of length written right after a number ending at `end`, if any."""
-    unit = _UNIT.match(lowered, end)
-    return unit.group(1) if unit and unit.group(1) in _MEASURES else None
+    unit = _unit_at(lowered, end)
+    return unit if unit in _MEASURES else None
 
 
 #: Units a comparison reads its two values in, by what they measure and their size in the

@@ -1648,16 +1648,13 @@ def _as_a_time(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
         or apart_on_a_line(number.value, unit, number.hedged, index.text)
         or (at >= 0 and in_other_units(claim[at + len(number.text):], number.value, index.text))
         or any(
-            # ("10:10 pm" is read as the number 22)
-            (number.text in text.split(":") or number.value in hours) and (
+            # ("10:10 pm" is read as the number 22, "4 pm" as 4)
+            (number.text in text.split(":") or number.value in hours
+             or re.match(rf"{re.escape(number.text)}\b", text) is not None) and (
                 (len(hours) == 2 and _between_clocks(claim, min(hours), minute, index))
                 or _moved_by(hours, minute, index)  # "arrive by 10:30" for 10:45, 15 min early
+                or _reminder_time(claim, text, hours, minute, index)  # "a reminder for 4 pm"
             )
-            for text, hours, minute, _ in claim_times(claim)
-        )
-        or any(  # "set a reminder for 4 pm" ahead of a 17:00 deadline
-            (re.match(rf"{re.escape(number.text)}\b", text) or number.text in text.split(":"))
-            and _reminder_time(claim, text, hours, minute, index)
             for text, hours, minute, _ in claim_times(claim)
         )
     )
@@ -1678,27 +1675,32 @@ def _moved_by(hours: set[int], minute: int | None, index: EvidenceIndex) -> bool
 _UNWRITTEN_YEAR = 2026
 
 
+def _days_of(index: EvidenceIndex, year: int) -> Iterator[tuple[DateFact, calendar_day]]:
+    """The evidence's dates with a month and a day, each on the calendar (in `year` where it
+    writes none); a date no calendar has ("February 30") is left out."""
+    for dates in index.sentence_dates:
+        for known in dates:
+            if known.month is None or known.day is None:
+                continue
+            try:
+                yield known, calendar_day(known.year or year, known.month, known.day)
+            except ValueError:
+                continue
+
+
 def _date_moved(date: DateFact, index: EvidenceIndex) -> bool:
     """Whether a date is one of the evidence's moved by whole days it says to come before or
     after it ("remind you on November 20" to renew 10 days before a November 30 expiry)."""
     days = {move // MINUTES_A_DAY for move in index.moves() if move % MINUTES_A_DAY == 0}
     if not days or date.month is None or date.day is None:
         return False
-    for dates in index.sentence_dates:
-        for known in dates:
-            if known.month is None or known.day is None:
-                continue
-            try:
-                day = calendar_day(known.year or date.year or _UNWRITTEN_YEAR, known.month,
-                                   known.day)
-            except ValueError:
-                continue
-            for shift in days:
-                moved = day + timedelta(days=shift)
-                if (moved.month, moved.day) == (date.month, date.day) and (
-                    date.year is None or known.year is None or moved.year == date.year
-                ):
-                    return True
+    for known, day in _days_of(index, date.year or _UNWRITTEN_YEAR):
+        for shift in days:
+            moved = day + timedelta(days=shift)
+            if (moved.month, moved.day) == (date.month, date.day) and (
+                date.year is None or known.year is None or moved.year == date.year
+            ):
+                return True
     return False
 
 
@@ -1741,17 +1743,7 @@ def _reminder_date(claim: str, date: DateFact, index: EvidenceIndex) -> bool:
         wanted = calendar_day(year, date.month, date.day)
     except ValueError:
         return False
-    for dates in index.sentence_dates:
-        for known in dates:
-            if known.month is None or known.day is None:
-                continue
-            try:
-                day = calendar_day(known.year or year, known.month, known.day)
-            except ValueError:
-                continue
-            if 0 < (day - wanted).days <= REMINDER_DAYS:
-                return True
-    return False
+    return any(0 < (day - wanted).days <= REMINDER_DAYS for _, day in _days_of(index, year))
 
 
 def _reminder_day(claim: str, number: NumberFact, index: EvidenceIndex) -> bool:
