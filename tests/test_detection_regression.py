@@ -331,6 +331,14 @@ AGENT_EXPECTED = {
     "blind-270": (40, 26, 5),  # the same
     "blind-271": (40, 21, 1),  # the same
     "blind-272": (40, 27, 12),  # closing questions, sealed until the sixtieth rules
+    "blind-273": (40, 26, 5),  # the usual brief, sealed, measured with rules-v60 unchanged
+    "blind-274": (40, 24, 5),  # the same
+    "blind-275": (40, 25, 2),  # the same
+    "blind-276": (40, 25, 2),  # the same
+    "blind-277": (40, 18, 0),  # the same
+    "blind-278": (40, 21, 3),  # the same
+    "blind-279": (40, 23, 4),  # closing questions, sealed, measured with rules-v60 unchanged
+    "blind-280": (40, 21, 5),  # the same
 }
 PAGING = ROOT / "examples" / "offline-detection-paging.json"
 #: set -> (paging TP, paging FP): the paging file on the held-out sets and the batch sealed for it.
@@ -426,6 +434,14 @@ PAGING_EXPECTED = {
     "blind-270": (17, 2),
     "blind-271": (16, 0),
     "blind-272": (17, 6),
+    "blind-273": (21, 4),
+    "blind-274": (20, 2),
+    "blind-275": (15, 1),
+    "blind-276": (19, 2),
+    "blind-277": (12, 0),
+    "blind-278": (16, 3),
+    "blind-279": (16, 2),
+    "blind-280": (13, 2),
 }
 
 
