@@ -22,7 +22,6 @@ import bisect
 import json
 import math
 import random
-import re
 import sys
 import zlib
 from array import array
@@ -37,25 +36,29 @@ from detection_kit import send_runs  # noqa: E402
 
 from otel_grounding.judge import EvidenceText, JudgeRequest  # noqa: E402
 from otel_grounding.judges.evidence import EvidenceIndex  # noqa: E402
-from otel_grounding.judges.facts import read_facts, stem  # noqa: E402
+from otel_grounding.judges.facts import (  # noqa: E402
+    read_facts,
+    stem,
+    word_profile,
+    words_of_in_order,
+)
 from otel_grounding.judges.verifier import VerifierJudge  # noqa: E402
 from otel_grounding.sentences import asserts_something, split_sentences  # noqa: E402
 
 FOLDS = 5
 DIMENSION = 1 << 20
 THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
-_WORD = re.compile(r"[a-z][a-z']*|\d+(?:[.,:]\d+)*")
-_NEGATION = frozenset({"not", "no", "never", "none", "nothing", "without", "cannot", "nor", "n't"})
-
 Example = tuple[list[int], int]
 
 
 def words(text: str) -> list[str]:
-    """Lower-case words, a trailing "n't" its own word ("can't": "ca", "n't")."""
-    out: list[str] = []
-    for word in _WORD.findall(text.lower().replace("\u2019", "'")):
-        out.extend((word[:-3] or word, "n't") if word.endswith("n't") else (word,))
-    return out
+    """The verifier's words of a text, lower-cased (numbers are its facts, not words)."""
+    return [word.lower() for word in words_of_in_order(text)]
+
+
+def negates(said: Sequence[str]) -> bool:
+    """Whether one of these words negates, as the verifier reads it ("isn't", "banned")."""
+    return any(word_profile(word).negation for word in said)
 
 
 def claim_features(claim: str, verdict: str, kinds: Sequence[str], index: EvidenceIndex,
@@ -73,11 +76,11 @@ def claim_features(claim: str, verdict: str, kinds: Sequence[str], index: Eviden
     near = words(index.sentences[ranked[0][1]].clause) if ranked else []
     shared = ranked[0][0] / max(1, len(facts.content_stems)) if ranked else 0.0
     unsupported = [w for w in dict.fromkeys(claim_words)
-                   if stem(w) not in evidence_stems and not w.isdigit() and len(w) > 2]
+                   if stem(w) not in evidence_stems and len(w) > 2]
     dropped = [w for w in dict.fromkeys(near) if stem(w) not in claim_stems and len(w) > 1]
     named += [
         f"ov:{min(4, int(shared * 5))}",
-        f"neg:{any(w in _NEGATION for w in claim_words):d}{any(w in _NEGATION for w in near):d}",
+        f"neg:{negates(claim_words):d}{negates(near):d}",
         f"nu:{min(3, len(unsupported))}",
         *("u:" + stem(w) for w in unsupported[:8]),
         *("d:" + stem(w) for w in dropped[:10]),

@@ -41,3 +41,10 @@ def test_the_fit_separates_what_is_separable_and_auc_counts_ties_half() -> None:
     assert probe._sigmoid(weights[2] + weights[5]) < 0.1
     assert probe.auc([0.1, 0.2], [0.3, 0.4]) == 1.0
     assert probe.auc([0.5], [0.5]) == 0.5
+
+
+def test_words_and_negations_are_the_verifiers() -> None:
+    assert probe.words("He can't combine 2 of them.") == ["he", "can't", "combine", "of", "them"]
+    assert probe.negates(probe.words("Sky lanterns are banned"))
+    assert probe.negates(probe.words("Combined with other bursaries: no"))
+    assert not probe.negates(probe.words("Refundable deposit: PAID"))
